@@ -1,0 +1,35 @@
+/* What differs per device family: identity normalization, build quirks and default
+ * parameters. One file per family; registry.c lists them in matching order. */
+#ifndef BCHOL_BACKEND_H
+#define BCHOL_BACKEND_H
+
+#include "bchol.h"
+
+typedef struct bchol_backend {
+    const char *family;
+    /* 1 if this backend drives the device (raw fields of info are filled). */
+    int (*matches)(cl_platform_id platform, cl_device_id device, const bchol_device_info *info);
+    /* Normalizes info->vendor, ->architecture and ->name in place. */
+    void (*identify)(cl_device_id device, bchol_device_info *info);
+    /* Extra OpenCL C build options this family always wants ("" if none). */
+    const char *build_options;
+    /* 1: keep built binaries in bchol's on-disk cache (drivers without their own). */
+    int binary_cache;
+    /* Defaults for the fused kernel at this precision ('s'/'d') and n. */
+    void (*fused_defaults)(char precision, int n, bchol_params *params);
+    /* Most work-groups one launch may hold (grid limits of the driver). */
+    int64_t max_groups_per_launch;
+} bchol_backend;
+
+/* The backend for a device (the generic one if no other matches). */
+const bchol_backend *bchol__backend_for(cl_platform_id platform, cl_device_id device,
+                                        const bchol_device_info *info);
+
+/* Shared helpers for identify(): normalized vendor name from CL_DEVICE_VENDOR. */
+void bchol__normalize_vendor(char *vendor, size_t size);
+
+extern const bchol_backend bchol__backend_nvidia;
+extern const bchol_backend bchol__backend_pocl;
+extern const bchol_backend bchol__backend_generic;
+
+#endif

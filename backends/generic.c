@@ -1,0 +1,30 @@
+/* Any other OpenCL device: conservative defaults, vendor normalized only. */
+#include "backend.h"
+
+static int matches(cl_platform_id platform, cl_device_id device, const bchol_device_info *info)
+{
+    return 1;
+}
+
+static void identify(cl_device_id device, bchol_device_info *info)
+{
+    bchol__normalize_vendor(info->vendor, sizeof info->vendor);
+}
+
+static void fused_defaults(char precision, int n, bchol_params *p)
+{
+    p->ib = 8;
+    p->tbc = n <= 16 ? 4 : 1;
+    p->rpt = 1;
+    p->shape = BCHOL_SHAPE_SHRINK;
+}
+
+const bchol_backend bchol__backend_generic = {
+    .family = "generic",
+    .matches = matches,
+    .identify = identify,
+    .build_options = "",
+    .binary_cache = 1,
+    .fused_defaults = fused_defaults,
+    .max_groups_per_launch = 65535LL * 1024,
+};

@@ -1,0 +1,74 @@
+/* Argument checks shared by the public routines. Each failure names the routine, the
+ * argument's position and name, and the value that was wrong. */
+#include "internal.h"
+
+#include <stdio.h>
+
+bchol_status bchol__check_context(const bchol_context *ctx, const char *routine)
+{
+    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", routine);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__check_uplo(const bchol_context *ctx, const char *routine, int pos,
+                               char uplo, int *upper)
+{
+    if (uplo == 'L' || uplo == 'l' || uplo == 'U' || uplo == 'u') {
+        *upper = uplo == 'U' || uplo == 'u';
+        return BCHOL_SUCCESS;
+    }
+    if (uplo >= 32 && uplo < 127)
+        return bchol__fail(ctx, BCHOL_ERR_UPLO,
+                           "%s: argument %d (uplo = '%c') must be 'L' or 'U'", routine, pos, uplo);
+    return bchol__fail(ctx, BCHOL_ERR_UPLO, "%s: argument %d (uplo = %d) must be 'L' or 'U'",
+                       routine, pos, (int)uplo);
+}
+
+bchol_status bchol__check_precision(const bchol_context *ctx, const char *routine,
+                                    bchol_precision p)
+{
+    if (p == BCHOL_D && !ctx->info.fp64)
+        return bchol__fail(ctx, BCHOL_ERR_NO_FP64,
+                           "%s: device \"%s\" does not support double precision", routine,
+                           ctx->info.raw_name);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, int pos,
+                                 const char *name, cl_mem buffer, uint64_t need,
+                                 bchol_status bad, bchol_status small)
+{
+    cl_context owner = NULL;
+    size_t size = 0;
+    if (!buffer) return bchol__fail(ctx, bad, "%s: argument %d (%s) is NULL", routine, pos, name);
+    if (clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL) != CL_SUCCESS ||
+        clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+        return bchol__fail(ctx, bad, "%s: argument %d (%s) is not a valid cl_mem", routine, pos,
+                           name);
+    if (owner != ctx->cl_ctx)
+        return bchol__fail(ctx, bad,
+                           "%s: argument %d (%s) belongs to another OpenCL context than ctx",
+                           routine, pos, name);
+    if ((uint64_t)size < need)
+        return bchol__fail(ctx, small,
+                           "%s: argument %d (%s) holds %zu bytes; the batch needs %llu", routine,
+                           pos, name, size, (unsigned long long)need);
+    return BCHOL_SUCCESS;
+}
+
+int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows, int cols,
+                      uint64_t *span)
+{
+    /* offset + (batch-1)*stride + (cols-1)*ld + rows, all non-negative here */
+    uint64_t s, t;
+    if (batch <= 0 || rows <= 0 || cols <= 0) {
+        *span = (uint64_t)offset;
+        return 0;
+    }
+    if (__builtin_mul_overflow((uint64_t)(batch - 1), (uint64_t)stride, &s)) return -1;
+    t = (uint64_t)(cols - 1) * (uint64_t)ld + (uint64_t)rows;
+    if (__builtin_add_overflow(s, t, &s) || __builtin_add_overflow(s, (uint64_t)offset, &s))
+        return -1;
+    *span = s;
+    return 0;
+}

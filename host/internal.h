@@ -1,0 +1,193 @@
+/* Internal interfaces shared by the host layer: context, messages, program cache,
+ * launches and argument checks. Nothing here is installed. */
+#ifndef BCHOL_INTERNAL_H
+#define BCHOL_INTERNAL_H
+
+#include "bchol.h"
+#include "backend.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+
+/* Scalar type of a routine: the s/d entry points share one implementation. */
+typedef enum { BCHOL_S = 's', BCHOL_D = 'd' } bchol_precision;
+
+static inline size_t bchol__elem_size(bchol_precision p) { return p == BCHOL_D ? 8 : 4; }
+
+struct bchol_program_entry; /* program_cache.c */
+
+struct bchol_context {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl_ctx;
+    cl_command_queue queue;
+    bchol_device_info info;
+    const bchol_backend *backend;
+
+    /* Guards the program cache and the set-arguments-then-enqueue of shared kernels. */
+    pthread_mutex_t lock;
+    struct bchol_program_entry *programs;
+
+    bchol_message_handler handler;
+    void *handler_user;
+    char last_warning[1024];
+
+    int timing;
+    cl_event timed_first, timed_last;
+};
+
+/* ---- messages (message.c) ----------------------------------------------------------- */
+
+/* Records a formatted error message for this thread and ctx; returns status. */
+bchol_status bchol__fail(const bchol_context *ctx, bchol_status status, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* As bchol__fail for an OpenCL error code: "<what>: CL_OUT_OF_RESOURCES (-5)". */
+bchol_status bchol__fail_cl(const bchol_context *ctx, cl_int err, const char *what);
+/* Maps an OpenCL error to a status (out-of-memory codes to BCHOL_ERR_OUT_OF_MEMORY). */
+bchol_status bchol__status_of_cl(cl_int err);
+const char *bchol__cl_error_name(cl_int err);
+/* Sends a warning through the context's message channel. */
+void bchol__warn(bchol_context *ctx, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- devices (device.c) ------------------------------------------------------------- */
+
+/* Fills info (identity normalized by the matching backend) for one device. */
+bchol_status bchol__query_device(cl_platform_id platform, cl_device_id device,
+                                 bchol_device_info *info);
+/* Finds the device named by spec (see bchol_context_create). */
+bchol_status bchol__select_device(const char *spec, cl_platform_id *platform,
+                                  cl_device_id *device, int *pindex, int *dindex);
+
+/* ---- kernel sources (kernel_source.c) ---------------------------------------------- */
+
+/* The text of cl_kernels/<name>: from $BCHOL_KERNEL_DIR if set, else embedded. The
+ * caller frees *text. */
+bchol_status bchol__kernel_source(const bchol_context *ctx, const char *name, char **text);
+
+/* ---- program cache (program_cache.c, binary_cache.c) -------------------------------- */
+
+#define BCHOL_MAX_OPTIONS 24
+
+/* Build options as a list of "-D NAME=VALUE" (or other) strings; sorted on use. */
+typedef struct {
+    int count;
+    char opt[BCHOL_MAX_OPTIONS][64];
+} bchol_options;
+
+void bchol__options_init(bchol_options *o);
+void bchol__options_add(bchol_options *o, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The -D macros that fix the scalar type. */
+void bchol__options_precision(bchol_options *o, bchol_precision p);
+
+/*
+ * The kernel `name` of the program built from the concatenation of the named kernel
+ * files (NULL-terminated list) with the given options, built once per context. The
+ * kernel belongs to the cache: do not release it. Setting its arguments and enqueueing
+ * must happen under ctx->lock (bchol__launch does this).
+ */
+bchol_status bchol__get_kernel(bchol_context *ctx, const char *const *files,
+                               const bchol_options *opts, const char *name, cl_kernel *kernel);
+/* The same for a program built from source text made by the host (a generator). */
+bchol_status bchol__get_kernel_from_text(bchol_context *ctx, const char *text,
+                                         const bchol_options *opts, const char *name,
+                                         cl_kernel *kernel);
+void bchol__program_cache_release(bchol_context *ctx);
+
+/* On-disk binary cache for drivers without their own (binary_cache.c). */
+cl_program bchol__binary_cache_load(bchol_context *ctx, const char *key);
+void bchol__binary_cache_store(bchol_context *ctx, const char *key, cl_program program);
+/* 32 hex digits naming the build of text+options on ctx's device and driver. */
+void bchol__build_key(const bchol_context *ctx, const char *text, const char *options,
+                      char key[33]);
+
+/* ---- launches (launch.c) ------------------------------------------------------------ */
+
+/* One public routine call: chains its commands and hands the last event back. */
+typedef struct {
+    bchol_context *ctx;
+    cl_event first, last;
+    int launches;
+} bchol_call;
+
+typedef struct {
+    size_t size;
+    const void *value; /* NULL with size > 0: local memory of that many bytes */
+} bchol_arg;
+
+#define BCHOL_ARG(x) ((bchol_arg){sizeof(x), &(x)})
+#define BCHOL_LOCAL(bytes) ((bchol_arg){(bytes), NULL})
+
+void bchol__call_begin(bchol_call *call, bchol_context *ctx);
+/* Sets the arguments and enqueues kernel; the event joins the call. */
+bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const bchol_arg *args,
+                           cl_uint dims, const size_t *global, const size_t *local);
+/* Records an event made outside bchol__launch (a copy or fill) in the call; takes it. */
+void bchol__call_add_event(bchol_call *call, cl_event ev);
+/* Ends the call: *event (if not NULL) gets the last event; timing is recorded. On failure
+ * (status != 0) the events are dropped. Returns status. */
+bchol_status bchol__call_end(bchol_call *call, bchol_status status, cl_event *event);
+
+/* Matrices one launch may cover, given the matrices per work-group and the work-group
+ * size: huge batches are split so that no launch exceeds the driver's grid limits
+ * (BCHOL_MAX_GROUPS_PER_LAUNCH lowers the limit, so that tests can exercise splitting). */
+int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, size_t local);
+
+/* Work-group size the kernel accepts on ctx's device (CL_KERNEL_WORK_GROUP_SIZE). */
+size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel);
+
+/* ---- argument checks (check.c) ------------------------------------------------------ */
+
+bchol_status bchol__check_context(const bchol_context *ctx, const char *routine);
+bchol_status bchol__check_uplo(const bchol_context *ctx, const char *routine, int pos,
+                               char uplo, int *upper);
+bchol_status bchol__check_precision(const bchol_context *ctx, const char *routine,
+                                    bchol_precision p);
+/* buffer must be a cl_mem of ctx holding at least need bytes. */
+bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, int pos,
+                                 const char *name, cl_mem buffer, uint64_t need,
+                                 bchol_status bad, bchol_status small);
+/* Elements spanned by a strided batch: offset + (batch-1)*stride + (n-1)*ld + rows;
+ * returns 0 and sets *span, or -1 on overflow. */
+int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows,
+                      int cols, uint64_t *span);
+
+/* ---- dispatch (dispatch.c) ---------------------------------------------------------- */
+
+/* Parameters for the fused kernel at this precision and n; *source says where from. */
+void bchol__fused_params(const bchol_context *ctx, bchol_precision p, int n,
+                         bchol_params *params, const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+void bchol__complete_params(const bchol_context *ctx, bchol_precision p, int n,
+                            bchol_params *params);
+
+/* ---- variants ----------------------------------------------------------------------- */
+
+/* Largest n the fused kernel can factor with these parameters (local memory). */
+int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *params);
+
+/* Enqueues the fused left-looking factorization of a checked, non-empty batch. */
+bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,
+                                int upper, int n, cl_mem A, int64_t offset, int lda,
+                                int64_t stride, int64_t batch, cl_mem info);
+
+/* The common body of bchol_{s,d}potrf_batched[_ex]. */
+bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                  const bchol_params *params, char uplo, int n, cl_mem A,
+                                  int64_t offset, int lda, int64_t stride, int64_t batch,
+                                  cl_mem info, cl_event *event);
+
+/* Fills count ints of buffer at element 0 with value; joins the call. */
+bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);
+
+#endif /* BCHOL_INTERNAL_H */

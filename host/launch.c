@@ -1,0 +1,106 @@
+/* Kernel launches of one routine call: arguments set and kernel enqueued under the
+ * context lock (cl_kernel objects are shared), events chained by queue order, the last
+ * one handed to the caller, first and last kept for timing. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void bchol__call_begin(bchol_call *call, bchol_context *ctx)
+{
+    call->ctx = ctx;
+    call->first = call->last = NULL;
+    call->launches = 0;
+}
+
+void bchol__call_add_event(bchol_call *call, cl_event ev)
+{
+    if (!call->first) {
+        call->first = ev;
+        clRetainEvent(ev);
+    }
+    if (call->last) clReleaseEvent(call->last);
+    call->last = ev;
+    call->launches++;
+}
+
+bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const bchol_arg *args,
+                           cl_uint dims, const size_t *global, const size_t *local)
+{
+    bchol_context *ctx = call->ctx;
+    cl_int err = CL_SUCCESS;
+    cl_event ev = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (int i = 0; i < nargs && !err; i++)
+        err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+    if (!err) err = clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, global, local, 0, NULL, &ev);
+    pthread_mutex_unlock(&ctx->lock);
+    if (err) {
+        char what[96];
+        snprintf(what, sizeof what, "launch of %zux%zu work-items in groups of %zux%zu",
+                 global[0], dims > 1 ? global[1] : 1, local ? local[0] : 0,
+                 local && dims > 1 ? local[1] : 1);
+        return bchol__fail_cl(ctx, err, what);
+    }
+    bchol__call_add_event(call, ev);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__call_end(bchol_call *call, bchol_status status, cl_event *event)
+{
+    bchol_context *ctx = call->ctx;
+    if (event) *event = NULL;
+    if (!status && call->last) {
+        if (event) {
+            clRetainEvent(call->last);
+            *event = call->last;
+        }
+        if (ctx->timing) {
+            pthread_mutex_lock(&ctx->lock);
+            if (ctx->timed_first) clReleaseEvent(ctx->timed_first);
+            if (ctx->timed_last) clReleaseEvent(ctx->timed_last);
+            clRetainEvent(call->first);
+            clRetainEvent(call->last);
+            ctx->timed_first = call->first;
+            ctx->timed_last = call->last;
+            pthread_mutex_unlock(&ctx->lock);
+        }
+    }
+    if (call->first) clReleaseEvent(call->first);
+    if (call->last) clReleaseEvent(call->last);
+    call->first = call->last = NULL;
+    return status;
+}
+
+int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, size_t local)
+{
+    /* at most 2^31-1 work-items per launch, whatever the driver claims */
+    int64_t groups = ctx->backend->max_groups_per_launch;
+    if (local && groups > (int64_t)(2147483647 / local)) groups = (int64_t)(2147483647 / local);
+    const char *env = getenv("BCHOL_MAX_GROUPS_PER_LAUNCH");
+    if (env && *env) {
+        long long v = atoll(env);
+        if (v > 0 && v < groups) groups = v;
+    }
+    return groups * per_group;
+}
+
+size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
+{
+    size_t wg = 0;
+    if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                 NULL) != CL_SUCCESS || wg == 0)
+        wg = ctx->info.max_work_group;
+    return wg;
+}
+
+bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count)
+{
+    cl_event ev;
+    cl_int v = value;
+    cl_int err = clEnqueueFillBuffer(call->ctx->queue, buffer, &v, sizeof v, 0,
+                                     (size_t)count * sizeof v, 0, NULL, &ev);
+    if (err) return bchol__fail_cl(call->ctx, err, "clEnqueueFillBuffer");
+    bchol__call_add_event(call, ev);
+    return BCHOL_SUCCESS;
+}

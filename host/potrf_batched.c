@@ -1,0 +1,121 @@
+/* bchol_{s,d}potrf_batched[_ex]: argument checks, quick returns, then the variant the
+ * dispatcher picks. */
+#include "internal.h"
+
+#include <limits.h>
+
+static bchol_status check_params(bchol_context *ctx, const char *routine, const bchol_params *p)
+{
+    if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->variant = %d) is not a variant",
+                           routine, (int)p->variant);
+    if (p->ib > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->ib = %d) must be at most 32",
+                           routine, p->ib);
+    if (p->tbc > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->tbc = %d) must be at most 64",
+                           routine, p->tbc);
+    if (p->rpt > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->rpt = %d) must be at most 64",
+                           routine, p->rpt);
+    if (p->shape > BCHOL_SHAPE_SHRINK)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->shape = %d) is not a shape",
+                           routine, p->shape);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                  const bchol_params *params, char uplo, int n, cl_mem A,
+                                  int64_t offset, int lda, int64_t stride, int64_t batch,
+                                  cl_mem info, cl_event *event)
+{
+    /* Positions of the arguments after ctx: the _ex forms have params in position 2. */
+    const int k = params ? 1 : 0;
+    int upper;
+    bchol_status st;
+    if (event) *event = NULL;
+    if ((st = bchol__check_context(ctx, routine))) return st;
+    if (params && (st = check_params(ctx, routine, params))) return st;
+    if ((st = bchol__check_uplo(ctx, routine, 2 + k, uplo, &upper))) return st;
+    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument %d (n = %d) must be >= 0", routine, 3 + k, n);
+    if (lda < (n > 1 ? n : 1))
+        return bchol__fail(ctx, BCHOL_ERR_LDA, "%s: argument %d (lda = %d) must be >= max(1, n) = %d",
+                           routine, 6 + k, lda, n > 1 ? n : 1);
+    if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
+        return bchol__fail(ctx, BCHOL_ERR_N,
+                           "%s: argument %d (n = %d) with lda = %d spans more than 2^31-1 elements",
+                           routine, 3 + k, n, lda);
+    if (offset < 0)
+        return bchol__fail(ctx, BCHOL_ERR_OFFSET_A, "%s: argument %d (offset = %lld) must be >= 0",
+                           routine, 5 + k, (long long)offset);
+    if (stride < (int64_t)lda * n)
+        return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
+                           "%s: argument %d (stride = %lld) must be >= lda*n = %lld", routine, 7 + k,
+                           (long long)stride, (long long)lda * n);
+    if (batch < 0)
+        return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument %d (batch = %lld) must be >= 0",
+                           routine, 8 + k, (long long)batch);
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
+
+    uint64_t span;
+    if (bchol__batch_span(offset, stride, batch, lda, n, n, &span) ||
+        span > UINT64_MAX / bchol__elem_size(p))
+        return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
+                           routine);
+    if (n > 0 && (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * bchol__elem_size(p),
+                                           BCHOL_ERR_A, BCHOL_ERR_A_SIZE)))
+        return st;
+    if ((st = bchol__check_buffer(ctx, routine, 9 + k, "info", info, (uint64_t)batch * sizeof(cl_int),
+                                  BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
+        return st;
+
+    bchol_call call;
+    bchol__call_begin(&call, ctx);
+    if (n == 0) return bchol__call_end(&call, bchol__fill_int(&call, info, 0, batch), event);
+
+    bchol_params chosen = {0};
+    if (params) chosen = *params;
+    bchol__complete_params(ctx, p, n, &chosen);
+    if (n > bchol__fused_max_n(ctx, p, &chosen))
+        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                           "%s: n = %d is larger than the fused kernel can hold in local memory "
+                           "on this device (at most %d with ib = %d, tbc = %d)",
+                           routine, n, bchol__fused_max_n(ctx, p, &chosen), chosen.ib, chosen.tbc);
+    st = bchol__potrf_fused(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info);
+    return bchol__call_end(&call, st, event);
+}
+
+bchol_status bchol_spotrf_batched(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t offset,
+                                  int lda, int64_t stride, int64_t batch, cl_mem info,
+                                  cl_event *event)
+{
+    return bchol__potrf_batched(ctx, "bchol_spotrf_batched", BCHOL_S, NULL, uplo, n, A, offset,
+                                lda, stride, batch, info, event);
+}
+
+bchol_status bchol_dpotrf_batched(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t offset,
+                                  int lda, int64_t stride, int64_t batch, cl_mem info,
+                                  cl_event *event)
+{
+    return bchol__potrf_batched(ctx, "bchol_dpotrf_batched", BCHOL_D, NULL, uplo, n, A, offset,
+                                lda, stride, batch, info, event);
+}
+
+static const bchol_params no_params = {0};
+
+bchol_status bchol_spotrf_batched_ex(bchol_context *ctx, const bchol_params *params, char uplo,
+                                     int n, cl_mem A, int64_t offset, int lda, int64_t stride,
+                                     int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__potrf_batched(ctx, "bchol_spotrf_batched_ex", BCHOL_S, params ? params : &no_params,
+                                uplo, n, A, offset, lda, stride, batch, info, event);
+}
+
+bchol_status bchol_dpotrf_batched_ex(bchol_context *ctx, const bchol_params *params, char uplo,
+                                     int n, cl_mem A, int64_t offset, int lda, int64_t stride,
+                                     int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__potrf_batched(ctx, "bchol_dpotrf_batched_ex", BCHOL_D, params ? params : &no_params,
+                                uplo, n, A, offset, lda, stride, batch, info, event);
+}

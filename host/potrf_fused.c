@@ -1,0 +1,94 @@
+/* Driver of the fused left-looking variant: builds the kernel for (n, ib, tbc, rpt, uplo,
+ * precision), fits the work-group to the device, and enqueues one launch per panel. */
+#include "internal.h"
+
+static const char *const fused_files[] = {"common.cl", "potrf_fused.cl", NULL};
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+static size_t local_bytes(bchol_precision p, const bchol_params *prm, int m)
+{
+    return (size_t)prm->tbc * (size_t)(m > prm->ib ? m : prm->ib) * (size_t)prm->ib *
+           bchol__elem_size(p);
+}
+
+int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *prm)
+{
+    uint64_t per_row = (uint64_t)prm->tbc * (uint64_t)prm->ib * bchol__elem_size(p);
+    uint64_t n = per_row ? ctx->info.local_mem / per_row : 0;
+    return n > 1000000 ? 1000000 : (int)n;
+}
+
+static bchol_status get_fused_kernel(bchol_context *ctx, bchol_precision p,
+                                     const bchol_params *prm, int upper, int n, cl_kernel *k)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D N=%d", n);
+    bchol__options_add(&o, "-D IB=%d", prm->ib);
+    bchol__options_add(&o, "-D TBC=%d", prm->tbc);
+    bchol__options_add(&o, "-D RPT=%d", prm->rpt);
+    bchol__options_add(&o, "-D UPPER=%d", upper);
+    if (prm->shape == BCHOL_SHAPE_FIXED) bchol__options_add(&o, "-D LX=%d", ceil_div(n, prm->rpt));
+    return bchol__get_kernel(ctx, fused_files, &o, "potrf_fused_step", k);
+}
+
+bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,
+                                int upper, int n, cl_mem A, int64_t offset, int lda,
+                                int64_t stride, int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_params prm = *params;
+    cl_kernel kernel = NULL;
+    bchol_status st;
+
+    if (local_bytes(p, &prm, n) > ctx->info.local_mem)
+        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                           "fused kernel: n = %d needs %zu bytes of local memory (ib = %d, "
+                           "tbc = %d); the device has %llu",
+                           n, local_bytes(p, &prm, n), prm.ib, prm.tbc,
+                           (unsigned long long)ctx->info.local_mem);
+
+    /* The first step has the most rows. If the built kernel takes fewer work-items than
+     * that needs, give each work-item more rows, or put fewer matrices in a group. */
+    for (int tries = 0;; tries++) {
+        if ((st = get_fused_kernel(ctx, p, &prm, upper, n, &kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
+        if (want <= limit) break;
+        if (tries == 8)
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "fused kernel: no work-group shape fits n = %d (the kernel "
+                               "takes at most %zu work-items)",
+                               n, limit);
+        if (prm.tbc > 1) {
+            size_t fit = limit / (size_t)ceil_div(n, prm.rpt);
+            prm.tbc = fit > 1 ? (int)fit : 1;
+        } else {
+            prm.rpt = prm.rpt * 2 > ceil_div(n, (int)limit) ? prm.rpt * 2 : ceil_div(n, (int)limit);
+        }
+    }
+
+    const int lx_first = ceil_div(n, prm.rpt);
+    const int64_t chunk = bchol__launch_batch_limit(ctx, prm.tbc, (size_t)lx_first * prm.tbc);
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride;
+    cl_int ld = lda;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        size_t groups = (size_t)((count + (cl_ulong)prm.tbc - 1) / (cl_ulong)prm.tbc);
+        for (cl_int j = 0; j < n; j += prm.ib) {
+            const int m = n - j;
+            const int lx = prm.shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(m, prm.rpt);
+            size_t local = (size_t)lx * (size_t)prm.tbc;
+            size_t global = groups * local;
+            bchol_arg args[] = {BCHOL_ARG(A),   BCHOL_ARG(off), BCHOL_ARG(ld),
+                                BCHOL_ARG(str), BCHOL_ARG(info), BCHOL_ARG(j),
+                                BCHOL_ARG(b0),  BCHOL_ARG(count),
+                                BCHOL_LOCAL(local_bytes(p, &prm, m))};
+            if ((st = bchol__launch(call, kernel, 9, args, 1, &global, &local))) return st;
+        }
+    }
+    return BCHOL_SUCCESS;
+}
