@@ -1,0 +1,206 @@
+/* Fused left-looking batched Cholesky, loop-exclusive (Abdelfattah et al. 2016, Alg. 2-3).
+ *
+ * One launch per IB-wide panel j..j+ib-1. Each matrix's work-items
+ *   1. apply the pending update from the left, C = A(j:n, 0:j) * A(j:j+ib, 0:j)**T (SYRK on
+ *      the diagonal block and GEMM below it, as one product), streaming the factored
+ *      columns IB at a time: the next block is prefetched into registers while the current
+ *      one is multiplied (Algorithm 3's double buffer), and the top ib rows of the block
+ *      -- the B operand -- are transposed from registers into local memory;
+ *   2. load the panel minus C into local memory and factor it there: POTF2 of the ib-by-ib
+ *      diagonal block and TRSM of the rows below, right-looking over the ib columns;
+ *   3. write the panel back (only the lower part of its diagonal block).
+ * Work-item tx of a matrix owns panel rows tx, tx+lx, ... (RPT of them). TBC matrices
+ * share a work-group for tiny n. Upper storage is read as the transpose of lower
+ * (element (i,j) of L is U(j,i)), so both triangles run natively.
+ *
+ * Build macros: N (order), IB (panel width), TBC (matrices per work-group), RPT (rows per
+ * work-item), UPPER (0/1), REAL/PRECISION_DOUBLE (see common.cl).
+ */
+#ifndef N
+#define N 16
+#endif
+#ifndef IB
+#define IB 8
+#endif
+#ifndef TBC
+#define TBC 1
+#endif
+#ifndef RPT
+#define RPT 1
+#endif
+#ifndef UPPER
+#define UPPER 0
+#endif
+
+/* Element (i, j) of the lower factor in the stored triangle. */
+#if UPPER
+#define ELEM(A, lda, i, j) (A)[(j) + (i) * (lda)]
+#else
+#define ELEM(A, lda, i, j) (A)[(i) + (j) * (lda)]
+#endif
+
+/* Work-items per matrix: fixed at build time when every step uses the same shape (lets
+ * the compiler see the row stride, and with LX = 1 vectorize over a work-item's rows). */
+#ifdef LX
+#define LANES LX
+#else
+#define LANES lx
+#endif
+
+/* Whole idle work-groups return at once (ETM-classic). PoCL 3.1 hangs on such a return
+ * before barriers when a matrix has two work-items, so its backend builds with 0. */
+#ifndef EARLY_EXIT
+#define EARLY_EXIT 1
+#endif
+
+/*
+ * One step on one matrix of order n at Ab: panel columns j..j+ib-1, rows j..n-1.
+ * P is this matrix's local memory, max(n-j, IB)*IB elements. Every work-item of the
+ * work-group must call it with the same j and n (it holds barriers); active = 0 makes a
+ * matrix go through the barriers without touching memory. Returns 0, or j+c+1 when the
+ * pivot of panel column c fails (the panel is then not written back).
+ * Loops over a work-item's rows (r) are innermost: consecutive rows are consecutive in
+ * memory for lower storage.
+ */
+inline int fused_step(__global REAL *Ab, const int lda, const int n, const int j, int active,
+                      __local REAL *P, const int tx, const int lx)
+{
+    const int m = n - j;
+    const int ib = min(IB, m);
+    int status = 0;
+
+    REAL rC[IB][RPT];
+PRAGMA_UNROLL
+    for (int c = 0; c < IB; c++)
+PRAGMA_UNROLL
+        for (int r = 0; r < RPT; r++) rC[c][r] = (REAL)0;
+
+    if (j > 0) {
+        REAL rA[IB][RPT], rN[IB][RPT];
+        __local REAL *sB = P; /* IB x IB, free until the panel is loaded */
+PRAGMA_UNROLL
+        for (int kk = 0; kk < IB; kk++)
+PRAGMA_UNROLL
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                rA[kk][r] = (active && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
+            }
+        for (int k = 0; k < j; k += IB) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            /* B = A(j:j+ib, k:k+IB): the first ib panel rows, already in registers */
+PRAGMA_UNROLL
+            for (int kk = 0; kk < IB; kk++)
+PRAGMA_UNROLL
+                for (int r = 0; r < RPT; r++) {
+                    const int row = tx + r * LANES;
+                    if (row < ib) sB[kk * IB + row] = rA[kk][r];
+                }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const int kn = k + IB;
+            if (kn < j)
+PRAGMA_UNROLL
+                for (int kk = 0; kk < IB; kk++)
+PRAGMA_UNROLL
+                    for (int r = 0; r < RPT; r++) {
+                        const int row = tx + r * LANES;
+                        rN[kk][r] = (active && row < m) ? ELEM(Ab, lda, j + row, kn + kk) : (REAL)0;
+                    }
+            /* C += A_k * B**T; columns c >= ib of C are never used */
+PRAGMA_UNROLL
+            for (int kk = 0; kk < IB; kk++)
+PRAGMA_UNROLL
+                for (int c = 0; c < IB; c++) {
+                    const REAL b = sB[kk * IB + c];
+PRAGMA_UNROLL
+                    for (int r = 0; r < RPT; r++) rC[c][r] = mad(rA[kk][r], b, rC[c][r]);
+                }
+PRAGMA_UNROLL
+            for (int kk = 0; kk < IB; kk++)
+PRAGMA_UNROLL
+                for (int r = 0; r < RPT; r++) rA[kk][r] = rN[kk][r];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone is done with sB before P overwrites it */
+    }
+
+    /* P = A(j:n, j:j+ib) - C, lower part of the diagonal block only */
+    if (active)
+PRAGMA_UNROLL
+        for (int c = 0; c < IB; c++)
+PRAGMA_UNROLL
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                if (c < ib && c <= row && row < m)
+                    P[c * m + row] = ELEM(Ab, lda, j + row, j + c) - rC[c][r];
+            }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* POTF2 + TRSM in local memory: for each column, take the pivot's square root, scale
+     * the column below it, and subtract its outer product from the columns to its right. */
+    for (int c = 0; c < ib; c++) {
+        const REAL d = P[c * m + c];
+        if (active && !PIVOT_OK(d)) {
+            status = j + c + 1;
+            active = 0;
+        }
+        const REAL ld = active ? sqrt(d) : (REAL)1;
+        const REAL inv = (REAL)1 / ld;
+        if (active)
+PRAGMA_UNROLL
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                if (row > c && row < m) P[c * m + row] *= inv;
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (active) {
+            if (tx == 0) P[c * m + c] = ld;
+            for (int cc = c + 1; cc < ib; cc++) {
+                const REAL u = P[c * m + cc];
+PRAGMA_UNROLL
+                for (int r = 0; r < RPT; r++) {
+                    const int row = tx + r * LANES;
+                    if (row >= cc && row < m) P[cc * m + row] = mad(-P[c * m + row], u, P[cc * m + row]);
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    if (active)
+PRAGMA_UNROLL
+        for (int c = 0; c < IB; c++)
+PRAGMA_UNROLL
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                if (c < ib && c <= row && row < m) ELEM(Ab, lda, j + row, j + c) = P[c * m + row];
+            }
+    return status;
+}
+
+/*
+ * Step j of the fixed-size batch: matrices b0 .. b0+count-1 of A (matrix b at
+ * offset + b*stride). 1-D NDRange of work-groups of lx*TBC work-items; work holds
+ * TBC * max(N-j, IB) * IB elements. info[b] is set at step 0 and on failure; a matrix whose
+ * info is already non-zero is skipped.
+ */
+#ifdef LX
+__attribute__((reqd_work_group_size(LX * TBC, 1, 1)))
+#endif
+__kernel void potrf_fused_step(__global REAL *A, const ulong offset, const int lda,
+                               const ulong stride, __global int *info, const int j,
+                               const ulong b0, const ulong count, __local REAL *work)
+{
+    const int lx = (int)get_local_size(0) / TBC;
+    const int lid = (int)get_local_id(0);
+    const int tx = lid % LANES, ty = lid / LANES;
+    const ulong b = (ulong)get_group_id(0) * TBC + ty;
+    const int live = b < count;
+    __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
+    const int prior = (live && j > 0) ? info[b0 + b] : 0;
+#if TBC == 1 && EARLY_EXIT
+    if (!live || prior != 0) return; /* the whole work-group has nothing to do */
+#endif
+    const int m = N - j;
+    __local REAL *P = work + ty * (max(m, IB) * IB);
+    const int status = fused_step(Ab, lda, N, j, live && prior == 0, P, tx, lx);
+    if (live && tx == 0 && (j == 0 || status != 0)) info[b0 + b] = status;
+}
