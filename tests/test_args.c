@@ -1,0 +1,286 @@
+/*
+ * Argument checking, quick returns and failure statuses of the potrf routines and of
+ * context creation. One case per run: test_args <case>; exit code 0 on pass. Each bad
+ * call must return its own status, name the argument in bchol_last_error, enqueue
+ * nothing (no event) and leave the buffers as they were.
+ */
+#include "bchol.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bchol_context *ctx;
+static cl_mem A, info;
+static int failures;
+
+#define N 8
+#define BATCH 4
+
+static void expect(const char *what, bchol_status got, bchol_status want, const char *needle)
+{
+    const char *msg = bchol_last_error(NULL); /* this thread's last message, any context */
+    int ok = got == want && (!needle || strstr(msg, needle));
+    printf("%-40s %-28s %s\n", what, bchol_status_string(got), ok ? "ok" : "FAILED");
+    if (!ok) {
+        printf("    wanted %d (%s), got %d; message: %s\n", want, bchol_status_string(want), got, msg);
+        failures++;
+    }
+}
+
+/* A call with one argument changed from a valid one; checks the status and no event. */
+static void call(const char *what, char prec, char uplo, int n, cl_mem a, long long offset, int lda,
+                 long long stride, long long batch, cl_mem inf, bchol_status want, const char *needle)
+{
+    cl_event ev = (cl_event)1; /* must come back NULL on failure */
+    bchol_status st = prec == 'd'
+                          ? bchol_dpotrf_batched(ctx, uplo, n, a, offset, lda, stride, batch, inf, &ev)
+                          : bchol_spotrf_batched(ctx, uplo, n, a, offset, lda, stride, batch, inf, &ev);
+    if (st && ev) {
+        printf("%-40s returned an event on failure: FAILED\n", what);
+        failures++;
+    }
+    if (ev && ev != (cl_event)1) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+    }
+    expect(what, st, want, needle);
+}
+
+static void case_arguments(void)
+{
+    const long long s = N * N;
+    call("valid call", 's', 'L', N, A, 0, N, s, BATCH, info, BCHOL_SUCCESS, NULL);
+    call("uplo = 'X'", 's', 'X', N, A, 0, N, s, BATCH, info, BCHOL_ERR_UPLO, "uplo");
+    call("uplo = 0", 's', 0, N, A, 0, N, s, BATCH, info, BCHOL_ERR_UPLO, "uplo");
+    call("n = -1", 's', 'L', -1, A, 0, N, s, BATCH, info, BCHOL_ERR_N, "n = -1");
+    call("lda = n - 1", 's', 'L', N, A, 0, N - 1, s, BATCH, info, BCHOL_ERR_LDA, "lda = 7");
+    call("lda = 0 with n = 0", 's', 'L', 0, A, 0, 0, 0, BATCH, info, BCHOL_ERR_LDA, "lda = 0");
+    call("offset = -1", 's', 'L', N, A, -1, N, s, BATCH, info, BCHOL_ERR_OFFSET_A, "offset");
+    call("stride < lda*n", 's', 'L', N, A, 0, N, s - 1, BATCH, info, BCHOL_ERR_STRIDE_A, "stride");
+    call("batch = -1", 's', 'L', N, A, 0, N, s, -1, info, BCHOL_ERR_BATCH, "batch");
+    call("A = NULL", 's', 'L', N, NULL, 0, N, s, BATCH, info, BCHOL_ERR_A, "(A) is NULL");
+    call("info = NULL", 's', 'L', N, A, 0, N, s, BATCH, NULL, BCHOL_ERR_INFO, "(info) is NULL");
+    call("A too small (batch + 1)", 's', 'L', N, A, 0, N, s, BATCH + 1, info, BCHOL_ERR_A_SIZE, "A");
+    call("A too small (offset)", 's', 'L', N, A, 1, N, s, BATCH, info, BCHOL_ERR_A_SIZE, "A");
+    call("A too small for double", 'd', 'L', N, A, 0, N, s, BATCH + BATCH, info, BCHOL_ERR_A_SIZE, "A");
+    call("info too small", 's', 'L', 1, A, 0, 1, 1, BATCH * N, info, BCHOL_ERR_INFO_SIZE, "info");
+    call("n*lda beyond 2^31", 's', 'L', 50000, A, 0, 50000, 2500000000LL, 1, info, BCHOL_ERR_N, "2^31");
+    call("batch span overflows", 's', 'L', N, A, 0, N, 1LL << 62, 1LL << 40, info, BCHOL_ERR_A_SIZE, NULL);
+    call("batch = 0 with NULL buffers", 's', 'L', N, NULL, 0, N, s, 0, NULL, BCHOL_SUCCESS, NULL);
+    call("n = 0 with NULL A", 's', 'L', 0, NULL, 0, 1, 0, BATCH, info, BCHOL_SUCCESS, NULL);
+
+    bchol_status st = bchol_spotrf_batched(NULL, 'L', N, A, 0, N, s, BATCH, info, NULL);
+    expect("ctx = NULL", st, BCHOL_ERR_CONTEXT, "ctx");
+
+    /* A buffer of another OpenCL context */
+    cl_context other = clCreateContext(NULL, 1, (cl_device_id[]){bchol_context_device_id(ctx)}, NULL, NULL, NULL);
+    cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 4096 * 8, NULL, NULL);
+    call("A of another context", 's', 'L', N, foreign, 0, N, s, BATCH, info, BCHOL_ERR_A, "another OpenCL context");
+    clReleaseMemObject(foreign);
+    clReleaseContext(other);
+}
+
+static void case_params(void)
+{
+    bchol_params p = {BCHOL_VARIANT_FUSED, 33, 0, 0, 0};
+    bchol_status st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
+    expect("params->ib = 33", st, BCHOL_ERR_ARGUMENT, "ib");
+    p.ib = 8;
+    p.tbc = 65;
+    st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
+    expect("params->tbc = 65", st, BCHOL_ERR_ARGUMENT, "tbc");
+    p.tbc = 1;
+    p.variant = (bchol_variant)77;
+    st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
+    expect("params->variant = 77", st, BCHOL_ERR_ARGUMENT, "variant");
+    /* The _ex form counts params as argument 2: lda is argument 7. */
+    st = bchol_spotrf_batched_ex(ctx, NULL, 'L', N, A, 0, N - 1, N * N, BATCH, info, NULL);
+    expect("_ex lda = n - 1 names argument 7", st, BCHOL_ERR_LDA, "argument 7");
+}
+
+/* A size whose panel does not fit local memory with the largest ib and tbc. */
+static void case_unsupported(void)
+{
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    bchol_params p = {BCHOL_VARIANT_FUSED, 32, 64, 1, 0};
+    long long n = (long long)(d.local_mem / (32 * 64 * 8)) + 1;
+    cl_mem big = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, (size_t)(n * n * 8), NULL, NULL);
+    bchol_status st = bchol_dpotrf_batched_ex(ctx, &p, 'L', (int)n, big, 0, (int)n, n * n, 1, info, NULL);
+    if (!d.fp64) st = st == BCHOL_ERR_NO_FP64 ? BCHOL_ERR_UNSUPPORTED_SIZE : st;
+    expect("n beyond local memory", st, BCHOL_ERR_UNSUPPORTED_SIZE, d.fp64 ? "local memory" : NULL);
+    clReleaseMemObject(big);
+}
+
+static void case_host(void)
+{
+    float a[N * N * BATCH];
+    int inf[BATCH];
+    bchol_status st = bchol_spotrf_batched_host(ctx, 'L', N, NULL, N, N * N, BATCH, inf);
+    expect("host: A = NULL", st, BCHOL_ERR_A, "(A) is NULL");
+    st = bchol_spotrf_batched_host(ctx, 'L', N, a, N, N * N, BATCH, NULL);
+    expect("host: info = NULL", st, BCHOL_ERR_INFO, "(info) is NULL");
+    st = bchol_spotrf_batched_host(ctx, 'Q', N, a, N, N * N, BATCH, inf);
+    expect("host: uplo = 'Q'", st, BCHOL_ERR_UPLO, "argument 2");
+    st = bchol_spotrf_batched_host(ctx, 'L', N, a, N - 1, N * N, BATCH, inf);
+    expect("host: lda = n - 1", st, BCHOL_ERR_LDA, "argument 5");
+    for (int b = 0; b < BATCH; b++) inf[b] = 7;
+    st = bchol_spotrf_batched_host(ctx, 'L', 0, NULL, 1, 0, BATCH, inf);
+    expect("host: n = 0 sets info to 0", st, BCHOL_SUCCESS, NULL);
+    for (int b = 0; b < BATCH; b++)
+        if (inf[b] != 0) failures++;
+}
+
+/* n = 0 must set info to zero on the device too. */
+static void case_quick_return(void)
+{
+    int fill[BATCH] = {9, 9, 9, 9}, out[BATCH];
+    cl_command_queue q = bchol_context_queue(ctx);
+    clEnqueueWriteBuffer(q, info, CL_TRUE, 0, sizeof fill, fill, 0, NULL, NULL);
+    cl_event ev = NULL;
+    bchol_status st = bchol_spotrf_batched(ctx, 'U', 0, NULL, 0, 1, 0, BATCH, info, &ev);
+    expect("n = 0 returns an event", st, ev ? BCHOL_SUCCESS : BCHOL_ERR_ARGUMENT, NULL);
+    if (ev) clReleaseEvent(ev);
+    clEnqueueReadBuffer(q, info, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    for (int b = 0; b < BATCH; b++)
+        if (out[b] != 0) {
+            printf("n = 0: info[%d] = %d, expected 0: FAILED\n", b, out[b]);
+            failures++;
+        }
+    ev = (cl_event)1;
+    st = bchol_spotrf_batched(ctx, 'U', N, A, 0, N, N * N, 0, info, &ev);
+    expect("batch = 0 gives no event", st, ev == NULL ? BCHOL_SUCCESS : BCHOL_ERR_ARGUMENT, NULL);
+}
+
+static void case_no_fp64(void)
+{
+    /* BCHOL_DEVICE_NO_FP64=1 makes the context treat its device as single-only. */
+    setenv("BCHOL_DEVICE_NO_FP64", "1", 1);
+    bchol_context *c2;
+    if (bchol_context_create(NULL, &c2)) {
+        failures++;
+        return;
+    }
+    bchol_context *keep = ctx;
+    ctx = c2;
+    cl_mem a2 = clCreateBuffer(bchol_context_cl_context(c2), CL_MEM_READ_WRITE, 8 * N * N * BATCH, NULL, NULL);
+    cl_mem i2 = clCreateBuffer(bchol_context_cl_context(c2), CL_MEM_READ_WRITE, 4 * BATCH, NULL, NULL);
+    call("double without fp64", 'd', 'L', N, a2, 0, N, N * N, BATCH, i2, BCHOL_ERR_NO_FP64, "double precision");
+    call("single without fp64 still works", 's', 'L', N, a2, 0, N, N * N, BATCH, i2, BCHOL_SUCCESS, NULL);
+    clReleaseMemObject(a2);
+    clReleaseMemObject(i2);
+    bchol_context_destroy(c2);
+    ctx = keep;
+    unsetenv("BCHOL_DEVICE_NO_FP64");
+}
+
+static void case_context(void)
+{
+    bchol_context *c2 = (bchol_context *)1;
+    bchol_status st = bchol_context_create("bogus", &c2);
+    expect("device spec \"bogus\"", st, BCHOL_ERR_DEVICE_SPEC, "bogus");
+    if (c2 != NULL) failures++;
+    st = bchol_context_create("99:0", &c2);
+    expect("device spec \"99:0\"", st, BCHOL_ERR_DEVICE_SPEC, "99:0");
+    st = bchol_context_create_from_queue(NULL, &c2);
+    expect("queue = NULL", st, BCHOL_ERR_QUEUE, "queue");
+    st = bchol_context_create(NULL, NULL);
+    expect("ctx out = NULL", st, BCHOL_ERR_ARGUMENT, NULL);
+
+    /* Wrapping a caller's in-order queue works and keeps it alive. */
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = clCreateCommandQueue(cl, bchol_context_device_id(ctx), 0, &err);
+    st = bchol_context_create_from_queue(q, &c2);
+    expect("wrap an in-order queue", st, BCHOL_SUCCESS, NULL);
+    if (!st) {
+        clReleaseCommandQueue(q);
+        bchol_context *keep = ctx;
+        ctx = c2;
+        call("potrf on a wrapped queue", 's', 'L', N, A, 0, N, N * N, BATCH, info, BCHOL_SUCCESS, NULL);
+        ctx = keep;
+        bchol_context_destroy(c2);
+    }
+    cl_command_queue ooo = clCreateCommandQueue(cl, bchol_context_device_id(ctx),
+                                                CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (ooo) {
+        st = bchol_context_create_from_queue(ooo, &c2);
+        expect("out-of-order queue", st, BCHOL_ERR_QUEUE, "out of order");
+        clReleaseCommandQueue(ooo);
+    }
+}
+
+/* A kernel that does not build: a status, the log in the message, no crash. */
+static void case_build_failure(void)
+{
+    char dir[] = "/tmp/bchol-badkernels-XXXXXX";
+    if (!mkdtemp(dir)) {
+        failures++;
+        return;
+    }
+    char path[256];
+    const char *files[] = {"common.cl", "potrf_fused.cl"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        fputs("this is not OpenCL C;\n", f);
+        fclose(f);
+    }
+    setenv("BCHOL_KERNEL_DIR", dir, 1);
+    call("kernel that fails to build", 's', 'L', N, A, 0, N, N * N, BATCH, info, BCHOL_ERR_BUILD, "build log");
+    unsetenv("BCHOL_KERNEL_DIR");
+    setenv("BCHOL_KERNEL_DIR", "/nonexistent-bchol-dir", 1);
+    call("kernel folder missing", 's', 'L', N, A, 0, N, N * N, BATCH, info, BCHOL_ERR_KERNEL_SOURCE, "nonexistent");
+    unsetenv("BCHOL_KERNEL_DIR");
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} cases[] = {
+    {"arguments", case_arguments}, {"params", case_params},   {"unsupported", case_unsupported},
+    {"host", case_host},           {"quick_return", case_quick_return},
+    {"no_fp64", case_no_fp64},     {"context", case_context}, {"build_failure", case_build_failure},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_args <case>\n");
+        return 2;
+    }
+    bchol_status st = bchol_context_create(NULL, &ctx);
+    if (st) {
+        fprintf(stderr, "no context: %s\n", bchol_last_error(NULL));
+        return 1;
+    }
+    A = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, 4 * N * N * BATCH, NULL, NULL);
+    info = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, 4 * BATCH, NULL, NULL);
+    /* A valid SPD input (the identity) so that successful calls have real work. */
+    float id[N * N * BATCH] = {0};
+    for (int b = 0; b < BATCH; b++)
+        for (int i = 0; i < N; i++) id[b * N * N + i * N + i] = 1;
+    clEnqueueWriteBuffer(bchol_context_queue(ctx), A, CL_TRUE, 0, sizeof id, id, 0, NULL, NULL);
+    int found = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!strcmp(argv[1], cases[i].name)) {
+            cases[i].run();
+            found = 1;
+        }
+    clFinish(bchol_context_queue(ctx));
+    clReleaseMemObject(A);
+    clReleaseMemObject(info);
+    bchol_context_destroy(ctx);
+    if (!found) {
+        fprintf(stderr, "test_args: no case \"%s\"\n", argv[1]);
+        return 2;
+    }
+    return failures ? 1 : 0;
+}

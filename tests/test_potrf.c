@@ -1,0 +1,201 @@
+/*
+ * Tester for bchol_{s,d}potrf_batched: one case per run, chosen by options; exit code 0
+ * on pass. Checks the worst backward error over the batch, the exact info of broken
+ * matrices, and that nothing outside the stored triangles of the batch changed (the
+ * other triangle, padding rows, gaps between matrices and the buffer's tail are
+ * poisoned with NaN patterns and compared bit for bit).
+ *
+ *   test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] [--tbc T]
+ *              [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S]
+ *              [--offset O] [--mode factor|info|host] [--seed X]
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THRESHOLD 30.0
+
+typedef struct {
+    char precision, uplo, mode[16];
+    int n, ib, tbc, rpt, shape, lda_pad, stride_pad;
+    long long batch, offset;
+    unsigned long long seed;
+} options;
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] "
+                    "[--tbc T] [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S] "
+                    "[--offset O] [--mode factor|info|host] [--seed X]\n");
+    exit(2);
+}
+
+static options parse(int argc, char **argv)
+{
+    options o = {'s', 'L', "factor", 8, 0, 0, 0, 0, 0, 0, 20, 0, 1};
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) usage();
+        i++;
+        if (!strcmp(k, "--precision")) o.precision = v[0];
+        else if (!strcmp(k, "--uplo")) o.uplo = v[0];
+        else if (!strcmp(k, "--n")) o.n = atoi(v);
+        else if (!strcmp(k, "--batch")) o.batch = atoll(v);
+        else if (!strcmp(k, "--ib")) o.ib = atoi(v);
+        else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
+        else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
+        else if (!strcmp(k, "--shape")) o.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else if (!strcmp(k, "--lda-pad")) o.lda_pad = atoi(v);
+        else if (!strcmp(k, "--stride-pad")) o.stride_pad = atoi(v);
+        else if (!strcmp(k, "--offset")) o.offset = atoll(v);
+        else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
+        else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
+        else usage();
+    }
+    if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U')) usage();
+    return o;
+}
+
+/* A NaN whose payload depends on the position, so a misplaced write is caught too. */
+static void poison(void *buf, int dbl, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
+        if (dbl) {
+            uint64_t bits = 0x7ff8000000000000ULL | (h >> 14);
+            memcpy((double *)buf + i, &bits, 8);
+        } else {
+            uint32_t bits = 0x7fc00000U | (uint32_t)(h >> 42);
+            memcpy((float *)buf + i, &bits, 4);
+        }
+    }
+}
+
+/* Which broken input matrix b gets in --mode info (0 = none). */
+enum { GOOD, NOT_SPD, NAN_DIAG, NAN_OFFDIAG, INF_DIAG, INF_OFFDIAG, KINDS };
+
+int main(int argc, char **argv)
+{
+    options o = parse(argc, argv);
+    const int dbl = o.precision == 'd', n = o.n;
+    const int lda = (n > 1 ? n : 1) + o.lda_pad;
+    const long long stride = (long long)lda * n + o.stride_pad;
+    const size_t es = dbl ? 8 : 4, tail = 37;
+    const int host = !strcmp(o.mode, "host"), info_mode = !strcmp(o.mode, "info");
+    const long long offset = host ? 0 : o.offset;
+    const size_t total = (size_t)(offset + o.batch * stride) + tail;
+
+    bchol_context *ctx;
+    bchol_status st = bchol_context_create(NULL, &ctx);
+    if (st) {
+        fprintf(stderr, "FAILED: no context: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        return 1;
+    }
+
+    void *a = malloc(total * es), *a0 = malloc(total * es);
+    int *info = malloc((size_t)(o.batch + 4) * sizeof *info);
+    int *expect = calloc((size_t)o.batch + 1, sizeof *expect);
+    poison(a, dbl, total);
+    util_rng rng;
+    util_rng_seed(&rng, o.seed);
+    for (long long b = 0; b < o.batch; b++) {
+        char *m = (char *)a + (size_t)(offset + b * stride) * es;
+        if (n == 0) continue;
+        util_spd(m, dbl, o.uplo, n, lda, &rng);
+        int kind = info_mode ? (int)(b % KINDS) : GOOD;
+        int col = (int)((b * 7 + 3) % n), row = col + (n - col) / 2; /* row >= col */
+        int i = o.uplo == 'L' ? row : col, j = o.uplo == 'L' ? col : row;
+        if (kind == NOT_SPD) util_break_at(m, dbl, o.uplo, n, lda, col);
+        if (kind == NAN_DIAG) util_set(m, util_idx(col, col, lda), dbl, NAN);
+        if (kind == NAN_OFFDIAG) util_set(m, util_idx(i, j, lda), dbl, NAN);
+        if (kind == INF_DIAG) util_set(m, util_idx(col, col, lda), dbl, INFINITY);
+        if (kind == INF_OFFDIAG) util_set(m, util_idx(i, j, lda), dbl, INFINITY);
+        expect[b] = util_ref_info(m, dbl, o.uplo, n, lda);
+        if (kind != GOOD && expect[b] == 0 && !(kind == NAN_OFFDIAG || kind == INF_OFFDIAG) ) {
+            fprintf(stderr, "FAILED: test setup: matrix %lld of kind %d is not broken\n", b, kind);
+            return 1;
+        }
+    }
+    memcpy(a0, a, total * es);
+    for (long long b = 0; b < o.batch + 4; b++) info[b] = -12345;
+
+    bchol_params prm = {BCHOL_VARIANT_AUTO, o.ib, o.tbc, o.rpt, o.shape};
+    if (host) {
+        st = dbl ? bchol_dpotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info)
+                 : bchol_spotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info);
+    } else {
+        cl_int err;
+        cl_mem dA = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   total * es, a, &err);
+        cl_mem dI = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   (size_t)(o.batch + 4) * sizeof(int), info, &err);
+        if (!dA || !dI) {
+            fprintf(stderr, "FAILED: clCreateBuffer: %d\n", err);
+            return 1;
+        }
+        cl_event ev = NULL;
+        st = dbl ? bchol_dpotrf_batched_ex(ctx, &prm, o.uplo, n, dA, offset, lda, stride, o.batch, dI, &ev)
+                 : bchol_spotrf_batched_ex(ctx, &prm, o.uplo, n, dA, offset, lda, stride, o.batch, dI, &ev);
+        if (!st && o.batch > 0 && !ev) {
+            fprintf(stderr, "FAILED: no event returned\n");
+            return 1;
+        }
+        if (ev) {
+            clWaitForEvents(1, &ev);
+            clReleaseEvent(ev);
+        }
+        clEnqueueReadBuffer(bchol_context_queue(ctx), dA, CL_TRUE, 0, total * es, a, 0, NULL, NULL);
+        clEnqueueReadBuffer(bchol_context_queue(ctx), dI, CL_TRUE, 0, (size_t)(o.batch + 4) * sizeof(int),
+                            info, 0, NULL, NULL);
+        clReleaseMemObject(dA);
+        clReleaseMemObject(dI);
+    }
+    if (st) {
+        fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
+        return 1;
+    }
+
+    int failures = 0;
+    double worst = 0;
+    long long touched = 0, bad_info = 0;
+    /* Every element outside the stored triangles must be bit-identical. */
+    for (size_t e = 0; e < total; e++) {
+        int inside = 0;
+        if (e >= (size_t)offset && e < (size_t)(offset + o.batch * stride)) {
+            size_t r = (e - (size_t)offset) % (size_t)stride;
+            int i = (int)(r % (size_t)lda), j = (int)(r / (size_t)lda);
+            inside = j < n && i < n && util_in_triangle(o.uplo, i, j);
+        }
+        if (!inside && memcmp((char *)a + e * es, (char *)a0 + e * es, es)) {
+            if (touched++ < 5) fprintf(stderr, "element %zu outside the triangles changed\n", e);
+        }
+    }
+    for (long long b = 0; b < o.batch; b++) {
+        if (info[b] != expect[b]) {
+            if (bad_info++ < 5) fprintf(stderr, "matrix %lld: info %d, expected %d\n", b, info[b], expect[b]);
+            continue;
+        }
+        if (expect[b] == 0 && n > 0) {
+            size_t at = (size_t)(offset + b * stride) * es;
+            double err = util_backward_error((char *)a0 + at, (char *)a + at, dbl, o.uplo, n, lda);
+            if (err > worst) worst = err;
+        }
+    }
+    for (int b = 0; b < 4; b++)
+        if (info[o.batch + b] != -12345) bad_info++;
+    failures = touched > 0 || bad_info > 0 || !(worst <= THRESHOLD);
+    printf("potrf %c %c n=%d batch=%lld ib=%d tbc=%d mode=%s: backward error %.3g, %lld wrong info, "
+           "%lld elements touched outside: %s\n",
+           o.precision, o.uplo, n, o.batch, o.ib, o.tbc, o.mode, worst, bad_info, touched,
+           failures ? "FAILED" : "ok");
+    free(a);
+    free(a0);
+    free(info);
+    free(expect);
+    bchol_context_destroy(ctx);
+    return failures ? 1 : 0;
+}

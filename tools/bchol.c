@@ -1,0 +1,26 @@
+/* bchol: the command-line front end (devices, bench). */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: bchol <command> [options]\n"
+               "commands:\n"
+               "  devices   list OpenCL platforms and devices with their normalized identity\n"
+               "  bench     time batched Cholesky on a device (bchol bench --help)\n"
+               "The device is chosen by --device or BCHOL_DEVICE: nvidia, pocl, gpu, cpu or P:D.\n");
+    return f == stderr ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return usage(stderr);
+    if (!strcmp(argv[1], "devices")) return cmd_devices(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+        return usage(stdout);
+    fprintf(stderr, "bchol: unknown command \"%s\"\n", argv[1]);
+    return usage(stderr);
+}

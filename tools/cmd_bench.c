@@ -1,0 +1,263 @@
+/*
+ * bchol bench: times bchol_{s,d}potrf_batched over a list of sizes and prints one aligned
+ * row per n: batch, median device time over the timed runs (OpenCL profiling events,
+ * first command's start to last command's end, after warm-up runs), Gflop/s counting
+ * n^3/3 per matrix, the worst backward error over a sample of the batch, and ok/FAILED.
+ * With --compare lapack, the same matrices also go through the CPU peer.
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+#include "commands.h"
+#include "cpu_peer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIZES 256
+#define SAMPLE 16 /* matrices whose backward error is checked */
+
+typedef struct {
+    const char *device;
+    char precision, uplo;
+    int sizes[MAX_SIZES], nsizes;
+    long long batch;
+    int reps, warmup, compare;
+    bchol_params prm;
+} bench_options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: bchol bench [options]\n"
+            "  --n LIST          sizes: a,b,c | a:b (doubling) | a:b:step   (default 4:512)\n"
+            "  --batch B         matrices per run (default 16384 for n <= 64, 3000 up to 256, 1000 above)\n"
+            "  --precision s|d   (default s)\n"
+            "  --uplo L|U        (default L)\n"
+            "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU, else CPU)\n"
+            "  --reps R          timed runs per size, the median is reported (default 10)\n"
+            "  --warmup W        untimed runs first (default 2)\n"
+            "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n");
+}
+
+static int parse(int argc, char **argv, bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->precision = 's';
+    o->uplo = 'L';
+    o->reps = 10;
+    o->warmup = 2;
+    o->nsizes = util_parse_sizes("4:512", o->sizes, MAX_SIZES);
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v) {
+            fprintf(stderr, "bchol bench: %s needs a value\n", k);
+            return -1;
+        }
+        if (!strcmp(k, "--n")) {
+            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol bench: bad size list \"%s\"\n", v);
+                return -1;
+            }
+        } else if (!strcmp(k, "--batch")) o->batch = atoll(v);
+        else if (!strcmp(k, "--precision")) o->precision = v[0];
+        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
+        else if (!strcmp(k, "--device")) o->device = v;
+        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
+        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
+        else if (!strcmp(k, "--compare")) {
+            if (strcmp(v, "lapack")) {
+                fprintf(stderr, "bchol bench: --compare takes \"lapack\"\n");
+                return -1;
+            }
+            o->compare = 1;
+        } else if (!strcmp(k, "--ib")) o->prm.ib = atoi(v);
+        else if (!strcmp(k, "--tbc")) o->prm.tbc = atoi(v);
+        else if (!strcmp(k, "--rpt")) o->prm.rpt = atoi(v);
+        else if (!strcmp(k, "--shape")) o->prm.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else {
+            fprintf(stderr, "bchol bench: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
+        o->reps < 1 || o->warmup < 0 || o->batch < 0) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static long long default_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
+
+static bchol_status run_potrf(bchol_context *ctx, const bench_options *o, int n, cl_mem A,
+                              long long batch, cl_mem info)
+{
+    if (o->precision == 'd')
+        return bchol_dpotrf_batched_ex(ctx, &o->prm, o->uplo, n, A, 0, n, (int64_t)n * n, batch, info, NULL);
+    return bchol_spotrf_batched_ex(ctx, &o->prm, o->uplo, n, A, 0, n, (int64_t)n * n, batch, info, NULL);
+}
+
+typedef struct {
+    long long batch;
+    double ms, gflops, error, peer_ms, peer_gflops;
+    int ok, peer_ok;
+    char params[64];
+} bench_row;
+
+static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_row *row)
+{
+    const int dbl = o->precision == 'd';
+    const size_t es = dbl ? 8 : 4, per = (size_t)n * (size_t)n * es;
+    bchol_device_info dev;
+    bchol_context_device_info(ctx, &dev);
+    long long batch = o->batch ? o->batch : default_batch(n);
+    /* Two copies of the batch live on the device: keep each within one allocation. */
+    if (per && (uint64_t)batch * per > dev.max_alloc) batch = (long long)(dev.max_alloc / per);
+    if (per && (uint64_t)batch * per * 2 > dev.global_mem / 2) batch = (long long)(dev.global_mem / 4 / per);
+    if (batch < 1) batch = 1;
+    row->batch = batch;
+
+    bchol_params used;
+    const char *source = "";
+    bchol_potrf_params(ctx, o->precision, n, &used, &source);
+    if (o->prm.ib > 0) used.ib = o->prm.ib;
+    if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
+    if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
+    if (o->prm.shape > 0) used.shape = o->prm.shape;
+    snprintf(row->params, sizeof row->params, "ib%d tbc%d rpt%d %s", used.ib, used.tbc, used.rpt,
+             used.shape == BCHOL_SHAPE_FIXED ? "fixed" : "shrink");
+
+    size_t bytes = (size_t)batch * per;
+    void *a = malloc(bytes ? bytes : 1), *f = malloc(bytes ? bytes : 1);
+    int *info = malloc((size_t)batch * sizeof *info);
+    if (!a || !f || !info) {
+        fprintf(stderr, "bchol bench: out of host memory for n = %d\n", n);
+        return -1;
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)n);
+    for (long long b = 0; b < batch; b++) util_spd_fast((char *)a + (size_t)b * per, dbl, n, n, &rng);
+
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_mem d0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a, &err);
+    cl_mem dA = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, &err);
+    if (!d0 || !dA || !dI) {
+        fprintf(stderr, "bchol bench: device buffers for n = %d: OpenCL error %d\n", n, err);
+        return -1;
+    }
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    bchol_status st = BCHOL_SUCCESS;
+    bchol_context_set_timing(ctx, 1);
+    for (int r = 0; r < o->warmup + o->reps && !st; r++) {
+        clEnqueueCopyBuffer(q, d0, dA, 0, 0, bytes, 0, NULL, NULL);
+        clFinish(q);
+        if ((st = run_potrf(ctx, o, n, dA, batch, dI))) break;
+        double ms;
+        if ((st = bchol_last_call_ms(ctx, &ms))) break;
+        if (r >= o->warmup) times[r - o->warmup] = ms;
+    }
+    if (st) {
+        fprintf(stderr, "bchol bench: n = %d: %s: %s\n", n, bchol_status_string(st), bchol_last_error(ctx));
+        row->ok = 0;
+    } else {
+        row->ms = util_median(times, o->reps);
+        row->gflops = batch * ((double)n * n * n / 3.0) / (row->ms * 1e6);
+        clEnqueueReadBuffer(q, dA, CL_TRUE, 0, bytes, f, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)batch * sizeof(int), info, 0, NULL, NULL);
+        row->ok = 1;
+        for (long long b = 0; b < batch; b++)
+            if (info[b]) row->ok = 0;
+        row->error = 0;
+        for (int s = 0; s < SAMPLE && s < batch; s++) {
+            long long b = batch <= SAMPLE ? s : (long long)s * (batch - 1) / (SAMPLE - 1);
+            double e = util_backward_error((char *)a + (size_t)b * per, (char *)f + (size_t)b * per,
+                                           dbl, o->uplo, n, n);
+            if (e > row->error) row->error = e;
+        }
+        if (!(row->error <= 30.0)) row->ok = 0;
+    }
+    if (o->compare && !st) {
+        for (int r = 0; r < o->warmup + o->reps; r++) {
+            memcpy(f, a, bytes);
+            double ms = cpu_peer_potrf(dbl, o->uplo, n, f, n, (int64_t)n * n, batch, info);
+            if (r >= o->warmup) times[r - o->warmup] = ms;
+        }
+        row->peer_ms = util_median(times, o->reps);
+        row->peer_gflops = batch * ((double)n * n * n / 3.0) / (row->peer_ms * 1e6);
+        row->peer_ok = 1;
+        for (long long b = 0; b < batch; b++)
+            if (info[b]) row->peer_ok = 0;
+    }
+    free(times);
+    clReleaseMemObject(d0);
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dI);
+    free(a);
+    free(f);
+    free(info);
+    return st ? -1 : 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_options o;
+    if (parse(argc, argv, &o)) return 2;
+    if (o.compare && !cpu_peer_available()) {
+        fprintf(stderr, "bchol bench: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
+        return 2;
+    }
+    bchol_context *ctx;
+    bchol_status st = bchol_context_create(o.device, &ctx);
+    if (st) {
+        fprintf(stderr, "bchol bench: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        return 1;
+    }
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index, d.raw_name,
+           d.family, d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
+    printf("# %cpotrf_batched uplo=%c, median of %d runs after %d warm-up, device time from "
+           "OpenCL profiling events\n",
+           o.precision, o.uplo, o.reps, o.warmup);
+    if (o.compare)
+        printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads\n", o.precision,
+               cpu_peer_threads());
+    printf("%6s %8s %10s %10s %9s %-6s  %-24s", "n", "batch", "ms", "Gflop/s", "error", "check", "params");
+    if (o.compare) printf(" %10s %10s %8s", "lapack_ms", "lapack_Gf", "speedup");
+    printf("\n");
+    int failed = 0;
+    for (int i = 0; i < o.nsizes; i++) {
+        bench_row row = {0};
+        int n = o.sizes[i];
+        if (bench_one(ctx, &o, n, &row)) {
+            printf("%6d %8lld %10s %10s %9s %-6s\n", n, row.batch, "-", "-", "-", "FAILED");
+            failed = 1;
+            continue;
+        }
+        printf("%6d %8lld %10.4f %10.2f %9.3g %-6s  %-24s", n, row.batch, row.ms, row.gflops, row.error,
+               row.ok ? "ok" : "FAILED", row.params);
+        if (o.compare)
+            printf(" %10.4f %10.2f %7.2fx%s", row.peer_ms, row.peer_gflops, row.peer_ms / row.ms,
+                   row.peer_ok ? "" : " (peer info != 0)");
+        printf("\n");
+        fflush(stdout);
+        failed |= !row.ok;
+    }
+    bchol_context_destroy(ctx);
+    return failed;
+}

@@ -1,0 +1,8 @@
+/* Subcommands of the bchol command, one file each. */
+#ifndef BCHOL_COMMANDS_H
+#define BCHOL_COMMANDS_H
+
+int cmd_devices(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

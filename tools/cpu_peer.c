@@ -1,0 +1,39 @@
+#include "cpu_peer.h"
+
+#ifdef BCHOL_HAVE_LAPACKE
+#include <lapacke.h>
+#include <omp.h>
+
+#ifdef BCHOL_HAVE_OPENBLAS_THREADS
+void openblas_set_num_threads(int);
+#endif
+
+int cpu_peer_available(void) { return 1; }
+int cpu_peer_threads(void) { return omp_get_max_threads(); }
+
+double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
+                      int *info)
+{
+#ifdef BCHOL_HAVE_OPENBLAS_THREADS
+    /* One core per matrix: a threaded BLAS inside would fight the OpenMP loop. */
+    openblas_set_num_threads(1);
+#endif
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, (double *)A + b * stride, lda);
+        else
+            info[b] = LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, (float *)A + b * stride, lda);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+#else
+int cpu_peer_available(void) { return 0; }
+int cpu_peer_threads(void) { return 0; }
+double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
+                      int *info)
+{
+    return -1;
+}
+#endif

@@ -1,0 +1,71 @@
+/* Helpers shared by the tests and the bchol command: random SPD matrices, the backward
+ * error of a factor, a reference factorization for info, medians, size lists. */
+#ifndef BCHOL_UTIL_H
+#define BCHOL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reproducible random numbers (splitmix64). */
+typedef struct { uint64_t s; } util_rng;
+void util_rng_seed(util_rng *r, uint64_t seed);
+uint64_t util_rng_next(util_rng *r);
+double util_rng_uniform(util_rng *r); /* in [-1, 1) */
+
+/* Element i of a float (dbl = 0) or double (dbl = 1) array, as double. */
+static inline double util_get(const void *a, size_t i, int dbl)
+{
+    return dbl ? ((const double *)a)[i] : (double)((const float *)a)[i];
+}
+static inline void util_set(void *a, size_t i, int dbl, double v)
+{
+    if (dbl)
+        ((double *)a)[i] = v;
+    else
+        ((float *)a)[i] = (float)v;
+}
+
+/* Index of element (i, j) of a column-major matrix. */
+static inline size_t util_idx(int i, int j, int ld) { return (size_t)i + (size_t)j * (size_t)ld; }
+
+/* 1 if (i, j) lies in the stored triangle ('L': i >= j, 'U': i <= j). */
+static inline int util_in_triangle(char uplo, int i, int j)
+{
+    return (uplo == 'U' || uplo == 'u') ? i <= j : i >= j;
+}
+
+/*
+ * A random well-conditioned SPD matrix, G*G**T/n + I with G uniform in [-1, 1): writes
+ * only the stored triangle of the n-by-n matrix at a (leading dimension lda).
+ */
+void util_spd(void *a, int dbl, char uplo, int n, int lda, util_rng *r);
+
+/* A cheap SPD matrix for benchmarks: symmetric uniform in [-1, 1) plus n on the diagonal
+ * (diagonally dominant); writes the whole n-by-n matrix. */
+void util_spd_fast(void *a, int dbl, int n, int lda, util_rng *r);
+
+/*
+ * Makes the SPD matrix at a fail at pivot col (0-based): lowers a(col,col) so that the
+ * Schur complement there is -n. Leading minors of order <= col stay positive definite.
+ */
+void util_break_at(void *a, int dbl, char uplo, int n, int lda, int col);
+
+/* Unblocked Cholesky in double precision of a copy of the stored triangle, with bchol's
+ * pivot rule; returns info (0, or the 1-based failing column). */
+int util_ref_info(const void *a, int dbl, char uplo, int n, int lda);
+
+/* ||A - F*F**T||_F / (n * ||A||_F * eps) of one matrix, A and F sharing lda; F is the
+ * stored triangle of the factor. eps is LAPACK's (2^-24 or 2^-53). */
+double util_backward_error(const void *a, const void *f, int dbl, char uplo, int n, int lda);
+double util_eps(int dbl);
+
+/* Median of v[0..n-1] (sorts v). */
+double util_median(double *v, int n);
+
+/*
+ * Parses a list of sizes: "a,b,c", "a:b" (a, 2a, 4a, ... up to b) or "a:b:s" (step s).
+ * Returns the count (at most max) or -1 if malformed.
+ */
+int util_parse_sizes(const char *text, int *out, int max);
+
+#endif
