@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (no package registry there): unpacks the Debian packages
+# carried in .debs/ into a private prefix, builds bchol, then runs the steps named on the
+# command line, writing logs and results under $OUT (default ./out):
+#   devices   bchol devices
+#   test      the CTest suite on the NVIDIA OpenCL device
+#   bench     bchol bench, float and double, n = 8..512, with the torch peer
+# Usage: tools/gpu/device_run.sh devices test bench
+set -u
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+PREFIX=/tmp/bchol-deps
+LIB=$PREFIX/usr/lib/x86_64-linux-gnu
+if [ -d .debs ]; then
+  mkdir -p $PREFIX
+  for f in .debs/*.deb; do dpkg -x "$f" $PREFIX; done
+fi
+# OpenBLAS's libblas/liblapack live in a subfolder that Debian's alternatives would link.
+export LD_LIBRARY_PATH=$LIB:$LIB/openblas-pthread:${LD_LIBRARY_PATH:-}
+BUILD=build-gpu
+cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PREFIX/usr \
+  "-DCMAKE_LIBRARY_PATH=$LIB/openblas-pthread;$LIB" -DCMAKE_INCLUDE_PATH=$PREFIX/usr/include \
+  > "$OUT/build.log" 2>&1 && cmake --build $BUILD -j16 >> "$OUT/build.log" 2>&1 \
+  || { tail -40 "$OUT/build.log"; exit 1; }
+grep -E "compare lapack|CLBlast" "$OUT/build.log"
+SIZES=${SIZES:-8,16,32,64,128,256,512}
+for step in "$@"; do
+  case $step in
+  devices)
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+    $BUILD/tools/bchol devices | tee "$OUT/devices.txt" ;;
+  test)
+    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 > "$OUT/ctest-nvidia.log" 2>&1)
+    grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-nvidia.log" | head -40 ;;
+  bench)
+    for p in s d; do
+      BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES ${BENCH_ARGS:-} \
+        > "$OUT/bench-nvidia-$p.txt" 2>&1
+      python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
+    done
+    for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
+  esac
+done
