@@ -9,6 +9,7 @@
 #include "bchol_util.h"
 #include "commands.h"
 #include "cpu_peer.h"
+#include "cpu_topology.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -235,8 +236,8 @@ int cmd_bench(int argc, char **argv)
            "OpenCL profiling events\n",
            o.precision, o.uplo, o.reps, o.warmup);
     if (o.compare)
-        printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads\n", o.precision,
-               cpu_peer_threads());
+        printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads one per core (%s)\n",
+               o.precision, cpu_peer_threads(), cpu_topology_describe());
     printf("%6s %8s %10s %10s %9s %-6s  %-24s", "n", "batch", "ms", "Gflop/s", "error", "check", "params");
     if (o.compare) printf(" %10s %10s %8s", "lapack_ms", "lapack_Gf", "speedup");
     printf("\n");

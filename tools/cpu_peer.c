@@ -1,4 +1,5 @@
 #include "cpu_peer.h"
+#include "cpu_topology.h"
 
 #ifdef BCHOL_HAVE_LAPACKE
 #include <lapacke.h>
@@ -9,7 +10,25 @@ void openblas_set_num_threads(int);
 #endif
 
 int cpu_peer_available(void) { return 1; }
-int cpu_peer_threads(void) { return omp_get_max_threads(); }
+
+/* One thread per physical core (hwloc's count, not the PU count), each bound to its
+ * core, so that hyperthreads never share a core's FPUs. */
+static int threads(void)
+{
+    int cores = cpu_topology_cores();
+    return cores > 0 ? cores : omp_get_max_threads();
+}
+
+int cpu_peer_threads(void) { return threads(); }
+
+static void bind_threads(void)
+{
+    static int done;
+    if (done || cpu_topology_cores() <= 0) return;
+#pragma omp parallel num_threads(threads())
+    cpu_topology_bind_core(omp_get_thread_num());
+    done = 1;
+}
 
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
                       int *info)
@@ -18,8 +37,9 @@ double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t strid
     /* One core per matrix: a threaded BLAS inside would fight the OpenMP loop. */
     openblas_set_num_threads(1);
 #endif
+    bind_threads();
     double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
     for (int64_t b = 0; b < batch; b++) {
         if (dbl)
             info[b] = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, (double *)A + b * stride, lda);
