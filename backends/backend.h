@@ -19,6 +19,8 @@ typedef struct bchol_backend {
     void (*fused_defaults)(char precision, int n, bchol_params *params);
     /* Most work-groups one launch may hold (grid limits of the driver). */
     int64_t max_groups_per_launch;
+    /* Defaults for the solve at this precision ('s'/'d'), n and nrhs. */
+    void (*solve_defaults)(char precision, int n, int nrhs, bchol_solve_params *params);
 } bchol_backend;
 
 /* The backend for a device (the generic one if no other matches). */

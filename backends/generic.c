@@ -19,6 +19,15 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->shape = BCHOL_SHAPE_SHRINK;
 }
 
+static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
+{
+    p->variant = BCHOL_SOLVE_SUBST;
+    p->nt = 1;
+    while (p->nt < nrhs && p->nt < 8) p->nt *= 2;
+    p->rpt = 1;
+    p->tbc = n > 0 && n < 32 ? 32 / n : 1;
+}
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -27,4 +36,5 @@ const bchol_backend bchol__backend_generic = {
     .binary_cache = 1,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 65535LL * 1024,
+    .solve_defaults = solve_defaults,
 };

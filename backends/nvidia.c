@@ -41,6 +41,18 @@ static void fused_defaults(char precision, int n, bchol_params *p)
         p->tbc = 1;
 }
 
+/* Solve: one work-item per row, whole right-hand-side tiles of up to 16 columns in
+ * registers (a power of two covering nrhs, so that few programs are built), and several
+ * tiles per work-group below n = 64 to keep warps full. */
+static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
+{
+    p->variant = BCHOL_SOLVE_SUBST;
+    p->nt = 1;
+    while (p->nt < nrhs && p->nt < 16) p->nt *= 2;
+    p->rpt = 1;
+    p->tbc = n > 0 && n < 64 ? 64 / n : 1;
+}
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -49,4 +61,5 @@ const bchol_backend bchol__backend_nvidia = {
     .binary_cache = 1,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647 / 64,
+    .solve_defaults = solve_defaults,
 };

@@ -60,6 +60,21 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->tbc = 1;
 }
 
+/* Solve, measured with bchol bench --solve on the same machine: one work-item per
+ * tile (all rows in one work-item, no real barriers) up to n = 32, 16 rows per work-item
+ * above; right-hand-side tiles of up to 8 columns, powers of two so that few programs
+ * are built. */
+static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
+{
+    p->variant = BCHOL_SOLVE_SUBST;
+    p->nt = 1;
+    while (p->nt < nrhs && p->nt < 8) p->nt *= 2;
+    p->rpt = 1;
+    while (p->rpt < n && p->rpt < 32) p->rpt *= 2;
+    if (n > 32) p->rpt = 16;
+    p->tbc = 1;
+}
+
 const bchol_backend bchol__backend_pocl = {
     .family = "pocl",
     .matches = matches,
@@ -68,4 +83,5 @@ const bchol_backend bchol__backend_pocl = {
     .binary_cache = 0,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647,
+    .solve_defaults = solve_defaults,
 };

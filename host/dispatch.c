@@ -41,3 +41,45 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
     bchol__fused_params(ctx, (bchol_precision)precision, n, params, source);
     return BCHOL_SUCCESS;
 }
+
+/* ---- solve (potrs, posv) ---------------------------------------------------------- */
+
+void bchol__solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                         bchol_solve_params *params, const char **source)
+{
+    static char text[64];
+    ctx->backend->solve_defaults((char)p, n, nrhs, params);
+    params->variant = BCHOL_SOLVE_SUBST;
+    if (source) {
+        snprintf(text, sizeof text, "backend %s defaults", ctx->backend->family);
+        *source = text;
+    }
+}
+
+void bchol__complete_solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                  bchol_solve_params *params)
+{
+    bchol_solve_params d;
+    bchol__solve_params(ctx, p, n, nrhs, &d, NULL);
+    if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = d.variant;
+    if (params->nt <= 0) params->nt = d.nt;
+    if (params->rpt <= 0) params->rpt = d.rpt;
+    if (params->tbc <= 0) params->tbc = d.tbc;
+}
+
+bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
+                                bchol_solve_params *params, const char **source)
+{
+    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "bchol_potrs_params: argument 1 (ctx) is NULL");
+    if (precision != 's' && precision != 'd')
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "bchol_potrs_params: argument 2 (precision = %d) must be 's' or 'd'",
+                           (int)precision);
+    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "bchol_potrs_params: argument 3 (n = %d) must be >= 0", n);
+    if (nrhs < 0)
+        return bchol__fail(ctx, BCHOL_ERR_NRHS, "bchol_potrs_params: argument 4 (nrhs = %d) must be >= 0", nrhs);
+    if (!params)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "bchol_potrs_params: argument 5 (params) is NULL");
+    bchol__solve_params(ctx, (bchol_precision)precision, n, nrhs, params, source);
+    return BCHOL_SUCCESS;
+}

@@ -190,4 +190,58 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
 /* Fills count ints of buffer at element 0 with value; joins the call. */
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);
 
+/* ---- solve (potrs_batched.c, posv_batched.c, potrs_subst.c, dispatch.c) ------------- */
+
+/* Joins the commands of a nested routine call that handed back event ev (taken) to call:
+ * ev becomes the call's last event and, with timing on, the nested call's first event
+ * becomes call's first, so that the timed span covers both (posv = potrf + potrs). */
+void bchol__call_join(bchol_call *call, cl_event ev);
+
+/* Solve parameters at this precision, n and nrhs; *source says where from. */
+void bchol__solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                         bchol_solve_params *params, const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+void bchol__complete_solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                  bchol_solve_params *params);
+
+/* Checks the arguments that potrs and posv share (positions as in potrs; k = 1 when an
+ * _ex params argument comes second) and sets *upper. Buffers are checked where they are
+ * used: A also with nrhs = 0 when the routine factors it. Precision support is not
+ * checked here. */
+bchol_status bchol__check_solve_args(bchol_context *ctx, const char *routine, int k,
+                                     bchol_precision p, int factors, char uplo, int n, int nrhs,
+                                     cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
+                                     cl_mem B, int64_t offset_b, int ldb, int64_t stride_b,
+                                     int64_t batch, int *upper);
+
+/* The substitution kernel, built and fitted to the device for one problem shape; made
+ * before anything is enqueued so that posv fails before it factors. */
+typedef struct {
+    cl_kernel kernel;
+    bchol_solve_params prm; /* as fitted: rpt may grow, tbc shrink */
+    int upper, n, nrhs;
+} bchol_subst_plan;
+
+bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
+                                     const bchol_solve_params *params, int upper, int n,
+                                     int nrhs, bchol_subst_plan *plan);
+/* The common bodies of bchol_{s,d}potrs_batched[_ex] (params NULL: not an _ex form) and
+ * bchol_{s,d}posv_batched. */
+bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                  const bchol_solve_params *params, char uplo, int n, int nrhs,
+                                  cl_mem A, int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                  int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                  cl_event *event);
+bchol_status bchol__posv_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                 char uplo, int n, int nrhs, cl_mem A, int64_t offset_a, int lda,
+                                 int64_t stride_a, cl_mem B, int64_t offset_b, int ldb,
+                                 int64_t stride_b, int64_t batch, cl_mem info, cl_event *event);
+
+/* Enqueues the solve of a checked, non-empty batch. With info not NULL, matrices whose
+ * info is not zero are skipped (their B stays as it was). */
+bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
+                                int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                cl_mem info);
+
 #endif /* BCHOL_INTERNAL_H */

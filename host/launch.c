@@ -104,3 +104,19 @@ bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t
     bchol__call_add_event(call, ev);
     return BCHOL_SUCCESS;
 }
+
+void bchol__call_join(bchol_call *call, cl_event ev)
+{
+    bchol_context *ctx = call->ctx;
+    if (!ev) return;
+    if (!call->first && ctx->timing) {
+        /* The nested call recorded its span as the context's last timed call. */
+        pthread_mutex_lock(&ctx->lock);
+        if (ctx->timed_last == ev && ctx->timed_first) {
+            call->first = ctx->timed_first;
+            clRetainEvent(call->first);
+        }
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    bchol__call_add_event(call, ev);
+}

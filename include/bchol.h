@@ -249,6 +249,118 @@ BCHOL_API bchol_status bchol_dpotrf_batched_ex(bchol_context *ctx, const bchol_p
                                                int lda, int64_t stride, int64_t batch,
                                                cl_mem info, cl_event *event);
 
+/* ---- Cholesky solve, fixed size (potrs, posv) ------------------------------------- */
+
+/*
+ * bchol_{s,d}potrs_batched: solves A*X = B for batch matrices with the Cholesky factors
+ * that bchol_{s,d}potrf_batched left in A: A = L*L**T ('L') or A = U**T*U ('U').
+ *
+ *   uplo      'L' or 'U': the triangle of A that holds the factor; the other triangle
+ *             is not referenced.
+ *   n         order of each matrix, n >= 0.
+ *   nrhs      right-hand sides per matrix (columns of B), nrhs >= 0.
+ *   A         cl_mem of float/double; factor b at element offset_a + b*stride_a with
+ *             leading dimension lda. Only read.
+ *   offset_a  >= 0.  lda >= max(1, n).  stride_a >= lda*n.
+ *   B         cl_mem of the same type; the n-by-nrhs right-hand sides of matrix b at
+ *             element offset_b + b*stride_b with leading dimension ldb, overwritten by
+ *             the solution X. Nothing else in B is written.
+ *   offset_b  >= 0.  ldb >= max(1, n).  stride_b >= ldb*nrhs.
+ *   batch     number of systems, batch >= 0.
+ *   event     NULL, or receives the event of the last command enqueued.
+ *
+ * Returns BCHOL_SUCCESS once the work is enqueued, or a negative status (nothing
+ * enqueued). n = 0, nrhs = 0 or batch = 0 return at once (no event). Sizes up to the
+ * largest n that bchol_{s,d}potrf_batched factors on the device are supported.
+ */
+BCHOL_API bchol_status bchol_spotrs_batched(bchol_context *ctx, char uplo, int n, int nrhs,
+                                            cl_mem A, int64_t offset_a, int lda,
+                                            int64_t stride_a, cl_mem B, int64_t offset_b,
+                                            int ldb, int64_t stride_b, int64_t batch,
+                                            cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_batched(bchol_context *ctx, char uplo, int n, int nrhs,
+                                            cl_mem A, int64_t offset_a, int lda,
+                                            int64_t stride_a, cl_mem B, int64_t offset_b,
+                                            int ldb, int64_t stride_b, int64_t batch,
+                                            cl_event *event);
+
+/*
+ * bchol_{s,d}posv_batched: factors each A (as bchol_{s,d}potrf_batched) and solves
+ * A*X = B with the factor (as bchol_{s,d}potrs_batched), in one call. Arguments as for
+ * potrs, plus
+ *   info      cl_mem of at least batch ints: info[b] as for potrf. A matrix whose
+ *             factorization failed (info[b] > 0) keeps its B untouched; its A holds the
+ *             partial factor, as potrf leaves it.
+ * n = 0 sets info to zero; nrhs = 0 only factors; batch = 0 returns at once.
+ */
+BCHOL_API bchol_status bchol_sposv_batched(bchol_context *ctx, char uplo, int n, int nrhs,
+                                           cl_mem A, int64_t offset_a, int lda,
+                                           int64_t stride_a, cl_mem B, int64_t offset_b,
+                                           int ldb, int64_t stride_b, int64_t batch,
+                                           cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dposv_batched(bchol_context *ctx, char uplo, int n, int nrhs,
+                                           cl_mem A, int64_t offset_a, int lda,
+                                           int64_t stride_a, cl_mem B, int64_t offset_b,
+                                           int ldb, int64_t stride_b, int64_t batch,
+                                           cl_mem info, cl_event *event);
+
+/*
+ * Synchronous conveniences on host arrays: copy to the device (in pieces if the batch is
+ * larger than one device allocation), solve, copy back, wait. Matrix b starts at
+ * A + b*stride_a and its right-hand sides at B + b*stride_b. Only the n-by-nrhs block of
+ * each matrix changes in B, and for posv only the referenced triangle in A; posv's info
+ * must hold batch ints.
+ */
+BCHOL_API bchol_status bchol_spotrs_batched_host(bchol_context *ctx, char uplo, int n,
+                                                 int nrhs, const float *A, int lda,
+                                                 int64_t stride_a, float *B, int ldb,
+                                                 int64_t stride_b, int64_t batch);
+BCHOL_API bchol_status bchol_dpotrs_batched_host(bchol_context *ctx, char uplo, int n,
+                                                 int nrhs, const double *A, int lda,
+                                                 int64_t stride_a, double *B, int ldb,
+                                                 int64_t stride_b, int64_t batch);
+BCHOL_API bchol_status bchol_sposv_batched_host(bchol_context *ctx, char uplo, int n,
+                                                int nrhs, float *A, int lda, int64_t stride_a,
+                                                float *B, int ldb, int64_t stride_b,
+                                                int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dposv_batched_host(bchol_context *ctx, char uplo, int n,
+                                                int nrhs, double *A, int lda, int64_t stride_a,
+                                                double *B, int ldb, int64_t stride_b,
+                                                int64_t batch, int *info);
+
+/* Expert interface of the solve: explicit variant and parameters. */
+typedef enum bchol_solve_variant {
+    BCHOL_SOLVE_AUTO = 0, /* what the dispatcher picks for this device, n and nrhs */
+    BCHOL_SOLVE_SUBST = 1 /* forward and back substitution in one launch, B in registers */
+} bchol_solve_variant;
+
+typedef struct bchol_solve_params {
+    bchol_solve_variant variant;
+    int nt;  /* subst: right-hand sides per tile (1..32) */
+    int rpt; /* subst: rows per work-item (1..64; raised until the work-group fits) */
+    int tbc; /* subst: tiles per work-group (1..64) */
+} bchol_solve_params;
+
+/* The parameters bchol_{s,d}potrs_batched would use for this precision ('s' or 'd'), n
+ * and nrhs on ctx's device, and where they came from. */
+BCHOL_API bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
+                                          bchol_solve_params *params, const char **source);
+
+/* As bchol_{s,d}potrs_batched with explicit parameters; fields <= 0 take the default.
+ * params counts as argument 2: the others move one position on. */
+BCHOL_API bchol_status bchol_spotrs_batched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, char uplo,
+                                               int n, int nrhs, cl_mem A, int64_t offset_a,
+                                               int lda, int64_t stride_a, cl_mem B,
+                                               int64_t offset_b, int ldb, int64_t stride_b,
+                                               int64_t batch, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_batched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, char uplo,
+                                               int n, int nrhs, cl_mem A, int64_t offset_a,
+                                               int lda, int64_t stride_a, cl_mem B,
+                                               int64_t offset_b, int ldb, int64_t stride_b,
+                                               int64_t batch, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

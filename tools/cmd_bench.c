@@ -6,6 +6,7 @@
  * With --compare lapack, the same matrices also go through the CPU peer.
  */
 #include "bchol.h"
+#include "bench_solve.h"
 #include "bchol_util.h"
 #include "commands.h"
 #include "cpu_peer.h"
@@ -41,7 +42,8 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n");
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
+            "  --solve           time potrs and posv instead (bchol bench --solve --help)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -213,6 +215,8 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 
 int cmd_bench(int argc, char **argv)
 {
+    /* bench --solve: potrs and posv (bench_solve.c) */
+    if (bench_solve_requested(argc, argv)) return bench_solve(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {

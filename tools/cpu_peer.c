@@ -48,11 +48,59 @@ double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t strid
     }
     return (omp_get_wtime() - t0) * 1e3;
 }
+
+double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch)
+{
+#ifdef BCHOL_HAVE_OPENBLAS_THREADS
+    openblas_set_num_threads(1);
+#endif
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            LAPACKE_dpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, (const double *)A + b * stride_a, lda,
+                           (double *)B + b * stride_b, ldb);
+        else
+            LAPACKE_spotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, (const float *)A + b * stride_a, lda,
+                           (float *)B + b * stride_b, ldb);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
+double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
+                     void *B, int ldb, int64_t stride_b, int64_t batch, int *info)
+{
+#ifdef BCHOL_HAVE_OPENBLAS_THREADS
+    openblas_set_num_threads(1);
+#endif
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n, nrhs, (double *)A + b * stride_a, lda,
+                                    (double *)B + b * stride_b, ldb);
+        else
+            info[b] = LAPACKE_sposv(LAPACK_COL_MAJOR, uplo, n, nrhs, (float *)A + b * stride_a, lda,
+                                    (float *)B + b * stride_b, ldb);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
 #else
 int cpu_peer_available(void) { return 0; }
 int cpu_peer_threads(void) { return 0; }
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
                       int *info)
+{
+    return -1;
+}
+double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch)
+{
+    return -1;
+}
+double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
+                     void *B, int ldb, int64_t stride_b, int64_t batch, int *info)
 {
     return -1;
 }

@@ -14,4 +14,14 @@ int cpu_peer_threads(void);
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride,
                       int64_t batch, int *info);
 
+/* Solves A*X = B per matrix with LAPACKE ?potrs on the factors in A (matrix b at
+ * A + b*stride_a, its right-hand sides at B + b*stride_b); returns the wall time in
+ * milliseconds. */
+double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch);
+/* Factors and solves per matrix with LAPACKE ?posv; info[b] as LAPACK. Returns the wall
+ * time in milliseconds. */
+double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
+                     void *B, int ldb, int64_t stride_b, int64_t batch, int *info);
+
 #endif

@@ -5,7 +5,9 @@
 #   devices   bchol devices
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
-# Usage: tools/gpu/device_run.sh devices test bench
+#   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
+#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
+# Usage: tools/gpu/device_run.sh devices test bench solve
 set -u
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -39,5 +41,15 @@ for step in "$@"; do
       python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
     done
     for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
+  solve)
+    for p in s d; do
+      for k in ${NRHS_LIST:-1 16}; do
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --nrhs $k --precision $p --n $SIZES \
+          ${BENCH_ARGS:-} > "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" 2>&1
+        python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
+          > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
+      done
+    done ;;
   esac
 done

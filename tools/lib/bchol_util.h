@@ -68,4 +68,22 @@ double util_median(double *v, int n);
  */
 int util_parse_sizes(const char *text, int *out, int max);
 
+/* ---- solves (util_solve.c) ---- */
+
+/* Overwrites the stored triangle of the SPD matrix at a with its Cholesky factor (L for
+ * 'L', U = L**T for 'U'), computed in double; returns info as LAPACK (a unchanged then). */
+int util_ref_factor(void *a, int dbl, char uplo, int n, int lda);
+
+/* ||A*X - B||_F / (||A||_F * ||X||_F * n * eps) for the n-by-nrhs X and B, A symmetric
+ * from its stored triangle; computed in double. */
+double util_solve_residual(const void *a, int dbl, char uplo, int n, int lda, int nrhs,
+                           const void *x, int ldx, const void *b, int ldb);
+
+/* Fills a rows-by-cols block (leading dimension ld) with uniform values in [-1, 1). */
+void util_fill_uniform(void *a, int dbl, int rows, int cols, int ld, util_rng *r);
+
+/* Fills count elements with quiet NaNs whose payload depends on the position, so that a
+ * write outside the intended elements, even of a NaN, is caught by a bitwise compare. */
+void util_poison(void *buf, int dbl, size_t count);
+
 #endif

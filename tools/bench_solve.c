@@ -1,0 +1,365 @@
+/*
+ * bchol bench --solve: times bchol_{s,d}posv_batched (factor and solve in one call) and
+ * bchol_{s,d}potrs_batched (solve with the factors) over a list of sizes, nrhs
+ * right-hand sides per matrix, and prints one aligned row per n: batch, median device
+ * times (OpenCL profiling events, first command's start to last command's end, after
+ * warm-up runs), Gflop/s, the worst residual ||A*X - B||_F / (||A||_F ||X||_F n eps)
+ * over a sample of the batch, and ok/FAILED. With --compare lapack the same systems also
+ * go through LAPACKE ?potrs and ?posv per matrix in an OpenMP loop.
+ */
+#include "bench_solve.h"
+
+#include "bchol.h"
+#include "bchol_util.h"
+#include "cpu_peer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIZES 256
+#define SAMPLE 16 /* systems whose residual is checked */
+
+typedef struct {
+    const char *device;
+    char precision, uplo;
+    int sizes[MAX_SIZES], nsizes, nrhs;
+    long long batch;
+    int reps, warmup, compare;
+    bchol_solve_params prm;
+} solve_options;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bchol bench --solve [options]\n"
+               "  --nrhs K          right-hand sides per matrix (default 1)\n"
+               "  --n LIST          sizes: a,b,c | a:b (doubling) | a:b:step   (default 4:512)\n"
+               "  --batch B         systems per run (default 16384 for n <= 64, 3000 up to 256, "
+               "1000 above)\n"
+               "  --precision s|d   (default s)\n"
+               "  --uplo L|U        (default L)\n"
+               "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else "
+               "first GPU, else CPU)\n"
+               "  --reps R          timed runs per size, the median is reported (default 10)\n"
+               "  --warmup W        untimed runs first (default 2)\n"
+               "  --compare lapack  also run LAPACKE potrs and posv per matrix in an OpenMP loop\n"
+               "  --nt T --rpt R --tbc C   substitution-kernel parameters of potrs (posv uses the "
+               "defaults)\n");
+}
+
+int bench_solve_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--solve")) return 1;
+    return 0;
+}
+
+static int parse(int argc, char **argv, solve_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->precision = 's';
+    o->uplo = 'L';
+    o->nrhs = 1;
+    o->reps = 10;
+    o->warmup = 2;
+    o->nsizes = util_parse_sizes("4:512", o->sizes, MAX_SIZES);
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(k, "--solve")) continue;
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v) {
+            fprintf(stderr, "bchol bench --solve: %s needs a value\n", k);
+            return -1;
+        }
+        if (!strcmp(k, "--n")) {
+            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol bench --solve: bad size list \"%s\"\n", v);
+                return -1;
+            }
+        } else if (!strcmp(k, "--nrhs"))
+            o->nrhs = atoi(v);
+        else if (!strcmp(k, "--batch"))
+            o->batch = atoll(v);
+        else if (!strcmp(k, "--precision"))
+            o->precision = v[0];
+        else if (!strcmp(k, "--uplo"))
+            o->uplo = v[0];
+        else if (!strcmp(k, "--device"))
+            o->device = v;
+        else if (!strcmp(k, "--reps"))
+            o->reps = atoi(v);
+        else if (!strcmp(k, "--warmup"))
+            o->warmup = atoi(v);
+        else if (!strcmp(k, "--compare")) {
+            if (strcmp(v, "lapack")) {
+                fprintf(stderr, "bchol bench --solve: --compare takes \"lapack\"\n");
+                return -1;
+            }
+            o->compare = 1;
+        } else if (!strcmp(k, "--nt"))
+            o->prm.nt = atoi(v);
+        else if (!strcmp(k, "--rpt"))
+            o->prm.rpt = atoi(v);
+        else if (!strcmp(k, "--tbc"))
+            o->prm.tbc = atoi(v);
+        else {
+            fprintf(stderr, "bchol bench --solve: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
+        o->reps < 1 || o->warmup < 0 || o->batch < 0 || o->nrhs < 1) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static long long default_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
+
+typedef struct {
+    long long batch;
+    double potrs_ms, posv_ms, residual, peer_potrs_ms, peer_posv_ms;
+    int ok, peer_ok;
+    char params[48];
+} solve_row;
+
+/* Worst residual over a sample of the batch; x holds the solutions. */
+static double sample_residual(const solve_options *o, int n, const void *a, const void *b0,
+                              const void *x, long long batch)
+{
+    const int dbl = o->precision == 'd';
+    const size_t es = dbl ? 8 : 4, per_a = (size_t)n * n * es, per_b = (size_t)n * o->nrhs * es;
+    double worst = 0;
+    for (int s = 0; s < SAMPLE && s < batch; s++) {
+        long long b = batch <= SAMPLE ? s : (long long)s * (batch - 1) / (SAMPLE - 1);
+        double r =
+            util_solve_residual((const char *)a + b * per_a, dbl, o->uplo, n, n, o->nrhs,
+                                (const char *)x + b * per_b, n, (const char *)b0 + b * per_b, n);
+        if (!(r <= worst)) worst = r;
+    }
+    return worst;
+}
+
+static bchol_status run_posv(bchol_context *ctx, const solve_options *o, int n, cl_mem A, cl_mem B,
+                             long long batch, cl_mem info)
+{
+    const int k = o->nrhs;
+    if (o->precision == 'd')
+        return bchol_dposv_batched(ctx, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0, n,
+                                   (int64_t)n * k, batch, info, NULL);
+    return bchol_sposv_batched(ctx, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0, n, (int64_t)n * k,
+                               batch, info, NULL);
+}
+
+static bchol_status run_potrs(bchol_context *ctx, const solve_options *o, int n, cl_mem A, cl_mem B,
+                              long long batch)
+{
+    const int k = o->nrhs;
+    if (o->precision == 'd')
+        return bchol_dpotrs_batched_ex(ctx, &o->prm, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0,
+                                       n, (int64_t)n * k, batch, NULL);
+    return bchol_spotrs_batched_ex(ctx, &o->prm, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0, n,
+                                   (int64_t)n * k, batch, NULL);
+}
+
+/* Median device time of reps runs of posv (which = 0) or potrs (1); before each run B
+ * (and for posv A) is restored from the originals, untimed. */
+static bchol_status time_runs(bchol_context *ctx, const solve_options *o, int n, int which,
+                              cl_mem a0, cl_mem a, size_t bytes_a, cl_mem b0, cl_mem b,
+                              size_t bytes_b, long long batch, cl_mem info, double *ms_out)
+{
+    cl_command_queue q = bchol_context_queue(ctx);
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    bchol_status st = BCHOL_SUCCESS;
+    for (int r = 0; r < o->warmup + o->reps && !st; r++) {
+        if (which == 0) clEnqueueCopyBuffer(q, a0, a, 0, 0, bytes_a, 0, NULL, NULL);
+        clEnqueueCopyBuffer(q, b0, b, 0, 0, bytes_b, 0, NULL, NULL);
+        clFinish(q);
+        st =
+            which == 0 ? run_posv(ctx, o, n, a, b, batch, info) : run_potrs(ctx, o, n, a, b, batch);
+        double ms = 0;
+        if (!st) st = bchol_last_call_ms(ctx, &ms);
+        if (r >= o->warmup) times[r - o->warmup] = ms;
+    }
+    if (!st) *ms_out = util_median(times, o->reps);
+    free(times);
+    return st;
+}
+
+static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_row *row)
+{
+    const int dbl = o->precision == 'd', k = o->nrhs;
+    const size_t es = dbl ? 8 : 4, per_a = (size_t)n * n * es, per_b = (size_t)n * k * es;
+    bchol_device_info dev;
+    bchol_context_device_info(ctx, &dev);
+    long long batch = o->batch ? o->batch : default_batch(n);
+    /* Two copies of A and of B live on the device: each within one allocation, all
+     * within half the memory. */
+    if (per_a && (uint64_t)batch * per_a > dev.max_alloc)
+        batch = (long long)(dev.max_alloc / per_a);
+    if (per_b && (uint64_t)batch * per_b > dev.max_alloc)
+        batch = (long long)(dev.max_alloc / per_b);
+    if ((uint64_t)batch * (per_a + per_b) * 2 > dev.global_mem / 2)
+        batch = (long long)(dev.global_mem / 4 / (per_a + per_b));
+    if (batch < 1) batch = 1;
+    row->batch = batch;
+
+    bchol_solve_params used;
+    bchol_potrs_params(ctx, o->precision, n, k, &used, NULL);
+    if (o->prm.nt > 0) used.nt = o->prm.nt;
+    if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
+    if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
+    snprintf(row->params, sizeof row->params, "nt%d rpt%d tbc%d", used.nt, used.rpt, used.tbc);
+
+    const size_t bytes_a = (size_t)batch * per_a, bytes_b = (size_t)batch * per_b;
+    void *a = malloc(bytes_a), *f = malloc(bytes_a), *b0 = malloc(bytes_b), *x = malloc(bytes_b);
+    int *info = malloc((size_t)batch * sizeof *info);
+    if (!a || !f || !b0 || !x || !info) {
+        fprintf(stderr, "bchol bench --solve: out of host memory for n = %d\n", n);
+        return -1;
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)n);
+    for (long long b = 0; b < batch; b++) {
+        util_spd_fast((char *)a + (size_t)b * per_a, dbl, n, n, &rng);
+        util_fill_uniform((char *)b0 + (size_t)b * per_b, dbl, n, k, n, &rng);
+    }
+
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_mem dA0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes_a, a, &err);
+    cl_mem dA = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes_a, NULL, &err);
+    cl_mem dB0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes_b, b0, &err);
+    cl_mem dB = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes_b, NULL, &err);
+    cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, &err);
+    if (!dA0 || !dA || !dB0 || !dB || !dI) {
+        fprintf(stderr, "bchol bench --solve: device buffers for n = %d: OpenCL error %d\n", n,
+                err);
+        return -1;
+    }
+    bchol_context_set_timing(ctx, 1);
+    /* posv leaves the factors in dA for potrs. */
+    bchol_status st =
+        time_runs(ctx, o, n, 0, dA0, dA, bytes_a, dB0, dB, bytes_b, batch, dI, &row->posv_ms);
+    row->ok = !st;
+    if (!st) {
+        clEnqueueReadBuffer(q, dB, CL_TRUE, 0, bytes_b, x, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)batch * sizeof(int), info, 0, NULL, NULL);
+        for (long long b = 0; b < batch; b++)
+            if (info[b]) row->ok = 0;
+        row->residual = sample_residual(o, n, a, b0, x, batch);
+        st = time_runs(ctx, o, n, 1, dA0, dA, bytes_a, dB0, dB, bytes_b, batch, dI, &row->potrs_ms);
+    }
+    if (!st) {
+        clEnqueueReadBuffer(q, dB, CL_TRUE, 0, bytes_b, x, 0, NULL, NULL);
+        double r = sample_residual(o, n, a, b0, x, batch);
+        if (!(r <= row->residual)) row->residual = r;
+        if (!(row->residual <= 30.0)) row->ok = 0;
+    } else {
+        fprintf(stderr, "bchol bench --solve: n = %d: %s: %s\n", n, bchol_status_string(st),
+                bchol_last_error(ctx));
+        row->ok = 0;
+    }
+    if (o->compare && !st) {
+        double *times = malloc((size_t)o->reps * sizeof *times);
+        clEnqueueReadBuffer(q, dA, CL_TRUE, 0, bytes_a, f, 0, NULL, NULL); /* the factors */
+        for (int r = 0; r < o->warmup + o->reps; r++) {
+            memcpy(x, b0, bytes_b);
+            double ms = cpu_peer_potrs(dbl, o->uplo, n, k, f, n, (int64_t)n * n, x, n,
+                                       (int64_t)n * k, batch);
+            if (r >= o->warmup) times[r - o->warmup] = ms;
+        }
+        row->peer_potrs_ms = util_median(times, o->reps);
+        row->peer_ok = sample_residual(o, n, a, b0, x, batch) <= 30.0;
+        for (int r = 0; r < o->warmup + o->reps; r++) {
+            memcpy(f, a, bytes_a);
+            memcpy(x, b0, bytes_b);
+            double ms = cpu_peer_posv(dbl, o->uplo, n, k, f, n, (int64_t)n * n, x, n,
+                                      (int64_t)n * k, batch, info);
+            if (r >= o->warmup) times[r - o->warmup] = ms;
+        }
+        row->peer_posv_ms = util_median(times, o->reps);
+        for (long long b = 0; b < batch; b++)
+            if (info[b]) row->peer_ok = 0;
+        free(times);
+    }
+    clReleaseMemObject(dA0);
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dB0);
+    clReleaseMemObject(dB);
+    clReleaseMemObject(dI);
+    free(a);
+    free(f);
+    free(b0);
+    free(x);
+    free(info);
+    return st ? -1 : 0;
+}
+
+int bench_solve(int argc, char **argv)
+{
+    solve_options o;
+    if (parse(argc, argv, &o)) return 2;
+    if (o.compare && !cpu_peer_available()) {
+        fprintf(stderr,
+                "bchol bench: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
+        return 2;
+    }
+    bchol_context *ctx;
+    bchol_status st = bchol_context_create(o.device, &ctx);
+    if (st) {
+        fprintf(stderr, "bchol bench --solve: %s: %s\n", bchol_status_string(st),
+                bchol_last_error(NULL));
+        return 1;
+    }
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index,
+           d.raw_name, d.family, d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
+    printf("# %cposv_batched and %cpotrs_batched uplo=%c nrhs=%d, median of %d runs after %d "
+           "warm-up, device time from OpenCL profiling events\n",
+           o.precision, o.precision, o.uplo, o.nrhs, o.reps, o.warmup);
+    printf("# Gflop/s count 2n^2*nrhs per system for potrs and n^3/3 + 2n^2*nrhs for posv\n");
+    if (o.compare)
+        printf("# peer: LAPACKE %cpotrs / %cposv per matrix, OpenMP dynamic loop, %d threads\n",
+               o.precision, o.precision, cpu_peer_threads());
+    printf("%6s %8s %5s %10s %9s %10s %9s %9s %-6s  %-18s", "n", "batch", "nrhs", "potrs_ms",
+           "potrs_Gf", "posv_ms", "posv_Gf", "residual", "check", "potrs params");
+    if (o.compare) printf(" %11s %10s %8s %8s", "lapack_potrs", "lapack_posv", "potrs_x", "posv_x");
+    printf("\n");
+    int failed = 0;
+    for (int i = 0; i < o.nsizes; i++) {
+        solve_row row = {0};
+        const int n = o.sizes[i];
+        if (n < 1 || bench_one(ctx, &o, n, &row)) {
+            printf("%6d %8lld %5d %10s %9s %10s %9s %9s %-6s\n", n, row.batch, o.nrhs, "-", "-",
+                   "-", "-", "-", "FAILED");
+            failed = 1;
+            continue;
+        }
+        const double solve_flops = 2.0 * n * n * o.nrhs, factor_flops = (double)n * n * n / 3.0;
+        printf("%6d %8lld %5d %10.4f %9.2f %10.4f %9.2f %9.3g %-6s  %-18s", n, row.batch, o.nrhs,
+               row.potrs_ms, row.batch * solve_flops / (row.potrs_ms * 1e6), row.posv_ms,
+               row.batch * (solve_flops + factor_flops) / (row.posv_ms * 1e6), row.residual,
+               row.ok ? "ok" : "FAILED", row.params);
+        if (o.compare)
+            printf(" %11.4f %10.4f %7.2fx %7.2fx%s", row.peer_potrs_ms, row.peer_posv_ms,
+                   row.peer_potrs_ms / row.potrs_ms, row.peer_posv_ms / row.posv_ms,
+                   row.peer_ok ? "" : " (peer check failed)");
+        printf("\n");
+        fflush(stdout);
+        failed |= !row.ok;
+    }
+    bchol_context_destroy(ctx);
+    return failed;
+}
