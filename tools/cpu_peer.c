@@ -30,14 +30,19 @@ static void bind_threads(void)
     done = 1;
 }
 
-double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
-                      int *info)
+/* One core per matrix: a threaded BLAS inside would fight the OpenMP loop. */
+static void prepare(void)
 {
 #ifdef BCHOL_HAVE_OPENBLAS_THREADS
-    /* One core per matrix: a threaded BLAS inside would fight the OpenMP loop. */
     openblas_set_num_threads(1);
 #endif
     bind_threads();
+}
+
+double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
+                      int *info)
+{
+    prepare();
     double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(dynamic) num_threads(threads())
     for (int64_t b = 0; b < batch; b++) {
@@ -52,11 +57,9 @@ double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t strid
 double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
                       int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch)
 {
-#ifdef BCHOL_HAVE_OPENBLAS_THREADS
-    openblas_set_num_threads(1);
-#endif
+    prepare();
     double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
     for (int64_t b = 0; b < batch; b++) {
         if (dbl)
             LAPACKE_dpotrs(LAPACK_COL_MAJOR, uplo, n, nrhs, (const double *)A + b * stride_a, lda,
@@ -71,11 +74,9 @@ double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int ld
 double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
                      void *B, int ldb, int64_t stride_b, int64_t batch, int *info)
 {
-#ifdef BCHOL_HAVE_OPENBLAS_THREADS
-    openblas_set_num_threads(1);
-#endif
+    prepare();
     double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
     for (int64_t b = 0; b < batch; b++) {
         if (dbl)
             info[b] = LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n, nrhs, (double *)A + b * stride_a, lda,
