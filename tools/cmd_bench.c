@@ -40,7 +40,8 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n");
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
+            "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -212,6 +213,9 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 
 int cmd_bench(int argc, char **argv)
 {
+    /* variable-size batches have their own options and table */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {
