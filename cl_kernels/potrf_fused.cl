@@ -66,8 +66,9 @@
  * One step on one matrix of order n at Ab: panel columns j..j+ib-1, rows j..n-1.
  * P is this matrix's local memory, max(n-j, IB)*IB elements. Every work-item of the
  * work-group must call it with the same j and n (it holds barriers); active = 0 makes a
- * matrix go through the barriers without touching memory (n = 0 makes that one barrier). Returns 0, or j+c+1 when the
- * pivot of panel column c fails (the panel is then not written back).
+ * matrix go through the barriers without touching memory (with n = 0: one barrier).
+ * Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is then not
+ * written back).
  * Loops over a work-item's rows (r) are innermost: consecutive rows are consecutive in
  * memory for lower storage.
  */

@@ -10,7 +10,7 @@
  * which finds every true overlap (both members are rejected) in O(batch), and is exact
  * when the matrices lie in memory in index order; out-of-order layouts are rejected too.
  *
- * Three kernels over blocks of BLOCK = CHECK_WG * CHECK_PER_ITEM matrices, sharing one
+ * Three kernels over blocks of CHECK_WG * CHECK_PER_ITEM matrices, sharing one
  * scratch buffer of 3*blocks+1 ulongs: ends | starts | nmax per block, then the result:
  *   vbatched_check_blocks   per block: max end, min start, max n of well-formed matrices
  *   vbatched_check_scan     one work-group: exclusive prefix max of the block ends, suffix
@@ -26,7 +26,7 @@
 #ifndef CHECK_PER_ITEM
 #define CHECK_PER_ITEM 8
 #endif
-#define BLOCK (CHECK_WG * CHECK_PER_ITEM)
+#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
 #ifndef INFO_BAD_N
 #define INFO_BAD_N (-1)
 #define INFO_BAD_LDA (-2)
@@ -77,7 +77,7 @@ inline ulong group_scan_max(ulong v, __local ulong *s, const int lid)
 inline void item_range(const ulong block, const int lid, const ulong count, ulong *first,
                        ulong *last)
 {
-    const ulong f = block * BLOCK + (ulong)lid * CHECK_PER_ITEM;
+    const ulong f = block * CHECK_BLOCK + (ulong)lid * CHECK_PER_ITEM;
     *first = min(f, count);
     *last = min(f + CHECK_PER_ITEM, count);
 }

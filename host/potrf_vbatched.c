@@ -15,7 +15,8 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
                            routine, (int)f->variant);
     if (f->ib > 32)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine, f->ib);
+                           "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine,
+                           f->ib);
     if (f->tbc > 1)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.tbc = %d) must be 1: one matrix per "
@@ -23,13 +24,15 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
                            routine, f->tbc);
     if (f->rpt > 64)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.rpt = %d) must be at most 64", routine, f->rpt);
+                           "%s: argument 2 (params->fused.rpt = %d) must be at most 64", routine,
+                           f->rpt);
     if (f->shape > BCHOL_SHAPE_SHRINK)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.shape = %d) is not a shape", routine, f->shape);
+                           "%s: argument 2 (params->fused.shape = %d) is not a shape", routine,
+                           f->shape);
     if ((int)p->etm < 0 || p->etm > BCHOL_ETM_AGGRESSIVE)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->etm = %d) is not an ETM",
-                           routine, (int)p->etm);
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->etm = %d) is not an ETM", routine, (int)p->etm);
     if ((int)p->schedule < 0 || p->schedule > BCHOL_SCHEDULE_LAZY)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->schedule = %d) is not a schedule", routine,
@@ -60,21 +63,25 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     if (ex && (st = check_params(ctx, routine, params))) return st;
     if ((st = bchol__check_uplo(ctx, routine, ex ? 3 : 2, uplo, &upper))) return st;
     if (ex && max_n < 0)
-        return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 4 (max_n = %d) must be >= 0", routine, max_n);
+        return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 4 (max_n = %d) must be >= 0",
+                           routine, max_n);
     if (batch < 0 || batch > INT64_MAX / 8)
-        return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument %d (batch = %lld) must be in [0, 2^60)",
-                           routine, pn + 4, (long long)batch);
+        return bchol__fail(ctx, BCHOL_ERR_BATCH,
+                           "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 4,
+                           (long long)batch);
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
 
     const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
-    if ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY, BCHOL_ERR_N_ARRAY)) ||
+    if ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
+                                  BCHOL_ERR_N_ARRAY)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 1, "lda", lda, ints, BCHOL_ERR_LDA_ARRAY,
                                   BCHOL_ERR_LDA_ARRAY)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 2, "offsets", offsets,
                                   (uint64_t)batch * sizeof(cl_long), BCHOL_ERR_OFFSETS_A,
                                   BCHOL_ERR_OFFSETS_A)) ||
-        (st = bchol__check_buffer(ctx, routine, pn + 3, "A", A, 0, BCHOL_ERR_A, BCHOL_ERR_A_SIZE)) ||
+        (st =
+             bchol__check_buffer(ctx, routine, pn + 3, "A", A, 0, BCHOL_ERR_A, BCHOL_ERR_A_SIZE)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 5, "info", info, ints, BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE)))
         return st;

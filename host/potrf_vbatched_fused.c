@@ -38,9 +38,9 @@ static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
 }
 
 bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
-                                         const bchol_vbatched_params *params, int upper,
-                                         int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
-                                         cl_mem A, int64_t batch, cl_mem info)
+                                         const bchol_vbatched_params *params, int upper, int max_n,
+                                         cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                         int64_t batch, cl_mem info)
 {
     bchol_context *ctx = call->ctx;
     bchol_vbatched_params prm = *params;
@@ -82,14 +82,15 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
             /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to
              * (launches-t)*ib (a matrix whose last panel is full while the largest one's
              * is narrow has up to ib-1 rows more than the largest). */
-            const int rows = lazy ? (max_n < (launches - t) * ib ? max_n : (launches - t) * ib)
-                                  : max_n - t * ib;
+            const int rows =
+                lazy ? (max_n < (launches - t) * ib ? max_n : (launches - t) * ib) : max_n - t * ib;
             const size_t local = (size_t)(fixed ? lx_first : ceil_div(rows, rpt));
             const size_t global = (size_t)count * local;
-            bchol_arg args[] = {BCHOL_ARG(A),        BCHOL_ARG(offsets), BCHOL_ARG(n),
-                                BCHOL_ARG(lda),      BCHOL_ARG(info),    BCHOL_ARG(t),
-                                BCHOL_ARG(launches), BCHOL_ARG(b0),      BCHOL_ARG(count),
-                                BCHOL_LOCAL(local_bytes(p, ib, rows))};
+            bchol_arg args[] = {BCHOL_ARG(A),        BCHOL_ARG(offsets),
+                                BCHOL_ARG(n),        BCHOL_ARG(lda),
+                                BCHOL_ARG(info),     BCHOL_ARG(t),
+                                BCHOL_ARG(launches), BCHOL_ARG(b0),
+                                BCHOL_ARG(count),    BCHOL_LOCAL(local_bytes(p, ib, rows))};
             if ((st = bchol__launch(call, kernel, 10, args, 1, &global, &local))) return st;
         }
     }

@@ -38,8 +38,8 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
     for (cl_ulong g0 = 0; g0 < blocks; g0 += (cl_ulong)per_launch) {
         cl_ulong groups = blocks - g0 < (cl_ulong)per_launch ? blocks - g0 : (cl_ulong)per_launch;
         size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
-        bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(lda),   BCHOL_ARG(offsets),
-                            BCHOL_ARG(elems), BCHOL_ARG(mx),    BCHOL_ARG(count),
+        bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(lda),         BCHOL_ARG(offsets),
+                            BCHOL_ARG(elems), BCHOL_ARG(mx),          BCHOL_ARG(count),
                             BCHOL_ARG(g0),    BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks),
                             BCHOL_ARG(info)};
         if ((st = bchol__launch(call, k, info ? 10 : 9, args, 1, &global, &local))) return st;
@@ -56,8 +56,8 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
     vc->scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
                                  (size_t)(3 * vc->blocks + 1) * sizeof(cl_ulong), NULL, &err);
     if (!vc->scratch) return bchol__fail_cl(ctx, err, "vbatched checks: scratch buffer");
-    bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems,
-                                    max_n, batch, vc, NULL);
+    bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
+                                    batch, vc, NULL);
     if (st) return st;
     cl_kernel scan;
     if ((st = get_check_kernel(ctx, "vbatched_check_scan", &scan))) return st;
@@ -71,8 +71,9 @@ bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, 
 {
     cl_ulong v = 0;
     cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE,
-                                     (size_t)(3 * vc->blocks) * sizeof v, sizeof v, &v, 0, NULL, &ev);
+    cl_int err =
+        clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE,
+                            (size_t)(3 * vc->blocks) * sizeof v, sizeof v, &v, 0, NULL, &ev);
     if (err) return bchol__fail_cl(call->ctx, err, "vbatched checks: reading the largest n");
     bchol__call_add_event(call, ev);
     *max_n = (int)v;

@@ -40,16 +40,18 @@ typedef struct {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
-                    "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
-                    "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
-                    "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...\n");
+    fprintf(stderr,
+            "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
+            "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
+            "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
+            "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {'s', 'L', "factor", "ex", 16, 0, 0, 0, 0, 0, 0, 0, UTIL_DIST_UNIFORM, 30, {0}, 0, 1};
+    options o = {.precision = 's', .uplo = 'L', .mode = "factor", .form = "ex", .nmax = 16,
+                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -64,11 +66,14 @@ static options parse(int argc, char **argv)
             o.dist = (util_dist)d;
         } else if (!strcmp(k, "--lda-pad")) o.lda_pad = atoi(v);
         else if (!strcmp(k, "--gap")) o.gap = atoi(v);
-        else if (!strcmp(k, "--etm")) o.etm = !strcmp(v, "classic") ? BCHOL_ETM_CLASSIC : BCHOL_ETM_AGGRESSIVE;
-        else if (!strcmp(k, "--schedule")) o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
+        else if (!strcmp(k, "--etm"))
+            o.etm = !strcmp(v, "classic") ? BCHOL_ETM_CLASSIC : BCHOL_ETM_AGGRESSIVE;
+        else if (!strcmp(k, "--schedule"))
+            o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
         else if (!strcmp(k, "--ib")) o.ib = atoi(v);
         else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
-        else if (!strcmp(k, "--shape")) o.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else if (!strcmp(k, "--shape"))
+            o.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
@@ -77,8 +82,9 @@ static options parse(int argc, char **argv)
     }
     for (int k = 0; k < o.pairs; k++)
         if (o.pair[k] < 1 || o.pair[k] >= o.batch) usage();
-    if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') || o.nmax < 0 ||
-        o.batch < 0 || (strcmp(o.form, "ex") && strcmp(o.form, "plain") && strcmp(o.form, "host")))
+    if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') ||
+        o.nmax < 0 || o.batch < 0 ||
+        (strcmp(o.form, "ex") && strcmp(o.form, "plain") && strcmp(o.form, "host")))
         usage();
     return o;
 }
@@ -137,17 +143,20 @@ static void make_batch(const options *o, batch_t *t)
     t->max_n = o->nmax;
     for (long long b = 0; b < o->batch; b++) {
         t->n[b] = util_random_order(o->dist, o->nmax, &rng);
-        t->lda[b] = (t->n[b] > 1 ? t->n[b] : 1) + (o->lda_pad ? (int)(util_rng_next(&rng) % (o->lda_pad + 1)) : 0);
+        t->lda[b] = (t->n[b] > 1 ? t->n[b] : 1) +
+                    (o->lda_pad ? (int)(util_rng_next(&rng) % (o->lda_pad + 1)) : 0);
     }
     if (bad_mode) {
         if (o->batch < 4 * (BAD_KINDS + 1) || o->nmax < 2) {
-            fprintf(stderr, "test setup: --mode bad needs batch >= %d and nmax >= 2\n", 4 * (BAD_KINDS + 1));
+            fprintf(stderr, "test setup: --mode bad needs batch >= %d and nmax >= 2\n",
+                    4 * (BAD_KINDS + 1));
             exit(2);
         }
         /* sizes the planted entries need, before packing */
         long long s;
         for (int k = 0; k < BAD_KINDS; k++) /* room for lda < n and for crossing the end */
-            if (t->n[spot(k, o->batch)] < 2) t->n[spot(k, o->batch)] = 2, t->lda[spot(k, o->batch)] = 2;
+            if (t->n[spot(k, o->batch)] < 2)
+                t->n[spot(k, o->batch)] = 2, t->lda[spot(k, o->batch)] = 2;
         t->n[spot(BAD_N, o->batch)] = -3;
         s = spot(BAD_LDA_N0, o->batch);
         t->n[s] = 0, t->lda[s] = 0;
@@ -239,7 +248,8 @@ static void free_batch(batch_t *t)
 static cl_mem buffer(bchol_context *ctx, size_t bytes, void *host)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
+    cl_mem m = clCreateBuffer(bchol_context_cl_context(ctx),
+                              CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
                               bytes ? bytes : 1, host, &err);
     if (!m) {
         fprintf(stderr, "FAILED: clCreateBuffer(%zu): %d\n", bytes, err);
@@ -263,15 +273,18 @@ static bchol_status run(bchol_context *ctx, const options *o, const batch_t *t, 
                    : bchol_spotrf_vbatched_host(ctx, o->uplo, t->n, t->lda, t->off, a, batch, info);
     }
     cl_mem dA = buffer(ctx, t->total * t->es, a), dn = buffer(ctx, (size_t)batch * 4, t->n),
-           dl = buffer(ctx, (size_t)batch * 4, t->lda), doff = buffer(ctx, (size_t)batch * 8, t->off),
+           dl = buffer(ctx, (size_t)batch * 4, t->lda),
+           doff = buffer(ctx, (size_t)batch * 8, t->off),
            dI = buffer(ctx, (size_t)(batch + 4) * 4, info);
     cl_event ev = NULL;
     if (!strcmp(how, "plain"))
         st = dbl ? bchol_dpotrf_vbatched(ctx, o->uplo, dn, dl, doff, dA, batch, dI, &ev)
                  : bchol_spotrf_vbatched(ctx, o->uplo, dn, dl, doff, dA, batch, dI, &ev);
     else
-        st = dbl ? bchol_dpotrf_vbatched_ex(ctx, prm, o->uplo, t->max_n, dn, dl, doff, dA, batch, dI, &ev)
-                 : bchol_spotrf_vbatched_ex(ctx, prm, o->uplo, t->max_n, dn, dl, doff, dA, batch, dI, &ev);
+        st = dbl ? bchol_dpotrf_vbatched_ex(ctx, prm, o->uplo, t->max_n, dn, dl, doff, dA, batch,
+                                            dI, &ev)
+                 : bchol_spotrf_vbatched_ex(ctx, prm, o->uplo, t->max_n, dn, dl, doff, dA, batch,
+                                            dI, &ev);
     if (!st && batch > 0 && !ev) {
         fprintf(stderr, "FAILED: no event returned\n");
         exit(1);
@@ -292,7 +305,8 @@ static bchol_status run(bchol_context *ctx, const options *o, const batch_t *t, 
 static int may_change(const batch_t *t, long long b) { return t->expect[b] >= 0 && t->n[b] > 0; }
 
 /* Checks one result: exact info, backward error, nothing touched outside. */
-static int check(const options *o, const batch_t *t, const void *a, const int *info, const char *label)
+static int check(const options *o, const batch_t *t, const void *a, const int *info,
+                 const char *label)
 {
     const size_t es = t->es;
     unsigned char *inside = calloc(t->total, 1);
@@ -300,24 +314,28 @@ static int check(const options *o, const batch_t *t, const void *a, const int *i
         if (!may_change(t, b)) continue;
         for (int j = 0; j < t->n[b]; j++)
             for (int i = 0; i < t->n[b]; i++)
-                if (util_in_triangle(o->uplo, i, j)) inside[(size_t)t->off[b] + util_idx(i, j, t->lda[b])] = 1;
+                if (util_in_triangle(o->uplo, i, j))
+                    inside[(size_t)t->off[b] + util_idx(i, j, t->lda[b])] = 1;
     }
     long long touched = 0, bad_info = 0;
     for (size_t e = 0; e < t->total; e++)
         if (!inside[e] && memcmp((const char *)a + e * es, (const char *)t->a0 + e * es, es))
-            if (touched++ < 5) fprintf(stderr, "%s: element %zu outside the factored triangles changed\n", label, e);
+            if (touched++ < 5)
+                fprintf(stderr, "%s: element %zu outside the factored triangles changed\n", label,
+                        e);
     double worst = 0;
     for (long long b = 0; b < t->batch; b++) {
         if (info[b] != t->expect[b]) {
             if (bad_info++ < 5)
-                fprintf(stderr, "%s: matrix %lld (n = %d, lda = %d, offset = %lld): info %d, expected %d\n", label,
-                        b, t->n[b], t->lda[b], (long long)t->off[b], info[b], t->expect[b]);
+                fprintf(stderr,
+                        "%s: matrix %lld (n = %d, lda = %d, offset = %lld): info %d, expected %d\n",
+                        label, b, t->n[b], t->lda[b], (long long)t->off[b], info[b], t->expect[b]);
             continue;
         }
         if (t->expect[b] == 0 && t->n[b] > 0) {
             size_t at = (size_t)t->off[b] * es;
-            double err = util_backward_error((const char *)t->a0 + at, (const char *)a + at, t->dbl, o->uplo,
-                                             t->n[b], t->lda[b]);
+            double err = util_backward_error((const char *)t->a0 + at, (const char *)a + at, t->dbl,
+                                             o->uplo, t->n[b], t->lda[b]);
             if (err > worst) worst = err;
         }
     }
@@ -327,8 +345,8 @@ static int check(const options *o, const batch_t *t, const void *a, const int *i
     int failed = touched > 0 || bad_info > 0 || !(worst <= THRESHOLD);
     printf("vbatched %c %c nmax=%d batch=%lld dist=%s %s: backward error %.3g, %lld wrong info, "
            "%lld elements touched outside: %s\n",
-           o->precision, o->uplo, o->nmax, t->batch, util_dist_name(o->dist), label, worst, bad_info, touched,
-           failed ? "FAILED" : "ok");
+           o->precision, o->uplo, o->nmax, t->batch, util_dist_name(o->dist), label, worst,
+           bad_info, touched, failed ? "FAILED" : "ok");
     return failed;
 }
 
@@ -366,7 +384,8 @@ static int run_and_check(bchol_context *ctx, const options *o, const batch_t *t,
 {
     bchol_status st = run(ctx, o, t, how, prm, a, info);
     if (st) {
-        fprintf(stderr, "FAILED: %s: %s: %s\n", label, bchol_status_string(st), bchol_last_error(ctx));
+        fprintf(stderr, "FAILED: %s: %s: %s\n", label, bchol_status_string(st),
+                bchol_last_error(ctx));
         return 1;
     }
     return check(o, t, a, info, label);
@@ -382,7 +401,8 @@ static void expect_status(const char *what, bchol_status got, bchol_status want,
     int ok = got == want && (!needle || strstr(msg, needle));
     printf("%-48s %-36s %s\n", what, bchol_status_string(got), ok ? "ok" : "FAILED");
     if (!ok) {
-        printf("    wanted %d (%s), got %d; message: %s\n", want, bchol_status_string(want), got, msg);
+        printf("    wanted %d (%s), got %d; message: %s\n", want, bchol_status_string(want), got,
+               msg);
         failures++;
     }
 }
@@ -392,17 +412,21 @@ typedef struct {
 } vargs;
 
 /* One call with the given arguments: plain form if prm is NULL and max_n < 0. */
-static void vcall(bchol_context *ctx, const char *what, char prec, const bchol_vbatched_params *prm, char uplo,
-                  int max_n, vargs v, long long batch, bchol_status want, const char *needle)
+static void vcall(bchol_context *ctx, const char *what, char prec, const bchol_vbatched_params *prm,
+                  char uplo, int max_n, vargs v, long long batch, bchol_status want,
+                  const char *needle)
 {
     cl_event ev = (cl_event)1; /* must come back NULL on failure */
     bchol_status st;
     if (!prm && max_n < 0)
-        st = prec == 'd' ? bchol_dpotrf_vbatched(ctx, uplo, v.n, v.lda, v.off, v.A, batch, v.info, &ev)
-                         : bchol_spotrf_vbatched(ctx, uplo, v.n, v.lda, v.off, v.A, batch, v.info, &ev);
+        st = prec == 'd'
+                 ? bchol_dpotrf_vbatched(ctx, uplo, v.n, v.lda, v.off, v.A, batch, v.info, &ev)
+                 : bchol_spotrf_vbatched(ctx, uplo, v.n, v.lda, v.off, v.A, batch, v.info, &ev);
     else
-        st = prec == 'd' ? bchol_dpotrf_vbatched_ex(ctx, prm, uplo, max_n, v.n, v.lda, v.off, v.A, batch, v.info, &ev)
-                         : bchol_spotrf_vbatched_ex(ctx, prm, uplo, max_n, v.n, v.lda, v.off, v.A, batch, v.info, &ev);
+        st = prec == 'd' ? bchol_dpotrf_vbatched_ex(ctx, prm, uplo, max_n, v.n, v.lda, v.off, v.A,
+                                                    batch, v.info, &ev)
+                         : bchol_spotrf_vbatched_ex(ctx, prm, uplo, max_n, v.n, v.lda, v.off, v.A,
+                                                    batch, v.info, &ev);
     if (st && ev) {
         printf("%-48s returned an event on failure: FAILED\n", what);
         failures++;
@@ -430,26 +454,33 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "valid plain call", 's', NULL, 'L', -1, v, B, BCHOL_SUCCESS, NULL);
     vcall(ctx, "valid _ex call", 's', NULL, 'L', NM, v, B, BCHOL_SUCCESS, NULL);
     vcall(ctx, "uplo = 'X'", 's', NULL, 'X', -1, v, B, BCHOL_ERR_UPLO, "argument 2 (uplo");
-    vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO, "argument 3 (uplo");
+    vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO,
+          "argument 3 (uplo");
     bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
-    vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N, "argument 4 (max_n = -1)");
+    vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N,
+          "argument 4 (max_n = -1)");
     vcall(ctx, "batch = -1", 's', NULL, 'L', -1, v, -1, BCHOL_ERR_BATCH, "argument 7 (batch");
     w = v, w.n = NULL;
     vcall(ctx, "n = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_N_ARRAY, "argument 3 (n) is NULL");
     w = v, w.n = small4;
-    vcall(ctx, "n array too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_N_ARRAY, "(n) holds 15 bytes");
+    vcall(ctx, "n array too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_N_ARRAY,
+          "(n) holds 15 bytes");
     w = v, w.lda = NULL;
-    vcall(ctx, "_ex lda = NULL is argument 6", 's', NULL, 'L', NM, w, B, BCHOL_ERR_LDA_ARRAY, "argument 6 (lda)");
+    vcall(ctx, "_ex lda = NULL is argument 6", 's', NULL, 'L', NM, w, B, BCHOL_ERR_LDA_ARRAY,
+          "argument 6 (lda)");
     w = v, w.lda = small4;
     vcall(ctx, "lda array too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_LDA_ARRAY, "lda");
     w = v, w.off = NULL;
-    vcall(ctx, "offsets = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_OFFSETS_A, "argument 5 (offsets)");
+    vcall(ctx, "offsets = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_OFFSETS_A,
+          "argument 5 (offsets)");
     w = v, w.off = small8;
-    vcall(ctx, "offsets too small (int64 each)", 's', NULL, 'L', -1, w, B, BCHOL_ERR_OFFSETS_A, "offsets");
+    vcall(ctx, "offsets too small (int64 each)", 's', NULL, 'L', -1, w, B, BCHOL_ERR_OFFSETS_A,
+          "offsets");
     w = v, w.A = NULL;
     vcall(ctx, "A = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_A, "argument 6 (A) is NULL");
     w = v, w.info = NULL;
-    vcall(ctx, "info = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_INFO, "argument 8 (info) is NULL");
+    vcall(ctx, "info = NULL", 's', NULL, 'L', -1, w, B, BCHOL_ERR_INFO,
+          "argument 8 (info) is NULL");
     w = v, w.info = small4;
     vcall(ctx, "info too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_INFO_SIZE, "info");
     vargs none = {NULL, NULL, NULL, NULL, NULL};
@@ -469,7 +500,8 @@ static int mode_args(bchol_context *ctx)
     cl_device_id dev = bchol_context_device_id(ctx);
     cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
     w = v, w.n = clCreateBuffer(other, CL_MEM_READ_WRITE, B * 4, NULL, NULL);
-    vcall(ctx, "n of another context", 's', NULL, 'L', -1, w, B, BCHOL_ERR_N_ARRAY, "another OpenCL context");
+    vcall(ctx, "n of another context", 's', NULL, 'L', -1, w, B, BCHOL_ERR_N_ARRAY,
+          "another OpenCL context");
     clReleaseMemObject(w.n);
     clReleaseContext(other);
 
@@ -477,27 +509,33 @@ static int mode_args(bchol_context *ctx)
      * the plain form after its reduction, leaving info and A untouched. */
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
-    bchol_vbatched_params q = {{BCHOL_VARIANT_AUTO, 32, 1, 0, 0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params q = {
+        {BCHOL_VARIANT_AUTO, 32, 1, 0, 0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
     const int huge = (int)(d.local_mem / (32 * 4)) + 1;
-    vcall(ctx, "_ex max_n beyond local memory", 's', &q, 'L', huge, v, B, BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
+    vcall(ctx, "_ex max_n beyond local memory", 's', &q, 'L', huge, v, B,
+          BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
     bchol_vbatched_params dp;
     bchol_potrf_vbatched_params(ctx, 's', 4096, &dp, NULL);
-    const int big = (int)(d.local_mem / (4 * (size_t)dp.fused.ib)) + 1; /* beyond it with the default ib */
+    const int big =
+        (int)(d.local_mem / (4 * (size_t)dp.fused.ib)) + 1; /* beyond it with the default ib */
     int nbig[B] = {5, big, 0, 5}, ldbig[B] = {5, big, 1, 6}, sentinel[B] = {7, 7, 7, 7}, got[B];
     int64_t offbig[B] = {0, 0, 0, 0};
     w = v;
-    w.n = buffer(ctx, sizeof nbig, nbig), w.lda = buffer(ctx, sizeof ldbig, ldbig), w.off = buffer(ctx, sizeof offbig, offbig);
+    w.n = buffer(ctx, sizeof nbig, nbig), w.lda = buffer(ctx, sizeof ldbig, ldbig),
+    w.off = buffer(ctx, sizeof offbig, offbig);
     w.A = buffer(ctx, ((size_t)big * big + 64) * 4, NULL);
     cl_command_queue cq = bchol_context_queue(ctx);
     clEnqueueWriteBuffer(cq, w.info, CL_TRUE, 0, sizeof sentinel, sentinel, 0, NULL, NULL);
-    vcall(ctx, "plain: largest n beyond local memory", 's', NULL, 'L', -1, w, B, BCHOL_ERR_UNSUPPORTED_SIZE, "largest n");
+    vcall(ctx, "plain: largest n beyond local memory", 's', NULL, 'L', -1, w, B,
+          BCHOL_ERR_UNSUPPORTED_SIZE, "largest n");
     clEnqueueReadBuffer(cq, w.info, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
     for (int b = 0; b < B; b++)
         if (got[b] != 7) {
             printf("plain beyond local memory: info[%d] = %d changed: FAILED\n", b, got[b]);
             failures++;
         }
-    clReleaseMemObject(w.n), clReleaseMemObject(w.lda), clReleaseMemObject(w.off), clReleaseMemObject(w.A);
+    clReleaseMemObject(w.n), clReleaseMemObject(w.lda), clReleaseMemObject(w.off),
+        clReleaseMemObject(w.A);
 
     /* host forms */
     int hinfo[B];
@@ -522,17 +560,19 @@ static int mode_args(bchol_context *ctx)
     const char *src = NULL;
     st = bchol_potrf_vbatched_params(ctx, 'd', 100, &dflt, &src);
     expect_status("vbatched params", st, BCHOL_SUCCESS, NULL);
-    printf("    defaults at max_n = 100: ib %d rpt %d tbc %d %s (%s)\n", dflt.fused.ib, dflt.fused.rpt, dflt.fused.tbc,
-           version_name(&dflt), src ? src : "");
+    printf("    defaults at max_n = 100: ib %d rpt %d tbc %d %s (%s)\n", dflt.fused.ib,
+           dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), src ? src : "");
     if (dflt.fused.tbc != 1) failures++;
 
     /* double on a context that acts as if without fp64 */
     setenv("BCHOL_DEVICE_NO_FP64", "1", 1);
     bchol_context *c2;
     if (bchol_context_create(NULL, &c2) == BCHOL_SUCCESS) {
-        vargs u = {buffer(c2, sizeof n, n), buffer(c2, sizeof lda, lda), buffer(c2, sizeof off, off),
-                   buffer(c2, sizeof a * 2, NULL), buffer(c2, B * 4, NULL)};
-        vcall(c2, "double without fp64", 'd', NULL, 'L', -1, u, B, BCHOL_ERR_NO_FP64, "double precision");
+        vargs u = {buffer(c2, sizeof n, n), buffer(c2, sizeof lda, lda),
+                   buffer(c2, sizeof off, off), buffer(c2, sizeof a * 2, NULL),
+                   buffer(c2, B * 4, NULL)};
+        vcall(c2, "double without fp64", 'd', NULL, 'L', -1, u, B, BCHOL_ERR_NO_FP64,
+              "double precision");
         clReleaseMemObject(u.n), clReleaseMemObject(u.lda), clReleaseMemObject(u.off);
         clReleaseMemObject(u.A), clReleaseMemObject(u.info);
         bchol_context_destroy(c2);
@@ -555,7 +595,8 @@ int main(int argc, char **argv)
     bchol_context *ctx;
     bchol_status st = bchol_context_create(NULL, &ctx);
     if (st) {
-        fprintf(stderr, "FAILED: no context: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        fprintf(stderr, "FAILED: no context: %s: %s\n", bchol_status_string(st),
+                bchol_last_error(NULL));
         return 1;
     }
     if (!strcmp(o.mode, "args")) {
@@ -591,8 +632,8 @@ int main(int argc, char **argv)
             }
             double diff = factor_difference(&t, o.uplo, first, a);
             int same = diff <= 8 * util_eps(t.dbl);
-            printf("    %s vs greedy-classic: largest factor difference %.3g (relative): %s\n", label, diff,
-                   same ? "ok" : "FAILED");
+            printf("    %s vs greedy-classic: largest factor difference %.3g (relative): %s\n",
+                   label, diff, same ? "ok" : "FAILED");
             failed |= !same;
         }
         free(first);

@@ -32,19 +32,21 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bchol bench --vbatched [options]\n"
-               "  --dist uniform|gaussian  orders in [1, nmax]: uniform, or normal with mean nmax/2\n"
-               "                           and deviation nmax/6, clipped (default uniform)\n"
-               "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 32:512)\n"
-               "  --batch B         matrices per run (default 3000)\n"
-               "  --precision s|d   (default s)\n"
-               "  --uplo L|U        (default L)\n"
-               "  --device SPEC     nvidia, pocl, gpu, cpu or P:D\n"
-               "  --reps R          timed runs, the median is reported (default 10)\n"
-               "  --warmup W        untimed runs first (default 2)\n"
-               "  --no-pad          skip the padded fixed-size run\n"
-               "  --seed X          of the random orders (default 1)\n"
-               "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
+    fprintf(
+        f,
+        "usage: bchol bench --vbatched [options]\n"
+        "  --dist uniform|gaussian  orders in [1, nmax]: uniform, or normal with mean nmax/2\n"
+        "                           and deviation nmax/6, clipped (default uniform)\n"
+        "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 32:512)\n"
+        "  --batch B         matrices per run (default 3000)\n"
+        "  --precision s|d   (default s)\n"
+        "  --uplo L|U        (default L)\n"
+        "  --device SPEC     nvidia, pocl, gpu, cpu or P:D\n"
+        "  --reps R          timed runs, the median is reported (default 10)\n"
+        "  --warmup W        untimed runs first (default 2)\n"
+        "  --no-pad          skip the padded fixed-size run\n"
+        "  --seed X          of the random orders (default 1)\n"
+        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
 }
 
 static int parse(int argc, char **argv, vb_options *o)
@@ -95,14 +97,15 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
         else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
-        else if (!strcmp(k, "--shape")) o->fused.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else if (!strcmp(k, "--shape"))
+            o->fused.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
         else {
             fprintf(stderr, "bchol bench --vbatched: unknown option %s\n", k);
             return -1;
         }
     }
-    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') || o->reps < 1 ||
-        o->warmup < 0 || o->batch < 1) {
+    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
+        o->reps < 1 || o->warmup < 0 || o->batch < 1) {
         usage(stderr);
         return -1;
     }
@@ -129,8 +132,8 @@ typedef struct {
 /* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
 typedef bchol_status (*run_fn)(bchol_context *ctx, const void *arg);
 
-static bchol_status time_runs(bchol_context *ctx, const vb_options *o, cl_mem src, cl_mem dst, size_t bytes,
-                              run_fn fn, const void *arg, double *ms)
+static bchol_status time_runs(bchol_context *ctx, const vb_options *o, cl_mem src, cl_mem dst,
+                              size_t bytes, run_fn fn, const void *arg, double *ms)
 {
     cl_command_queue q = bchol_context_queue(ctx);
     double *t = malloc((size_t)o->reps * sizeof *t);
@@ -140,7 +143,8 @@ static bchol_status time_runs(bchol_context *ctx, const vb_options *o, cl_mem sr
         clEnqueueCopyBuffer(q, src, dst, 0, 0, bytes, 0, NULL, NULL);
         clFinish(q);
         double v = 0;
-        if (!(st = fn(ctx, arg)) && !(st = bchol_last_call_ms(ctx, &v)) && r >= o->warmup) t[r - o->warmup] = v;
+        if (!(st = fn(ctx, arg)) && !(st = bchol_last_call_ms(ctx, &v)) && r >= o->warmup)
+            t[r - o->warmup] = v;
     }
     if (!st) *ms = util_median(t, o->reps);
     free(t);
@@ -159,10 +163,10 @@ static bchol_status run_vbatched(bchol_context *ctx, const void *arg)
 {
     const vb_call *c = arg;
     if (c->o->precision == 'd')
-        return bchol_dpotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off, c->A, c->batch,
-                                        c->info, NULL);
-    return bchol_spotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off, c->A, c->batch,
-                                    c->info, NULL);
+        return bchol_dpotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off,
+                                        c->A, c->batch, c->info, NULL);
+    return bchol_spotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off, c->A,
+                                    c->batch, c->info, NULL);
 }
 
 typedef struct {
@@ -177,21 +181,24 @@ static bchol_status run_padded(bchol_context *ctx, const void *arg)
     const pad_call *c = arg;
     const int64_t stride = (int64_t)c->nmax * c->nmax;
     if (c->o->precision == 'd')
-        return bchol_dpotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch, c->info, NULL);
-    return bchol_spotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch, c->info, NULL);
+        return bchol_dpotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch,
+                                    c->info, NULL);
+    return bchol_spotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch,
+                                c->info, NULL);
 }
 
 static cl_mem device_copy(bchol_context *ctx, size_t bytes, const void *host, cl_mem_flags flags)
 {
     cl_int err;
-    return clCreateBuffer(bchol_context_cl_context(ctx), flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes ? bytes : 1,
-                          (void *)host, &err);
+    return clCreateBuffer(bchol_context_cl_context(ctx), flags | (host ? CL_MEM_COPY_HOST_PTR : 0),
+                          bytes ? bytes : 1, (void *)host, &err);
 }
 
 static int all_zero(bchol_context *ctx, cl_mem info, long long batch)
 {
     int *h = malloc((size_t)batch * sizeof *h), ok = 1;
-    clEnqueueReadBuffer(bchol_context_queue(ctx), info, CL_TRUE, 0, (size_t)batch * sizeof *h, h, 0, NULL, NULL);
+    clEnqueueReadBuffer(bchol_context_queue(ctx), info, CL_TRUE, 0, (size_t)batch * sizeof *h, h, 0,
+                        NULL, NULL);
     for (long long b = 0; b < batch; b++)
         if (h[b]) ok = 0;
     free(h);
@@ -200,8 +207,8 @@ static int all_zero(bchol_context *ctx, cl_mem info, long long batch)
 
 /* The padded batch: matrix b in the leading n_b-by-n_b block of nmax-by-nmax, identity
  * below and to the right. Returns 0 when it does not fit the device. */
-static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const int *n, const int64_t *off,
-                        const void *a, vb_row *row)
+static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const int *n,
+                        const int64_t *off, const void *a, vb_row *row)
 {
     const int dbl = o->precision == 'd';
     const size_t es = dbl ? 8 : 4, per = (size_t)nmax * nmax * es, bytes = (size_t)o->batch * per;
@@ -214,11 +221,14 @@ static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const
         char *m = p + (size_t)b * per;
         for (int j = 0; j < nmax; j++)
             for (int i = 0; i < nmax; i++) {
-                double v = i < n[b] && j < n[b] ? util_get(a, (size_t)off[b] + util_idx(i, j, n[b]), dbl) : i == j;
+                double v = i < n[b] && j < n[b]
+                               ? util_get(a, (size_t)off[b] + util_idx(i, j, n[b]), dbl)
+                               : i == j;
                 util_set(m, util_idx(i, j, nmax), dbl, v);
             }
     }
-    cl_mem src = device_copy(ctx, bytes, p, CL_MEM_READ_ONLY), dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
+    cl_mem src = device_copy(ctx, bytes, p, CL_MEM_READ_ONLY),
+           dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
            dI = device_copy(ctx, (size_t)o->batch * 4, NULL, CL_MEM_READ_WRITE);
     int done = 0;
     if (src && dA && dI) {
@@ -226,8 +236,8 @@ static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const
         double ms;
         bchol_status st = time_runs(ctx, o, src, dA, bytes, run_padded, &c, &ms);
         if (st) {
-            fprintf(stderr, "bchol bench --vbatched: padded nmax = %d: %s: %s\n", nmax, bchol_status_string(st),
-                    bchol_last_error(ctx));
+            fprintf(stderr, "bchol bench --vbatched: padded nmax = %d: %s: %s\n", nmax,
+                    bchol_status_string(st), bchol_last_error(ctx));
         } else {
             row->pad_gflops = row->flops / (ms * 1e6);
             row->pad_ok = all_zero(ctx, dI, o->batch);
@@ -260,9 +270,11 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     }
     const size_t elems = (size_t)util_pack(n, n, batch, 0, 0, NULL, off), bytes = elems * es;
     void *a = malloc(bytes), *f = malloc(bytes);
-    for (long long b = 0; b < batch; b++) util_spd_fast((char *)a + (size_t)off[b] * es, dbl, n[b], n[b], &rng);
+    for (long long b = 0; b < batch; b++)
+        util_spd_fast((char *)a + (size_t)off[b] * es, dbl, n[b], n[b], &rng);
 
-    cl_mem src = device_copy(ctx, bytes, a, CL_MEM_READ_ONLY), dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
+    cl_mem src = device_copy(ctx, bytes, a, CL_MEM_READ_ONLY),
+           dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
            dn = device_copy(ctx, (size_t)batch * 4, n, CL_MEM_READ_ONLY),
            doff = device_copy(ctx, (size_t)batch * 8, off, CL_MEM_READ_ONLY),
            dI = device_copy(ctx, (size_t)batch * 4, NULL, CL_MEM_READ_WRITE);
@@ -275,13 +287,17 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     row->error = 0;
     for (int v = 0; v < 4 && !failed; v++) {
         /* packed with lda = n: the n array serves as lda too */
-        vb_call c = {o, {o->fused, versions[v].etm, versions[v].schedule}, row->max_n, dn, dn, doff, dA, dI, batch};
+        vb_call c = {o,          {o->fused, versions[v].etm, versions[v].schedule},
+                     row->max_n, dn,
+                     dn,         doff,
+                     dA,         dI,
+                     batch};
         c.prm.fused.tbc = 1;
         double ms;
         bchol_status st = time_runs(ctx, o, src, dA, bytes, run_vbatched, &c, &ms);
         if (st) {
-            fprintf(stderr, "bchol bench --vbatched: nmax = %d, %s: %s: %s\n", nmax, versions[v].name,
-                    bchol_status_string(st), bchol_last_error(ctx));
+            fprintf(stderr, "bchol bench --vbatched: nmax = %d, %s: %s: %s\n", nmax,
+                    versions[v].name, bchol_status_string(st), bchol_last_error(ctx));
             failed = 1;
             break;
         }
@@ -296,7 +312,8 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
         for (int s = 0; s < SAMPLE && s < batch; s++) {
             long long b = batch <= SAMPLE ? s : (long long)s * (batch - 1) / (SAMPLE - 1);
             size_t at = (size_t)off[b] * es;
-            double e = util_backward_error((char *)a + at, (char *)f + at, dbl, o->uplo, n[b], n[b]);
+            double e =
+                util_backward_error((char *)a + at, (char *)f + at, dbl, o->uplo, n[b], n[b]);
             if (!(e <= row->error)) row->error = e;
         }
     }
@@ -320,7 +337,8 @@ int bench_vbatched(int argc, char **argv)
     bchol_context *ctx;
     bchol_status st = bchol_context_create(o.device, &ctx);
     if (st) {
-        fprintf(stderr, "bchol bench --vbatched: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        fprintf(stderr, "bchol bench --vbatched: %s: %s\n", bchol_status_string(st),
+                bchol_last_error(NULL));
         return 1;
     }
     bchol_device_info d;
@@ -328,33 +346,37 @@ int bench_vbatched(int argc, char **argv)
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index, d.raw_name, d.family,
-           d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
-    printf("# %cpotrf_vbatched_ex uplo=%c, orders %s in [1, nmax], batch %lld, median of %d runs after %d "
-           "warm-up; Gflop/s on the real orders (sum n^3/3); padded = %cpotrf_batched at n = nmax with "
+    printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index,
+           d.raw_name, d.family, d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
+    printf("# %cpotrf_vbatched_ex uplo=%c, orders %s in [1, nmax], batch %lld, median of %d runs "
+           "after %d "
+           "warm-up; Gflop/s on the real orders (sum n^3/3); padded = %cpotrf_batched at n = nmax "
+           "with "
            "identity padding\n",
            o.precision, o.uplo, util_dist_name(o.dist), o.batch, o.reps, o.warmup, o.precision);
-    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch", versions[0].name,
-           versions[1].name, versions[2].name, versions[3].name, "padded", "default_ms", "vb/pad", "lazy/gc", "error",
-           "check");
+    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch",
+           versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
+           "default_ms", "vb/pad", "lazy/gc", "error", "check");
     int failed = 0;
     for (int i = 0; i < o.count; i++) {
         vb_row row = {0};
         if (bench_nmax(ctx, &o, o.nmax[i], &row)) {
-            printf("%6d %6s %9lld %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", o.nmax[i], "-", o.batch, "-", "-", "-",
-                   "-", "-", "-", "-", "-", "-", "FAILED");
+            printf("%6d %6s %9lld %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", o.nmax[i], "-",
+                   o.batch, "-", "-", "-", "-", "-", "-", "-", "-", "-", "FAILED");
             failed = 1;
             continue;
         }
         char pad[16] = "-", ratio[16] = "-";
         if (row.pad_gflops > 0) {
             snprintf(pad, sizeof pad, "%.2f", row.pad_gflops);
-            snprintf(ratio, sizeof ratio, "%.2fx", row.gflops[row.default_version] / row.pad_gflops);
+            snprintf(ratio, sizeof ratio, "%.2fx",
+                     row.gflops[row.default_version] / row.pad_gflops);
         }
         const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
-        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s\n", o.nmax[i], row.max_n,
-               row.batch, row.gflops[0], row.gflops[1], row.gflops[2], row.gflops[3], pad, row.default_ms, ratio,
-               row.gflops[3] / row.gflops[0], row.error, ok ? "ok" : "FAILED");
+        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s\n",
+               o.nmax[i], row.max_n, row.batch, row.gflops[0], row.gflops[1], row.gflops[2],
+               row.gflops[3], pad, row.default_ms, ratio, row.gflops[3] / row.gflops[0], row.error,
+               ok ? "ok" : "FAILED");
         fflush(stdout);
         failed |= !ok;
     }
