@@ -5,6 +5,8 @@
 #   devices   bchol devices
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
+#   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
+#             nmax = $VB_NMAX (default 32:512), batch 3000
 # Usage: tools/gpu/device_run.sh devices test bench
 set -u
 OUT=${OUT:-$PWD/out}
@@ -39,5 +41,13 @@ for step in "$@"; do
       python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
     done
     for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
+  vbatched)
+    for p in s d; do
+      for dist in uniform gaussian; do
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+          --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
+        cat "$OUT/vbatched-nvidia-$p-$dist.txt"
+      done
+    done ;;
   esac
 done
