@@ -344,10 +344,12 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_ex(bchol_context *ctx,
 
 /*
  * Synchronous conveniences on host arrays: n, lda, offsets and info hold batch entries,
- * matrix b starts at A + offsets[b]. The matrices' span (from the lowest offset to the
- * highest end among valid entries) is copied to one device allocation and back; it must
- * fit one (else BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on
- * the device. Only the referenced triangles of the valid matrices change in A.
+ * matrix b starts at A + offsets[b], and A must hold every matrix the arrays describe (its
+ * size is unknown here). The matrices' span (lowest offset to highest end among
+ * well-formed entries) is copied to one device allocation and back; it must fit one (else
+ * BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on the device, and
+ * the largest n is found on the host. Only the referenced triangles of the factored
+ * matrices change in A.
  */
 BCHOL_API bchol_status bchol_spotrf_vbatched_host(bchol_context *ctx, char uplo, const int *n,
                                                   const int *lda, const int64_t *offsets,
