@@ -53,12 +53,22 @@
 #define EARLY_EXIT 1
 #endif
 
+/* ETM-aggressive (variable-size batches, Abdelfattah et al. 2016, Sec. 4): work-items that
+ * hold no row of their matrix (tx >= n-j) skip every load, store and flop of the step but
+ * still pass its barriers, which must stay in uniform control flow. With 0 (the fixed-size
+ * kernel, ETM-classic) they run the arithmetic on zeros and only their memory accesses
+ * are masked. */
+#ifndef ETM_AGGRESSIVE
+#define ETM_AGGRESSIVE 0
+#endif
+
 /*
  * One step on one matrix of order n at Ab: panel columns j..j+ib-1, rows j..n-1.
  * P is this matrix's local memory, max(n-j, IB)*IB elements. Every work-item of the
  * work-group must call it with the same j and n (it holds barriers); active = 0 makes a
- * matrix go through the barriers without touching memory. Returns 0, or j+c+1 when the
- * pivot of panel column c fails (the panel is then not written back).
+ * matrix go through the barriers without touching memory (with n = 0: one barrier).
+ * Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is then not
+ * written back).
  * Loops over a work-item's rows (r) are innermost: consecutive rows are consecutive in
  * memory for lower storage.
  */
@@ -68,6 +78,14 @@ inline int fused_step(__global REAL *Ab, const int lda, const int n, const int j
     const int m = n - j;
     const int ib = min(IB, m);
     int status = 0;
+    /* busy: this work-item works on a live matrix; IDLE: it skips the arithmetic too */
+#if ETM_AGGRESSIVE
+    int busy = active && tx < m;
+#define IDLE (!busy)
+#else
+    int busy = active;
+#define IDLE 0
+#endif
 
     REAL rC[IB][RPT];
 PRAGMA_UNROLL
@@ -83,11 +101,12 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                rA[kk][r] = (active && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
+                rA[kk][r] = (busy && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
             }
         for (int k = 0; k < j; k += IB) {
             barrier(CLK_LOCAL_MEM_FENCE);
             /* B = A(j:j+ib, k:k+IB): the first ib panel rows, already in registers */
+            if (!IDLE)
 PRAGMA_UNROLL
             for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -103,9 +122,10 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
                     for (int r = 0; r < RPT; r++) {
                         const int row = tx + r * LANES;
-                        rN[kk][r] = (active && row < m) ? ELEM(Ab, lda, j + row, kn + kk) : (REAL)0;
+                        rN[kk][r] = (busy && row < m) ? ELEM(Ab, lda, j + row, kn + kk) : (REAL)0;
                     }
             /* C += A_k * B**T; columns c >= ib of C are never used */
+            if (!IDLE)
 PRAGMA_UNROLL
             for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -123,7 +143,7 @@ PRAGMA_UNROLL
     }
 
     /* P = A(j:n, j:j+ib) - C, lower part of the diagonal block only */
-    if (active)
+    if (busy)
 PRAGMA_UNROLL
         for (int c = 0; c < IB; c++)
 PRAGMA_UNROLL
@@ -137,21 +157,24 @@ PRAGMA_UNROLL
     /* POTF2 + TRSM in local memory: for each column, take the pivot's square root, scale
      * the column below it, and subtract its outer product from the columns to its right. */
     for (int c = 0; c < ib; c++) {
-        const REAL d = P[c * m + c];
-        if (active && !PIVOT_OK(d)) {
-            status = j + c + 1;
-            active = 0;
-        }
-        const REAL ld = active ? sqrt(d) : (REAL)1;
-        const REAL inv = (REAL)1 / ld;
-        if (active)
-PRAGMA_UNROLL
-            for (int r = 0; r < RPT; r++) {
-                const int row = tx + r * LANES;
-                if (row > c && row < m) P[c * m + row] *= inv;
+        REAL ld = (REAL)1;
+        if (!IDLE) {
+            const REAL d = P[c * m + c];
+            if (busy && !PIVOT_OK(d)) {
+                status = j + c + 1;
+                busy = 0;
             }
+            ld = busy ? sqrt(d) : (REAL)1;
+            const REAL inv = (REAL)1 / ld;
+            if (busy)
+PRAGMA_UNROLL
+                for (int r = 0; r < RPT; r++) {
+                    const int row = tx + r * LANES;
+                    if (row > c && row < m) P[c * m + row] *= inv;
+                }
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (active) {
+        if (busy) {
             if (tx == 0) P[c * m + c] = ld;
             for (int cc = c + 1; cc < ib; cc++) {
                 const REAL u = P[c * m + cc];
@@ -165,7 +188,7 @@ PRAGMA_UNROLL
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    if (active)
+    if (busy)
 PRAGMA_UNROLL
         for (int c = 0; c < IB; c++)
 PRAGMA_UNROLL
@@ -174,6 +197,7 @@ PRAGMA_UNROLL
                 if (c < ib && c <= row && row < m) ELEM(Ab, lda, j + row, j + c) = P[c * m + row];
             }
     return status;
+#undef IDLE
 }
 
 /*

@@ -83,3 +83,45 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
     bchol__solve_params(ctx, (bchol_precision)precision, n, nrhs, params, source);
     return BCHOL_SUCCESS;
 }
+
+/* ---- variable-size batches -------------------------------------------------------------
+ * The fused kernel's parameters at the largest n, one matrix per work-group, and the
+ * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
+ * Fig. 4). */
+
+void bchol__vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+                            bchol_vbatched_params *params, const char **source)
+{
+    bchol__fused_params(ctx, p, max_n, &params->fused, source);
+    params->fused.tbc = 1;
+    params->etm = BCHOL_ETM_AGGRESSIVE;
+    params->schedule = BCHOL_SCHEDULE_LAZY;
+}
+
+void bchol__complete_vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+                                     bchol_vbatched_params *params)
+{
+    bchol_vbatched_params d;
+    bchol__vbatched_params(ctx, p, max_n, &d, NULL);
+    if (params->fused.variant <= BCHOL_VARIANT_AUTO) params->fused.variant = d.fused.variant;
+    if (params->fused.ib <= 0) params->fused.ib = d.fused.ib;
+    if (params->fused.tbc <= 0) params->fused.tbc = d.fused.tbc;
+    if (params->fused.rpt <= 0) params->fused.rpt = d.fused.rpt;
+    if (params->fused.shape <= 0) params->fused.shape = d.fused.shape;
+    if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
+    if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
+}
+
+bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
+                                         bchol_vbatched_params *params, const char **source)
+{
+    const char *r = "bchol_potrf_vbatched_params";
+    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", r);
+    if (precision != 's' && precision != 'd')
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'",
+                           r, (int)precision);
+    if (max_n < 0) return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 3 (max_n = %d) must be >= 0", r, max_n);
+    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", r);
+    bchol__vbatched_params(ctx, (bchol_precision)precision, max_n, params, source);
+    return BCHOL_SUCCESS;
+}

@@ -243,5 +243,49 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
                                 int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
                                 int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
                                 cl_mem info);
+/* ---- variable-size batches (potrf_vbatched*.c, vbatched_check.c, dispatch.c) -------- */
+
+/* Parameters of the vbatched fused kernel for this precision and largest n. */
+void bchol__vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+                            bchol_vbatched_params *params, const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+void bchol__complete_vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+                                     bchol_vbatched_params *params);
+
+/*
+ * Device checks of the per-matrix arrays (cl_kernels/vbatched_check.cl), in three steps
+ * that share scratch memory: reduce (per-block aggregates of the well-formed matrices and
+ * the largest n), optionally read that n back (blocking), then flag (info[b] = 0 or a
+ * BCHOL_INFO_* code for every matrix). max_n bounds n[b]; a_elems is the size of A in
+ * elements. Release the scratch with bchol__vcheck_release whatever happened.
+ */
+typedef struct {
+    cl_mem scratch; /* per block: max end, min start (cl_ulong), max n (int); result */
+    uint64_t blocks;
+} bchol_vcheck;
+
+bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
+                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch);
+bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n);
+bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
+                                cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
+                                cl_mem info);
+void bchol__vcheck_release(bchol_vcheck *vc);
+
+/* Largest max_n the vbatched fused kernel can hold with these parameters. */
+int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
+                                const bchol_vbatched_params *params);
+/* Enqueues the factorization steps of a checked batch (info already set by the checks). */
+bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
+                                         const bchol_vbatched_params *params, int upper,
+                                         int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                         cl_mem A, int64_t batch, cl_mem info);
+
+/* The common body of bchol_{s,d}potrf_vbatched[_ex]; max_n < 0 with params NULL: the plain
+ * form, which computes it on the device. */
+bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                   const bchol_vbatched_params *params, char uplo, int max_n,
+                                   cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A, int64_t batch,
+                                   cl_mem info, cl_event *event);
 
 #endif /* BCHOL_INTERNAL_H */

@@ -360,6 +360,114 @@ BCHOL_API bchol_status bchol_dpotrs_batched_ex(bchol_context *ctx,
                                                int lda, int64_t stride_a, cl_mem B,
                                                int64_t offset_b, int ldb, int64_t stride_b,
                                                int64_t batch, cl_event *event);
+/* ---- Cholesky factorization, variable sizes ------------------------------------- */
+
+/*
+ * Per-matrix info values of the vbatched routines for a matrix whose own entry in the
+ * arrays is invalid. The device checks each entry; such a matrix is left untouched and the
+ * others are factored. A matrix gets the first code that applies:
+ */
+enum {
+    BCHOL_INFO_BAD_N = -1,       /* n[b] < 0 */
+    BCHOL_INFO_BAD_LDA = -2,     /* lda[b] < max(1, n[b]), or (n[b]-1)*lda[b] + n[b] > 2^31-1 */
+    BCHOL_INFO_BAD_OFFSET = -3,  /* offsets[b] < 0, or the matrix runs past the end of A */
+    BCHOL_INFO_ABOVE_MAX_N = -4, /* n[b] > max_n given to the _ex form */
+    BCHOL_INFO_OVERLAP = -5      /* the footprint overlaps another matrix's (see below) */
+};
+
+/*
+ * bchol_{s,d}potrf_vbatched: factors batch symmetric positive definite matrices of
+ * different orders stored in one buffer A.
+ *
+ *   uplo     'L' or 'U' as for the fixed size.
+ *   n        cl_mem of batch ints: n[b] is the order of matrix b (n[b] = 0 is skipped).
+ *   lda      cl_mem of batch ints: leading dimension of matrix b, lda[b] >= max(1, n[b]).
+ *   offsets  cl_mem of batch int64 (cl_long): matrix b starts at element offsets[b] of A.
+ *   A        cl_mem of float/double holding every matrix; overwritten by the factors.
+ *   batch    number of matrices, batch >= 0.
+ *   info     cl_mem of at least batch ints: 0, k > 0 (pivot k failed, as for the fixed
+ *            size), or a BCHOL_INFO_* code above.
+ *   event    NULL, or receives the event of the last command enqueued.
+ *
+ * The footprint of matrix b is the elements [offsets[b], offsets[b] + (n[b]-1)*lda[b] +
+ * n[b]) of A. Footprints must not overlap; the device decides it in index order: matrix b
+ * is rejected (BCHOL_INFO_OVERLAP) if its footprint starts before the end of an earlier
+ * matrix's or ends after the start of a later matrix's. That catches every overlap in
+ * O(batch) and is exact for the usual layout (matrices in memory in index order, gaps
+ * allowed); matrices laid out in another order are rejected even if disjoint. Entries
+ * with n[b] = 0, or rejected for another reason, have no footprint.
+ *
+ * The sizes live on the device, so the plain form finds the largest n with a reduction
+ * kernel and reads that one number back (it waits for the work already in the queue);
+ * the _ex form takes max_n from the caller and reads nothing back. Returns
+ * BCHOL_SUCCESS once enqueued, a negative status for a bad argument (nothing enqueued),
+ * or BCHOL_ERR_UNSUPPORTED_SIZE when the largest n is above what the fused kernel holds
+ * on this device (then info and A are untouched).
+ */
+BCHOL_API bchol_status bchol_spotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
+                                             cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_dpotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
+                                             cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
+                                             cl_event *event);
+
+/* Early termination of idle work (Abdelfattah et al. 2016, Sec. 4). */
+typedef enum bchol_etm {
+    BCHOL_ETM_DEFAULT = 0,
+    BCHOL_ETM_CLASSIC = 1,   /* work-groups without work leave (kept on PoCL, which hangs) */
+    BCHOL_ETM_AGGRESSIVE = 2 /* also work-items without rows skip all work (barriers only) */
+} bchol_etm;
+
+/* When each matrix starts: launches are sized for the largest one. */
+typedef enum bchol_schedule {
+    BCHOL_SCHEDULE_DEFAULT = 0,
+    BCHOL_SCHEDULE_GREEDY = 1, /* every matrix at the first launch */
+    BCHOL_SCHEDULE_LAZY = 2    /* each as late as possible: all finish on the last launch */
+} bchol_schedule;
+
+typedef struct bchol_vbatched_params {
+    bchol_params fused; /* ib, rpt, shape of the fused kernel; tbc must be 0 or 1 */
+    bchol_etm etm;
+    bchol_schedule schedule;
+} bchol_vbatched_params;
+
+/* The parameters the vbatched routines use for this precision and largest n. */
+BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
+                                                   bchol_vbatched_params *params,
+                                                   const char **source);
+
+/*
+ * As bchol_{s,d}potrf_vbatched with explicit parameters (NULL or fields <= 0 take the
+ * defaults) and the caller's max_n >= 0, an upper bound of n[b]: nothing is read back.
+ * A matrix with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N. max_n above the fused kernel's
+ * limit returns BCHOL_ERR_UNSUPPORTED_SIZE.
+ */
+BCHOL_API bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx,
+                                                const bchol_vbatched_params *params, char uplo,
+                                                int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                                cl_mem A, int64_t batch, cl_mem info,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dpotrf_vbatched_ex(bchol_context *ctx,
+                                                const bchol_vbatched_params *params, char uplo,
+                                                int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                                cl_mem A, int64_t batch, cl_mem info,
+                                                cl_event *event);
+
+/*
+ * Synchronous conveniences on host arrays: n, lda, offsets and info hold batch entries,
+ * matrix b starts at A + offsets[b], and A must hold every matrix the arrays describe (its
+ * size is unknown here). The matrices' span (lowest offset to highest end among
+ * well-formed entries) is copied to one device allocation and back; it must fit one (else
+ * BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on the device, and
+ * the largest n is found on the host. Only the referenced triangles of the factored
+ * matrices change in A.
+ */
+BCHOL_API bchol_status bchol_spotrf_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                  const int *lda, const int64_t *offsets,
+                                                  float *A, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                  const int *lda, const int64_t *offsets,
+                                                  double *A, int64_t batch, int *info);
 
 #ifdef __cplusplus
 }

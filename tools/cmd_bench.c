@@ -43,7 +43,8 @@ static void usage(FILE *f)
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
             "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
-            "  --solve           time potrs and posv instead (bchol bench --solve --help)\n");
+            "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
+            "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -217,6 +218,9 @@ int cmd_bench(int argc, char **argv)
 {
     /* bench --solve: potrs and posv (bench_solve.c) */
     if (bench_solve_requested(argc, argv)) return bench_solve(argc, argv);
+    /* variable-size batches have their own options and table */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {

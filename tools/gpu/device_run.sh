@@ -7,7 +7,9 @@
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
-# Usage: tools/gpu/device_run.sh devices test bench solve
+#   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
+#             nmax = $VB_NMAX (default 32:512), batch 3000
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched
 set -u
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -49,6 +51,14 @@ for step in "$@"; do
         python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
           > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
+      done
+    done ;;
+  vbatched)
+    for p in s d; do
+      for dist in uniform gaussian; do
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+          --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
+        cat "$OUT/vbatched-nvidia-$p-$dist.txt"
       done
     done ;;
   esac

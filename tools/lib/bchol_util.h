@@ -85,5 +85,30 @@ void util_fill_uniform(void *a, int dbl, int rows, int cols, int ld, util_rng *r
 /* Fills count elements with quiet NaNs whose payload depends on the position, so that a
  * write outside the intended elements, even of a NaN, is caught by a bitwise compare. */
 void util_poison(void *buf, int dbl, size_t count);
+/* ---- variable-size batches (vbatched.c) ---------------------------------------------- */
+
+typedef enum {
+    UTIL_DIST_UNIFORM,  /* uniform in [1, nmax] */
+    UTIL_DIST_GAUSSIAN, /* normal, mean nmax/2, standard deviation nmax/6, clipped to [1, nmax] */
+    UTIL_DIST_MIX       /* n = 0 or 1 a quarter of the time each, else uniform in [1, nmax] */
+} util_dist;
+
+/* Parses "uniform", "gaussian" or "mix"; returns -1 otherwise. */
+int util_parse_dist(const char *text);
+const char *util_dist_name(util_dist dist);
+
+/* A random order from the distribution. */
+int util_random_order(util_dist dist, int nmax, util_rng *r);
+
+/*
+ * Lays batch matrices of orders n[] and leading dimensions lda[] out one after the other
+ * from element first: offsets[b] is where matrix b starts, each followed by a gap of
+ * 0..max_gap elements (random when r is not NULL, else max_gap). Returns the elements used.
+ */
+int64_t util_pack(const int *n, const int *lda, int64_t batch, int64_t first, int max_gap,
+                  util_rng *r, int64_t *offsets);
+
+/* Flops of the Cholesky factorization of order n, n^3/3 (as for the fixed size). */
+static inline double util_potrf_flops(int n) { return (double)n * n * n / 3.0; }
 
 #endif

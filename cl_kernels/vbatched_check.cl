@@ -1,0 +1,194 @@
+/* Checks of a variable-size batch's per-matrix arrays on the device, so that the host never
+ * reads them back.
+ *
+ * Matrix b is well formed when n[b] >= 0, lda[b] >= max(1, n[b]), its indices fit in int
+ * ((n-1)*lda + n <= 2^31-1), offsets[b] >= 0, for n[b] > 0 its footprint [offsets[b],
+ * offsets[b] + (n-1)*lda + n) lies inside A (a_elems elements), and n[b] <= max_n (checked
+ * in this order: the first failure gives the code). A well-formed matrix with n > 0
+ * overlaps when its footprint meets another one's; that is decided in index order, as
+ *     start_b < max { end_a : a < b }   or   end_b > min { start_c : c > b },
+ * which finds every true overlap (both members are rejected) in O(batch), and is exact
+ * when the matrices lie in memory in index order; out-of-order layouts are rejected too.
+ *
+ * Three kernels over blocks of CHECK_WG * CHECK_PER_ITEM matrices, sharing one
+ * scratch buffer of 3*blocks+1 ulongs: ends | starts | nmax per block, then the result:
+ *   vbatched_check_blocks   per block: max end, min start, max n of well-formed matrices
+ *   vbatched_check_scan     one work-group: exclusive prefix max of the block ends, suffix
+ *                           min of the block starts, and the largest well-formed n
+ *   vbatched_check_flag     per matrix: info = 0 or the code of its first failed check
+ *
+ * Build macros: CHECK_WG (work-group size), CHECK_PER_ITEM, and the info codes INFO_BAD_N,
+ * INFO_ABOVE_MAX_N, INFO_BAD_LDA, INFO_BAD_OFFSET, INFO_OVERLAP (from bchol.h).
+ */
+#ifndef CHECK_WG
+#define CHECK_WG 64
+#endif
+#ifndef CHECK_PER_ITEM
+#define CHECK_PER_ITEM 8
+#endif
+#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
+#ifndef INFO_BAD_N
+#define INFO_BAD_N (-1)
+#define INFO_BAD_LDA (-2)
+#define INFO_BAD_OFFSET (-3)
+#define INFO_ABOVE_MAX_N (-4)
+#define INFO_OVERLAP (-5)
+#endif
+
+#define NO_START ((ulong)0xffffffffffffffffUL)
+
+/* 0 if matrix b is well formed (its footprint in [*start, *end), empty for n = 0), else
+ * the info code of the first check it fails. */
+inline int check_matrix(const int n, const int lda, const long offset, const ulong a_elems,
+                        const int max_n, ulong *start, ulong *end)
+{
+    *start = NO_START;
+    *end = 0;
+    if (n < 0) return INFO_BAD_N;
+    if (lda < max(1, n)) return INFO_BAD_LDA;
+    const ulong span = n > 0 ? (ulong)(n - 1) * (ulong)lda + (ulong)n : 0;
+    if (span > 0x7fffffffUL) return INFO_BAD_LDA; /* element indices are ints */
+    if (offset < 0 || (n > 0 && ((ulong)offset > a_elems || span > a_elems - (ulong)offset)))
+        return INFO_BAD_OFFSET;
+    if (n > max_n) return INFO_ABOVE_MAX_N;
+    if (n > 0) {
+        *start = (ulong)offset;
+        *end = (ulong)offset + span;
+    }
+    return 0;
+}
+
+/* Inclusive prefix max over the work-group of v (work-item order), in local memory s. */
+inline ulong group_scan_max(ulong v, __local ulong *s, const int lid)
+{
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int d = 1; d < CHECK_WG; d *= 2) {
+        const ulong other = lid >= d ? s[lid - d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        v = max(v, other);
+        s[lid] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return v;
+}
+
+/* Entries of block `block` that work-item lid walks: [*first, *last). */
+inline void item_range(const ulong block, const int lid, const ulong count, ulong *first,
+                       ulong *last)
+{
+    const ulong f = block * CHECK_BLOCK + (ulong)lid * CHECK_PER_ITEM;
+    *first = min(f, count);
+    *last = min(f + CHECK_PER_ITEM, count);
+}
+
+/* Block aggregates of blocks g0 + group. */
+__attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
+__kernel void vbatched_check_blocks(__global const int *n, __global const int *lda,
+                                    __global const long *offsets, const ulong a_elems,
+                                    const int max_n, const ulong count, const ulong g0,
+                                    __global ulong *scratch, const ulong blocks)
+{
+    __global ulong *ends = scratch, *starts = scratch + blocks, *nmax = scratch + 2 * blocks;
+    __local ulong s[CHECK_WG];
+    const int lid = (int)get_local_id(0);
+    const ulong block = g0 + get_group_id(0);
+    ulong first, last, end = 0, start_neg = 0; /* max of ~start = ~(min of start) */
+    int big = 0;
+    item_range(block, lid, count, &first, &last);
+    for (ulong b = first; b < last; b++) {
+        ulong s0, e0;
+        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0) {
+            end = max(end, e0);
+            start_neg = max(start_neg, ~s0);
+            big = max(big, n[b]);
+        }
+    }
+    /* three reductions through the one scan: the last work-item holds the block's value */
+    end = group_scan_max(end, s, lid);
+    start_neg = group_scan_max(start_neg, s, lid);
+    big = (int)group_scan_max((ulong)big, s, lid);
+    if (lid == CHECK_WG - 1) {
+        ends[block] = end;
+        starts[block] = ~start_neg;
+        nmax[block] = (ulong)big;
+    }
+}
+
+/* One work-group over all blocks: ends[k] becomes the max end of blocks < k, starts[k]
+ * the min start of blocks > k (both exclusive), and the result the largest n. */
+__attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
+__kernel void vbatched_check_scan(__global ulong *scratch, const ulong blocks)
+{
+    __global ulong *ends = scratch, *starts = scratch + blocks, *nmax = scratch + 2 * blocks;
+    __local ulong s[CHECK_WG];
+    const int lid = (int)get_local_id(0);
+    ulong carry = 0;
+    int big = 0;
+    for (ulong k0 = 0; k0 < blocks; k0 += CHECK_WG) { /* forward: prefix max of ends */
+        const ulong k = k0 + (ulong)lid;
+        if (k < blocks) big = max(big, (int)nmax[k]);
+        group_scan_max(k < blocks ? ends[k] : 0, s, lid);
+        const ulong excl = max(lid > 0 ? s[lid - 1] : 0, carry);
+        const ulong total = s[CHECK_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE); /* s is read before the next chunk writes it */
+        if (k < blocks) ends[k] = excl;
+        carry = max(carry, total);
+    }
+    carry = 0; /* backward: suffix min of starts, as a prefix max of ~start from the end */
+    for (ulong k0 = 0; k0 < blocks; k0 += CHECK_WG) {
+        const ulong kr = k0 + (ulong)lid, k = blocks - 1 - kr;
+        group_scan_max(kr < blocks ? ~starts[k] : 0, s, lid);
+        const ulong excl = max(lid > 0 ? s[lid - 1] : 0, carry);
+        const ulong total = s[CHECK_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (kr < blocks) starts[k] = ~excl;
+        carry = max(carry, total);
+    }
+    big = (int)group_scan_max((ulong)big, s, lid);
+    if (lid == CHECK_WG - 1) scratch[3 * blocks] = (ulong)big;
+}
+
+/* info[b] for the matrices of blocks g0 + group, given the block carries of the scan. */
+__attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
+__kernel void vbatched_check_flag(__global const int *n, __global const int *lda,
+                                  __global const long *offsets, const ulong a_elems,
+                                  const int max_n, const ulong count, const ulong g0,
+                                  __global const ulong *scratch, const ulong blocks,
+                                  __global int *info)
+{
+    __global const ulong *ends = scratch, *starts = scratch + blocks;
+    __local ulong s[CHECK_WG];
+    const int lid = (int)get_local_id(0);
+    const ulong block = g0 + get_group_id(0);
+    ulong first, last, end = 0, start_neg = 0;
+    item_range(block, lid, count, &first, &last);
+    for (ulong b = first; b < last; b++) {
+        ulong s0, e0;
+        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0) {
+            end = max(end, e0);
+            start_neg = max(start_neg, ~s0);
+        }
+    }
+    /* before: max end of the matrices before this work-item's; after: min start after */
+    group_scan_max(end, s, lid);
+    ulong before = max(ends[block], lid > 0 ? s[lid - 1] : 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* the suffix over work-items is a prefix over the reversed order */
+    group_scan_max(start_neg, s, CHECK_WG - 1 - lid);
+    ulong after_neg = max(~starts[block], lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
+    for (ulong b = first; b < last; b++) {
+        ulong s0, e0;
+        int code = check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0);
+        if (code == 0 && e0 > 0 && before > s0) code = INFO_OVERLAP;
+        before = max(before, e0);
+        info[b] = code;
+    }
+    for (ulong b = last; b-- > first;) {
+        ulong s0, e0;
+        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0 && e0 > 0 &&
+            ~after_neg < e0)
+            info[b] = INFO_OVERLAP;
+        after_neg = max(after_neg, ~s0);
+    }
+}

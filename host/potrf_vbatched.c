@@ -1,0 +1,153 @@
+/* bchol_{s,d}potrf_vbatched[_ex]: argument checks, the device checks of the per-matrix
+ * arrays (and, for the plain form, the largest n read back), then the fused variant. */
+#include "internal.h"
+
+#include <limits.h>
+
+/* Only the fused variant takes variable sizes; it runs one matrix per work-group. */
+static bchol_status check_params(bchol_context *ctx, const char *routine,
+                                 const bchol_vbatched_params *p)
+{
+    const bchol_params *f = &p->fused;
+    if (f->variant != BCHOL_VARIANT_AUTO && f->variant != BCHOL_VARIANT_FUSED)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.variant = %d) must be AUTO or FUSED",
+                           routine, (int)f->variant);
+    if (f->ib > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine,
+                           f->ib);
+    if (f->tbc > 1)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.tbc = %d) must be 1: one matrix per "
+                           "work-group for variable sizes",
+                           routine, f->tbc);
+    if (f->rpt > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.rpt = %d) must be at most 64", routine,
+                           f->rpt);
+    if (f->shape > BCHOL_SHAPE_SHRINK)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.shape = %d) is not a shape", routine,
+                           f->shape);
+    if ((int)p->etm < 0 || p->etm > BCHOL_ETM_AGGRESSIVE)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->etm = %d) is not an ETM", routine, (int)p->etm);
+    if ((int)p->schedule < 0 || p->schedule > BCHOL_SCHEDULE_LAZY)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->schedule = %d) is not a schedule", routine,
+                           (int)p->schedule);
+    return BCHOL_SUCCESS;
+}
+
+static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_precision p,
+                                int max_n, const bchol_vbatched_params *prm)
+{
+    return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                       "%s: the largest n = %d is above what the fused kernel holds in local "
+                       "memory on this device (at most %d with ib = %d)",
+                       routine, max_n, bchol__vbatched_fused_max_n(ctx, p, prm), prm->fused.ib);
+}
+
+bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                   const bchol_vbatched_params *params, char uplo, int max_n,
+                                   cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A, int64_t batch,
+                                   cl_mem info, cl_event *event)
+{
+    /* Positions after ctx: the _ex forms insert params (2) and max_n (4). */
+    const int ex = params != NULL, pn = ex ? 5 : 3;
+    int upper;
+    bchol_status st;
+    if (event) *event = NULL;
+    if ((st = bchol__check_context(ctx, routine))) return st;
+    if (ex && (st = check_params(ctx, routine, params))) return st;
+    if ((st = bchol__check_uplo(ctx, routine, ex ? 3 : 2, uplo, &upper))) return st;
+    if (ex && max_n < 0)
+        return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 4 (max_n = %d) must be >= 0",
+                           routine, max_n);
+    if (batch < 0 || batch > INT64_MAX / 8)
+        return bchol__fail(ctx, BCHOL_ERR_BATCH,
+                           "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 4,
+                           (long long)batch);
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
+
+    const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
+    if ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
+                                  BCHOL_ERR_N_ARRAY)) ||
+        (st = bchol__check_buffer(ctx, routine, pn + 1, "lda", lda, ints, BCHOL_ERR_LDA_ARRAY,
+                                  BCHOL_ERR_LDA_ARRAY)) ||
+        (st = bchol__check_buffer(ctx, routine, pn + 2, "offsets", offsets,
+                                  (uint64_t)batch * sizeof(cl_long), BCHOL_ERR_OFFSETS_A,
+                                  BCHOL_ERR_OFFSETS_A)) ||
+        (st =
+             bchol__check_buffer(ctx, routine, pn + 3, "A", A, 0, BCHOL_ERR_A, BCHOL_ERR_A_SIZE)) ||
+        (st = bchol__check_buffer(ctx, routine, pn + 5, "info", info, ints, BCHOL_ERR_INFO,
+                                  BCHOL_ERR_INFO_SIZE)))
+        return st;
+    size_t a_bytes = 0;
+    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
+    const uint64_t a_elems = a_bytes / bchol__elem_size(p);
+
+    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    if (ex) {
+        chosen = *params;
+        bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
+        if (max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
+            return unsupported(ctx, routine, p, max_n, &chosen);
+    }
+
+    bchol_call call;
+    bchol_vcheck vc = {NULL, 0};
+    bchol__call_begin(&call, ctx);
+    /* The plain form bounds n[b] by nothing; the well-formed matrices give max_n. */
+    const int bound = ex ? max_n : INT_MAX;
+    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets, a_elems, bound, batch);
+    if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n))) {
+        bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
+        if (max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
+            st = unsupported(ctx, routine, p, max_n, &chosen);
+    }
+    if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets, a_elems, bound, batch, info);
+    if (!st)
+        st = bchol__potrf_vbatched_fused(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch,
+                                         info);
+    bchol__vcheck_release(&vc);
+    return bchol__call_end(&call, st, event);
+}
+
+bchol_status bchol_spotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
+                                   cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
+                                   cl_event *event)
+{
+    return bchol__potrf_vbatched(ctx, "bchol_spotrf_vbatched", BCHOL_S, NULL, uplo, -1, n, lda,
+                                 offsets, A, batch, info, event);
+}
+
+bchol_status bchol_dpotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
+                                   cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
+                                   cl_event *event)
+{
+    return bchol__potrf_vbatched(ctx, "bchol_dpotrf_vbatched", BCHOL_D, NULL, uplo, -1, n, lda,
+                                 offsets, A, batch, info, event);
+}
+
+static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+
+bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx, const bchol_vbatched_params *params,
+                                      char uplo, int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                      cl_mem A, int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__potrf_vbatched(ctx, "bchol_spotrf_vbatched_ex", BCHOL_S,
+                                 params ? params : &no_params, uplo, max_n, n, lda, offsets, A,
+                                 batch, info, event);
+}
+
+bchol_status bchol_dpotrf_vbatched_ex(bchol_context *ctx, const bchol_vbatched_params *params,
+                                      char uplo, int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                      cl_mem A, int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__potrf_vbatched(ctx, "bchol_dpotrf_vbatched_ex", BCHOL_D,
+                                 params ? params : &no_params, uplo, max_n, n, lda, offsets, A,
+                                 batch, info, event);
+}

@@ -1,0 +1,98 @@
+/* Driver of the fused kernel on a variable-size batch: builds potrf_vbatched_step for (ib,
+ * rpt, uplo, precision, ETM, schedule), fits the work-group to the largest matrix, and
+ * enqueues one launch per ib-wide panel of the largest matrix, each sized for the rows
+ * that the schedule leaves at that launch. */
+#include "internal.h"
+
+static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
+                                             NULL};
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* Local memory of one work-group: a panel of max(rows, ib) x ib. */
+static size_t local_bytes(bchol_precision p, int ib, int rows)
+{
+    return (size_t)(rows > ib ? rows : ib) * (size_t)ib * bchol__elem_size(p);
+}
+
+int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
+                                const bchol_vbatched_params *prm)
+{
+    uint64_t per_row = (uint64_t)prm->fused.ib * bchol__elem_size(p);
+    uint64_t n = per_row ? ctx->info.local_mem / per_row : 0;
+    return n > 1000000 ? 1000000 : (int)n;
+}
+
+static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
+                                    const bchol_vbatched_params *prm, int upper, cl_kernel *k)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D IB=%d", prm->fused.ib);
+    bchol__options_add(&o, "-D RPT=%d", prm->fused.rpt);
+    bchol__options_add(&o, "-D UPPER=%d", upper);
+    bchol__options_add(&o, "-D LAZY=%d", prm->schedule == BCHOL_SCHEDULE_LAZY);
+    bchol__options_add(&o, "-D ETM_AGGRESSIVE=%d", prm->etm == BCHOL_ETM_AGGRESSIVE);
+    return bchol__get_kernel(ctx, vbatched_files, &o, "potrf_vbatched_step", k);
+}
+
+bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
+                                         const bchol_vbatched_params *params, int upper, int max_n,
+                                         cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                         int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_vbatched_params prm = *params;
+    const int ib = prm.fused.ib;
+    cl_kernel kernel = NULL;
+    bchol_status st;
+    if (max_n == 0) return BCHOL_SUCCESS;
+    if (local_bytes(p, ib, max_n) > ctx->info.local_mem)
+        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                           "vbatched fused kernel: max_n = %d needs %zu bytes of local memory "
+                           "(ib = %d); the device has %llu",
+                           max_n, local_bytes(p, ib, max_n), ib,
+                           (unsigned long long)ctx->info.local_mem);
+
+    /* The first launch has the most rows; give each work-item more of them if the built
+     * kernel takes fewer work-items than that needs. */
+    for (int tries = 0;; tries++) {
+        if ((st = get_step_kernel(ctx, p, &prm, upper, &kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        if ((size_t)ceil_div(max_n, prm.fused.rpt) <= limit) break;
+        if (tries == 8)
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "vbatched fused kernel: no work-group shape fits max_n = %d (the "
+                               "kernel takes at most %zu work-items)",
+                               max_n, limit);
+        int need = ceil_div(max_n, (int)limit);
+        prm.fused.rpt = prm.fused.rpt * 2 > need ? prm.fused.rpt * 2 : need;
+    }
+
+    const int rpt = prm.fused.rpt, lazy = prm.schedule == BCHOL_SCHEDULE_LAZY;
+    const int fixed = prm.fused.shape == BCHOL_SHAPE_FIXED;
+    const cl_int launches = ceil_div(max_n, ib);
+    const int lx_first = ceil_div(max_n, rpt);
+    const int64_t chunk = bchol__launch_batch_limit(ctx, 1, (size_t)lx_first);
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        for (cl_int t = 0; t < launches; t++) {
+            /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to
+             * (launches-t)*ib (a matrix whose last panel is full while the largest one's
+             * is narrow has up to ib-1 rows more than the largest). */
+            const int rows =
+                lazy ? (max_n < (launches - t) * ib ? max_n : (launches - t) * ib) : max_n - t * ib;
+            const size_t local = (size_t)(fixed ? lx_first : ceil_div(rows, rpt));
+            const size_t global = (size_t)count * local;
+            bchol_arg args[] = {BCHOL_ARG(A),        BCHOL_ARG(offsets),
+                                BCHOL_ARG(n),        BCHOL_ARG(lda),
+                                BCHOL_ARG(info),     BCHOL_ARG(t),
+                                BCHOL_ARG(launches), BCHOL_ARG(b0),
+                                BCHOL_ARG(count),    BCHOL_LOCAL(local_bytes(p, ib, rows))};
+            if ((st = bchol__launch(call, kernel, 10, args, 1, &global, &local))) return st;
+        }
+    }
+    return BCHOL_SUCCESS;
+}

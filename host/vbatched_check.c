@@ -1,0 +1,96 @@
+/* Checks of a variable-size batch's per-matrix arrays, on the device (the host never reads
+ * the arrays): a block reduction, a one-group scan of the block aggregates, and the
+ * per-matrix flags. See cl_kernels/vbatched_check.cl for the rules. */
+#include "internal.h"
+
+static const char *const check_files[] = {"vbatched_check.cl", NULL};
+
+/* 64 work-items of 8 matrices: a block of 512; the scan over blocks runs in one group. */
+#define CHECK_WG 64
+#define CHECK_PER_ITEM 8
+#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
+
+static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_kernel *k)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
+    bchol__options_add(&o, "-D CHECK_PER_ITEM=%d", CHECK_PER_ITEM);
+    bchol__options_add(&o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
+    bchol__options_add(&o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
+    bchol__options_add(&o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
+    bchol__options_add(&o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
+    bchol__options_add(&o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
+    return bchol__get_kernel(ctx, check_files, &o, name, k);
+}
+
+/* One launch per slice of blocks that fits the driver's grid. */
+static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem lda,
+                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
+                                  const bchol_vcheck *vc, cl_mem info)
+{
+    cl_kernel k;
+    bchol_status st;
+    if ((st = get_check_kernel(call->ctx, name, &k))) return st;
+    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, CHECK_WG);
+    cl_ulong elems = a_elems, count = (cl_ulong)batch, blocks = vc->blocks;
+    cl_int mx = max_n;
+    for (cl_ulong g0 = 0; g0 < blocks; g0 += (cl_ulong)per_launch) {
+        cl_ulong groups = blocks - g0 < (cl_ulong)per_launch ? blocks - g0 : (cl_ulong)per_launch;
+        size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
+        bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(lda),         BCHOL_ARG(offsets),
+                            BCHOL_ARG(elems), BCHOL_ARG(mx),          BCHOL_ARG(count),
+                            BCHOL_ARG(g0),    BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks),
+                            BCHOL_ARG(info)};
+        if ((st = bchol__launch(call, k, info ? 10 : 9, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
+                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch)
+{
+    bchol_context *ctx = call->ctx;
+    cl_int err;
+    vc->blocks = ((uint64_t)batch + CHECK_BLOCK - 1) / CHECK_BLOCK;
+    vc->scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
+                                 (size_t)(3 * vc->blocks + 1) * sizeof(cl_ulong), NULL, &err);
+    if (!vc->scratch) return bchol__fail_cl(ctx, err, "vbatched checks: scratch buffer");
+    bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
+                                    batch, vc, NULL);
+    if (st) return st;
+    cl_kernel scan;
+    if ((st = get_check_kernel(ctx, "vbatched_check_scan", &scan))) return st;
+    size_t one = CHECK_WG;
+    cl_ulong blocks = vc->blocks;
+    bchol_arg args[] = {BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks)};
+    return bchol__launch(call, scan, 2, args, 1, &one, &one);
+}
+
+bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n)
+{
+    cl_ulong v = 0;
+    cl_event ev = NULL;
+    cl_int err =
+        clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE,
+                            (size_t)(3 * vc->blocks) * sizeof v, sizeof v, &v, 0, NULL, &ev);
+    if (err) return bchol__fail_cl(call->ctx, err, "vbatched checks: reading the largest n");
+    bchol__call_add_event(call, ev);
+    *max_n = (int)v;
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
+                                cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
+                                cl_mem info)
+{
+    return launch_blocks(call, "vbatched_check_flag", n, lda, offsets, a_elems, max_n, batch, vc,
+                         info);
+}
+
+void bchol__vcheck_release(bchol_vcheck *vc)
+{
+    /* OpenCL keeps the buffer until the commands that use it have finished. */
+    if (vc->scratch) clReleaseMemObject(vc->scratch);
+    vc->scratch = NULL;
+}

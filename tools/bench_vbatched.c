@@ -1,0 +1,385 @@
+/*
+ * bchol bench --vbatched: times bchol_{s,d}potrf_vbatched_ex on batches of random orders
+ * (uniform or Gaussian in [1, nmax]) and prints one row per nmax: Gflop/s of the four
+ * ETM/scheduling versions and of the fixed-size routine on the same batch padded to nmax
+ * with the identity, all counted on the real orders (sum of n^3/3), the default version's
+ * speed-up over the padded run and lazy-aggressive's over greedy-classic (the trends of
+ * Abdelfattah et al. 2016, Figures 4 and 6). Device time from OpenCL profiling events,
+ * median after warm-up; a vbatched time includes its device-side argument checks.
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIZES 64
+#define SAMPLE 16 /* matrices whose backward error is checked */
+
+typedef struct {
+    const char *device;
+    char precision, uplo;
+    util_dist dist;
+    int nmax[MAX_SIZES], count;
+    long long batch;
+    int reps, warmup, pad;
+    unsigned long long seed;
+    bchol_params fused;
+} vb_options;
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: bchol bench --vbatched [options]\n"
+        "  --dist uniform|gaussian  orders in [1, nmax]: uniform, or normal with mean nmax/2\n"
+        "                           and deviation nmax/6, clipped (default uniform)\n"
+        "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 32:512)\n"
+        "  --batch B         matrices per run (default 3000)\n"
+        "  --precision s|d   (default s)\n"
+        "  --uplo L|U        (default L)\n"
+        "  --device SPEC     nvidia, pocl, gpu, cpu or P:D\n"
+        "  --reps R          timed runs, the median is reported (default 10)\n"
+        "  --warmup W        untimed runs first (default 2)\n"
+        "  --no-pad          skip the padded fixed-size run\n"
+        "  --seed X          of the random orders (default 1)\n"
+        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
+}
+
+static int parse(int argc, char **argv, vb_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->precision = 's';
+    o->uplo = 'L';
+    o->batch = 3000;
+    o->reps = 10;
+    o->warmup = 2;
+    o->pad = 1;
+    o->seed = 1;
+    o->count = util_parse_sizes("32:512", o->nmax, MAX_SIZES);
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "--vbatched")) continue;
+        if (!strcmp(k, "--no-pad")) {
+            o->pad = 0;
+            continue;
+        }
+        if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v) {
+            fprintf(stderr, "bchol bench --vbatched: %s needs a value\n", k);
+            return -1;
+        }
+        if (!strcmp(k, "--nmax")) {
+            if ((o->count = util_parse_sizes(v, o->nmax, MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol bench --vbatched: bad size list \"%s\"\n", v);
+                return -1;
+            }
+        } else if (!strcmp(k, "--dist")) {
+            int d = util_parse_dist(v);
+            if (d != UTIL_DIST_UNIFORM && d != UTIL_DIST_GAUSSIAN) {
+                fprintf(stderr, "bchol bench --vbatched: --dist takes uniform or gaussian\n");
+                return -1;
+            }
+            o->dist = (util_dist)d;
+        } else if (!strcmp(k, "--batch")) o->batch = atoll(v);
+        else if (!strcmp(k, "--precision")) o->precision = v[0];
+        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
+        else if (!strcmp(k, "--device")) o->device = v;
+        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
+        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
+        else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
+        else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
+        else if (!strcmp(k, "--shape"))
+            o->fused.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else {
+            fprintf(stderr, "bchol bench --vbatched: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
+        o->reps < 1 || o->warmup < 0 || o->batch < 1) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+/* The four versions, in the seed's order; the last is the library's default. */
+static const struct {
+    const char *name;
+    bchol_schedule schedule;
+    bchol_etm etm;
+} versions[4] = {{"greedy-cl", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_CLASSIC},
+                 {"greedy-ag", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_AGGRESSIVE},
+                 {"lazy-cl", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
+                 {"lazy-ag", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE}};
+
+typedef struct {
+    long long batch;
+    int max_n;
+    double flops, gflops[4], pad_gflops, default_ms, error;
+    int ok, pad_ok, default_version;
+} vb_row;
+
+/* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
+typedef bchol_status (*run_fn)(bchol_context *ctx, const void *arg);
+
+static bchol_status time_runs(bchol_context *ctx, const vb_options *o, cl_mem src, cl_mem dst,
+                              size_t bytes, run_fn fn, const void *arg, double *ms)
+{
+    cl_command_queue q = bchol_context_queue(ctx);
+    double *t = malloc((size_t)o->reps * sizeof *t);
+    bchol_status st = BCHOL_SUCCESS;
+    bchol_context_set_timing(ctx, 1);
+    for (int r = 0; r < o->warmup + o->reps && !st; r++) {
+        clEnqueueCopyBuffer(q, src, dst, 0, 0, bytes, 0, NULL, NULL);
+        clFinish(q);
+        double v = 0;
+        if (!(st = fn(ctx, arg)) && !(st = bchol_last_call_ms(ctx, &v)) && r >= o->warmup)
+            t[r - o->warmup] = v;
+    }
+    if (!st) *ms = util_median(t, o->reps);
+    free(t);
+    return st;
+}
+
+typedef struct {
+    const vb_options *o;
+    bchol_vbatched_params prm;
+    int max_n;
+    cl_mem n, lda, off, A, info;
+    long long batch;
+} vb_call;
+
+static bchol_status run_vbatched(bchol_context *ctx, const void *arg)
+{
+    const vb_call *c = arg;
+    if (c->o->precision == 'd')
+        return bchol_dpotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off,
+                                        c->A, c->batch, c->info, NULL);
+    return bchol_spotrf_vbatched_ex(ctx, &c->prm, c->o->uplo, c->max_n, c->n, c->lda, c->off, c->A,
+                                    c->batch, c->info, NULL);
+}
+
+typedef struct {
+    const vb_options *o;
+    int nmax;
+    cl_mem A, info;
+    long long batch;
+} pad_call;
+
+static bchol_status run_padded(bchol_context *ctx, const void *arg)
+{
+    const pad_call *c = arg;
+    const int64_t stride = (int64_t)c->nmax * c->nmax;
+    if (c->o->precision == 'd')
+        return bchol_dpotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch,
+                                    c->info, NULL);
+    return bchol_spotrf_batched(ctx, c->o->uplo, c->nmax, c->A, 0, c->nmax, stride, c->batch,
+                                c->info, NULL);
+}
+
+static cl_mem device_copy(bchol_context *ctx, size_t bytes, const void *host, cl_mem_flags flags)
+{
+    cl_int err;
+    return clCreateBuffer(bchol_context_cl_context(ctx), flags | (host ? CL_MEM_COPY_HOST_PTR : 0),
+                          bytes ? bytes : 1, (void *)host, &err);
+}
+
+static int all_zero(bchol_context *ctx, cl_mem info, long long batch)
+{
+    int *h = malloc((size_t)batch * sizeof *h), ok = 1;
+    clEnqueueReadBuffer(bchol_context_queue(ctx), info, CL_TRUE, 0, (size_t)batch * sizeof *h, h, 0,
+                        NULL, NULL);
+    for (long long b = 0; b < batch; b++)
+        if (h[b]) ok = 0;
+    free(h);
+    return ok;
+}
+
+/* The padded batch: matrix b in the leading n_b-by-n_b block of nmax-by-nmax, identity
+ * below and to the right. Returns 0 when it does not fit the device. */
+static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const int *n,
+                        const int64_t *off, const void *a, vb_row *row)
+{
+    const int dbl = o->precision == 'd';
+    const size_t es = dbl ? 8 : 4, per = (size_t)nmax * nmax * es, bytes = (size_t)o->batch * per;
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    if (bytes > d.max_alloc || 2 * bytes > d.global_mem / 2) return 0;
+    char *p = calloc(bytes, 1);
+    if (!p) return 0;
+    for (long long b = 0; b < o->batch; b++) {
+        char *m = p + (size_t)b * per;
+        for (int j = 0; j < nmax; j++)
+            for (int i = 0; i < nmax; i++) {
+                double v = i < n[b] && j < n[b]
+                               ? util_get(a, (size_t)off[b] + util_idx(i, j, n[b]), dbl)
+                               : i == j;
+                util_set(m, util_idx(i, j, nmax), dbl, v);
+            }
+    }
+    cl_mem src = device_copy(ctx, bytes, p, CL_MEM_READ_ONLY),
+           dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
+           dI = device_copy(ctx, (size_t)o->batch * 4, NULL, CL_MEM_READ_WRITE);
+    int done = 0;
+    if (src && dA && dI) {
+        pad_call c = {o, nmax, dA, dI, o->batch};
+        double ms;
+        bchol_status st = time_runs(ctx, o, src, dA, bytes, run_padded, &c, &ms);
+        if (st) {
+            fprintf(stderr, "bchol bench --vbatched: padded nmax = %d: %s: %s\n", nmax,
+                    bchol_status_string(st), bchol_last_error(ctx));
+        } else {
+            row->pad_gflops = row->flops / (ms * 1e6);
+            row->pad_ok = all_zero(ctx, dI, o->batch);
+            done = 1;
+        }
+    }
+    if (src) clReleaseMemObject(src);
+    if (dA) clReleaseMemObject(dA);
+    if (dI) clReleaseMemObject(dI);
+    free(p);
+    return done;
+}
+
+static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row *row)
+{
+    const int dbl = o->precision == 'd';
+    const size_t es = dbl ? 8 : 4;
+    const long long batch = o->batch;
+    int *n = malloc((size_t)batch * sizeof *n);
+    int64_t *off = malloc((size_t)batch * sizeof *off);
+    util_rng rng;
+    util_rng_seed(&rng, o->seed * 1000003ULL + (uint64_t)nmax);
+    row->batch = batch;
+    row->max_n = 0;
+    row->flops = 0;
+    for (long long b = 0; b < batch; b++) {
+        n[b] = util_random_order(o->dist, nmax, &rng);
+        row->max_n = n[b] > row->max_n ? n[b] : row->max_n;
+        row->flops += util_potrf_flops(n[b]);
+    }
+    const size_t elems = (size_t)util_pack(n, n, batch, 0, 0, NULL, off), bytes = elems * es;
+    void *a = malloc(bytes), *f = malloc(bytes);
+    for (long long b = 0; b < batch; b++)
+        util_spd_fast((char *)a + (size_t)off[b] * es, dbl, n[b], n[b], &rng);
+
+    cl_mem src = device_copy(ctx, bytes, a, CL_MEM_READ_ONLY),
+           dA = device_copy(ctx, bytes, NULL, CL_MEM_READ_WRITE),
+           dn = device_copy(ctx, (size_t)batch * 4, n, CL_MEM_READ_ONLY),
+           doff = device_copy(ctx, (size_t)batch * 8, off, CL_MEM_READ_ONLY),
+           dI = device_copy(ctx, (size_t)batch * 4, NULL, CL_MEM_READ_WRITE);
+    int failed = !src || !dA || !dn || !doff || !dI;
+    if (failed) fprintf(stderr, "bchol bench --vbatched: device buffers for nmax = %d\n", nmax);
+
+    bchol_vbatched_params dflt;
+    bchol_potrf_vbatched_params(ctx, o->precision, row->max_n, &dflt, NULL);
+    row->ok = 1;
+    row->error = 0;
+    for (int v = 0; v < 4 && !failed; v++) {
+        /* packed with lda = n: the n array serves as lda too */
+        vb_call c = {o,          {o->fused, versions[v].etm, versions[v].schedule},
+                     row->max_n, dn,
+                     dn,         doff,
+                     dA,         dI,
+                     batch};
+        c.prm.fused.tbc = 1;
+        double ms;
+        bchol_status st = time_runs(ctx, o, src, dA, bytes, run_vbatched, &c, &ms);
+        if (st) {
+            fprintf(stderr, "bchol bench --vbatched: nmax = %d, %s: %s: %s\n", nmax,
+                    versions[v].name, bchol_status_string(st), bchol_last_error(ctx));
+            failed = 1;
+            break;
+        }
+        row->gflops[v] = row->flops / (ms * 1e6);
+        if (versions[v].schedule == dflt.schedule && versions[v].etm == dflt.etm) {
+            row->default_version = v;
+            row->default_ms = ms;
+        }
+        /* every version's result is checked: info, and the backward error of a sample */
+        row->ok &= all_zero(ctx, dI, batch);
+        clEnqueueReadBuffer(bchol_context_queue(ctx), dA, CL_TRUE, 0, bytes, f, 0, NULL, NULL);
+        for (int s = 0; s < SAMPLE && s < batch; s++) {
+            long long b = batch <= SAMPLE ? s : (long long)s * (batch - 1) / (SAMPLE - 1);
+            size_t at = (size_t)off[b] * es;
+            double e =
+                util_backward_error((char *)a + at, (char *)f + at, dbl, o->uplo, n[b], n[b]);
+            if (!(e <= row->error)) row->error = e;
+        }
+    }
+    row->ok &= row->error <= 30.0;
+    row->pad_gflops = -1;
+    if (!failed && o->pad && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
+    cl_mem all[] = {src, dA, dn, doff, dI};
+    for (int i = 0; i < 5; i++)
+        if (all[i]) clReleaseMemObject(all[i]);
+    free(a);
+    free(f);
+    free(n);
+    free(off);
+    return failed ? -1 : 0;
+}
+
+int bench_vbatched(int argc, char **argv)
+{
+    vb_options o;
+    if (parse(argc, argv, &o)) return 2;
+    bchol_context *ctx;
+    bchol_status st = bchol_context_create(o.device, &ctx);
+    if (st) {
+        fprintf(stderr, "bchol bench --vbatched: %s: %s\n", bchol_status_string(st),
+                bchol_last_error(NULL));
+        return 1;
+    }
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index,
+           d.raw_name, d.family, d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
+    printf("# %cpotrf_vbatched_ex uplo=%c, orders %s in [1, nmax], batch %lld, median of %d runs "
+           "after %d "
+           "warm-up; Gflop/s on the real orders (sum n^3/3); padded = %cpotrf_batched at n = nmax "
+           "with "
+           "identity padding\n",
+           o.precision, o.uplo, util_dist_name(o.dist), o.batch, o.reps, o.warmup, o.precision);
+    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch",
+           versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
+           "default_ms", "vb/pad", "lazy/gc", "error", "check");
+    int failed = 0;
+    for (int i = 0; i < o.count; i++) {
+        vb_row row = {0};
+        if (bench_nmax(ctx, &o, o.nmax[i], &row)) {
+            printf("%6d %6s %9lld %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", o.nmax[i], "-",
+                   o.batch, "-", "-", "-", "-", "-", "-", "-", "-", "-", "FAILED");
+            failed = 1;
+            continue;
+        }
+        char pad[16] = "-", ratio[16] = "-";
+        if (row.pad_gflops > 0) {
+            snprintf(pad, sizeof pad, "%.2f", row.pad_gflops);
+            snprintf(ratio, sizeof ratio, "%.2fx",
+                     row.gflops[row.default_version] / row.pad_gflops);
+        }
+        const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
+        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s\n",
+               o.nmax[i], row.max_n, row.batch, row.gflops[0], row.gflops[1], row.gflops[2],
+               row.gflops[3], pad, row.default_ms, ratio, row.gflops[3] / row.gflops[0], row.error,
+               ok ? "ok" : "FAILED");
+        fflush(stdout);
+        failed |= !ok;
+    }
+    bchol_context_destroy(ctx);
+    return failed;
+}
