@@ -19,6 +19,15 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->shape = BCHOL_SHAPE_SHRINK;
 }
 
+static void separate_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 32;
+    p->pb = 8;
+    p->gemm = BCHOL_GEMM_OWN;
+    p->tile = 32;
+    p->gb = 128;
+}
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -27,4 +36,7 @@ const bchol_backend bchol__backend_generic = {
     .binary_cache = 1,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 65535LL * 1024,
+    .separate_defaults = separate_defaults,
+    .crossover_s = 768,
+    .crossover_d = 512,
 };

@@ -60,6 +60,15 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->tbc = 1;
 }
 
+static void separate_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 32;
+    p->pb = 8;
+    p->gemm = BCHOL_GEMM_OWN;
+    p->tile = 32;
+    p->gb = 128;
+}
+
 const bchol_backend bchol__backend_pocl = {
     .family = "pocl",
     .matches = matches,
@@ -68,4 +77,7 @@ const bchol_backend bchol__backend_pocl = {
     .binary_cache = 0,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647,
+    .separate_defaults = separate_defaults,
+    .crossover_s = 128,
+    .crossover_d = 128,
 };
