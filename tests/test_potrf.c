@@ -205,10 +205,13 @@ int main(int argc, char **argv)
     for (int b = 0; b < 4; b++)
         if (info[o.batch + b] != -12345) bad_info++;
     failures = touched > 0 || bad_info > 0 || !(worst <= THRESHOLD);
-    printf("potrf %c %c n=%d batch=%lld variant=%d ib=%d tbc=%d nb=%d pb=%d gemm=%d tile=%d mode=%s: "
+    bchol_params chosen = {0}; /* what auto ran */
+    bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
+    const int ran = o.variant ? o.variant : (int)chosen.variant;
+    printf("potrf %c %c n=%d batch=%lld %s ib=%d tbc=%d nb=%d pb=%d gemm=%d tile=%d mode=%s: "
            "backward error %.3g, %lld wrong info, %lld elements touched outside: %s\n",
-           o.precision, o.uplo, n, o.batch, o.variant, o.ib, o.tbc, o.nb, o.pb, o.gemm, o.tile, o.mode,
-           worst, bad_info, touched, failures ? "FAILED" : "ok");
+           o.precision, o.uplo, n, o.batch, ran == BCHOL_VARIANT_SEPARATE ? "separate" : "fused", o.ib,
+           o.tbc, o.nb, o.pb, o.gemm, o.tile, o.mode, worst, bad_info, touched, failures ? "FAILED" : "ok");
     free(a);
     free(a0);
     free(info);
