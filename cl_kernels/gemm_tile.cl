@@ -11,8 +11,10 @@
  * reads are conflict-free and the work-items along the contiguous direction of the
  * stored triangle touch consecutive addresses.
  *
- * Build macros: TM, TN (tile), WM, WN (micro-tile), KB (K chunk), UPPER, and
- * REAL/PRECISION_DOUBLE (common.cl). The work-group has (TM/WM)*(TN/WN) work-items.
+ * Build macros: TM, TN (tile), WM, WN (micro-tile), KB (K chunk), UPPER,
+ * Y_LOWER_TRIANGULAR (1: Y(r, l) = 0 for l > r, so the products of whole column blocks
+ * of the result with later K chunks are skipped), and REAL/PRECISION_DOUBLE (common.cl).
+ * The work-group has (TM/WM)*(TN/WN) work-items.
  */
 #ifndef TM
 #define TM 64
@@ -34,6 +36,9 @@
 #endif
 #ifndef EARLY_EXIT
 #define EARLY_EXIT 1
+#endif
+#ifndef Y_LOWER_TRIANGULAR
+#define Y_LOWER_TRIANGULAR 0
 #endif
 
 #define RX (TM / WM)
@@ -79,7 +84,7 @@ inline void gemm_tile_load(__local REAL *s, const int lds, __global const REAL *
 }
 
 /*
- * acc = X * Y**T for the tile: X has `xrows` valid rows (of TM), Y `yrows` valid rows (of
+ * acc += X * Y**T for the tile: X has `xrows` valid rows (of TM), Y `yrows` valid rows (of
  * TN), both K columns. Every work-item of the group must call it (barriers); with active
  * = 0 nothing is read. sX holds KB*SLX elements, sY KB*SLY.
  */
@@ -88,10 +93,6 @@ inline void gemm_tile_nt(REAL acc[WM][WN], __global const REAL *X, const int ldx
                          const int K, __local REAL *sX, __local REAL *sY, const int active,
                          const int lid, const int rx, const int cx)
 {
-PRAGMA_UNROLL
-    for (int i = 0; i < WM; i++)
-PRAGMA_UNROLL
-        for (int q = 0; q < WN; q++) acc[i][q] = (REAL)0;
     for (int k0 = 0; k0 < K; k0 += KB) {
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous chunk is consumed */
         gemm_tile_load(sX, SLX, X, ldx, TM, xrows, k0, K, active, lid);
@@ -107,7 +108,11 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int i = 0; i < WM; i++)
 PRAGMA_UNROLL
-                for (int q = 0; q < WN; q++) acc[i][q] = mad(x[i], y[q], acc[i][q]);
+                for (int q = 0; q < WN; q++)
+                    /* columns cx + q*CX < (q+1)*CX <= k0 of a triangular Y are zero here
+                     * (the same q for the whole group: no divergence) */
+                    if (!Y_LOWER_TRIANGULAR || (q + 1) * CX > k0)
+                        acc[i][q] = mad(x[i], y[q], acc[i][q]);
         }
     }
 }

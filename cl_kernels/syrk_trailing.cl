@@ -56,7 +56,16 @@ __kernel void syrk_trailing(__global REAL *A, const ulong offset, const int lda,
     int rx, cx;
     gemm_tile_place(lid, &rx, &cx);
 
+    /* acc = -C + X*Y**T, then C = -acc: C is read before the product, so that its
+     * latency overlaps the loads of X and Y. Only the stored triangle is read. */
     REAL acc[WM][WN];
+PRAGMA_UNROLL
+    for (int i = 0; i < WM; i++)
+PRAGMA_UNROLL
+        for (int q = 0; q < WN; q++) {
+            const int r = rx + i * RX, c = cx + q * CX;
+            acc[i][q] = (active && row0 + r < m && col0 + c <= row0 + r) ? -ELEM(C, lda, r, c) : (REAL)0;
+        }
     gemm_tile_nt(acc, X, lda, m - row0, Y, lda, m - col0, jb, sX, sY, active, lid, rx, cx);
 
     if (active)
@@ -65,6 +74,6 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int q = 0; q < WN; q++) {
                 const int r = rx + i * RX, c = cx + q * CX;
-                if (row0 + r < m && col0 + c <= row0 + r) ELEM(C, lda, r, c) -= acc[i][q];
+                if (row0 + r < m && col0 + c <= row0 + r) ELEM(C, lda, r, c) = -acc[i][q];
             }
 }

@@ -7,7 +7,8 @@
  * work-group owns TM whole rows of A21 (TN >= jb columns), reads all of them before it
  * writes any, and no other group touches them.
  *
- * Build macros: those of gemm_tile.cl (TN >= NB), NB (workspace block order).
+ * Build macros: those of gemm_tile.cl (TN >= NB; the host sets Y_LOWER_TRIANGULAR, since
+ * W is), NB (workspace block order).
  */
 #ifndef NB
 #define NB 32
@@ -44,6 +45,10 @@ __kernel void trsm_panel(__global REAL *A, const ulong offset, const int lda,
     gemm_tile_place(lid, &rx, &cx);
 
     REAL acc[WM][WN];
+PRAGMA_UNROLL
+    for (int i = 0; i < WM; i++)
+PRAGMA_UNROLL
+        for (int q = 0; q < WN; q++) acc[i][q] = (REAL)0;
     gemm_tile_nt(acc, X, lda, m - row0, Wb, NB, jb, jb, sX, sY, active, lid, rx, cx);
 
     if (active)

@@ -124,6 +124,7 @@ static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, const bch
     k->ts = trsm_shape(prm);
     options_common(&o, p, prm, upper);
     options_tile(&o, k->ts);
+    bchol__options_add(&o, "-D Y_LOWER_TRIANGULAR=1"); /* W = L11**-1 */
     if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", TILE_WG, tile_local_bytes(p, k->ts),
                           &k->trsm)))
         return st;
