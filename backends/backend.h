@@ -21,6 +21,11 @@ typedef struct bchol_backend {
     int64_t max_groups_per_launch;
     /* Defaults for the solve at this precision ('s'/'d'), n and nrhs. */
     void (*solve_defaults)(char precision, int n, int nrhs, bchol_solve_params *params);
+    /* Defaults for the separate variant at this precision and n (nb, pb, gemm, tile, gb). */
+    void (*separate_defaults)(char precision, int n, bchol_params *params);
+    /* Largest n the dispatcher gives the fused variant, per precision; above it (or where
+     * the fused kernel cannot hold n) it runs the separate variant. */
+    int crossover_s, crossover_d;
 } bchol_backend;
 
 /* The backend for a device (the generic one if no other matches). */

@@ -28,6 +28,15 @@ static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *
     p->tbc = n > 0 && n < 32 ? 32 / n : 1;
 }
 
+static void separate_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 32;
+    p->pb = 8;
+    p->gemm = BCHOL_GEMM_OWN;
+    p->tile = 32;
+    p->gb = 128;
+}
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -37,4 +46,7 @@ const bchol_backend bchol__backend_generic = {
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 65535LL * 1024,
     .solve_defaults = solve_defaults,
+    .separate_defaults = separate_defaults,
+    .crossover_s = 768,
+    .crossover_d = 512,
 };

@@ -53,6 +53,20 @@ static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *
     p->tbc = n > 0 && n < 64 ? 64 / n : 1;
 }
 
+/* Separate variant, not yet measured on the H200: nb = 64 (the seed's 32 doubles the
+ * trailing matrix's memory traffic, which bounds the update with K = nb) and 64 x 64
+ * GEMM tiles of 4 x 4 per work-item. The crossover orders are a first guess above the
+ * seed's K40c values (about 700 in single, 400 in double), since our fused kernel beats
+ * torch up to n = 512. */
+static void separate_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 64;
+    p->pb = 8;
+    p->gemm = BCHOL_GEMM_OWN;
+    p->tile = 64;
+    p->gb = 128;
+}
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -62,4 +76,7 @@ const bchol_backend bchol__backend_nvidia = {
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647 / 64,
     .solve_defaults = solve_defaults,
+    .separate_defaults = separate_defaults,
+    .crossover_s = 768,
+    .crossover_d = 512,
 };

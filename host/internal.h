@@ -34,6 +34,11 @@ struct bchol_context {
 
     int timing;
     cl_event timed_first, timed_last;
+
+    /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
+    cl_mem workspace;
+    size_t workspace_bytes;
+    int workspace_busy;
 };
 
 /* ---- messages (message.c) ----------------------------------------------------------- */
@@ -186,6 +191,22 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
                                   const bchol_params *params, char uplo, int n, cl_mem A,
                                   int64_t offset, int lda, int64_t stride, int64_t batch,
                                   cl_mem info, cl_event *event);
+
+/* ---- separate variant (potrf_separate.c, workspace.c) -------------------------------- */
+
+/* Enqueues the right-looking blocked factorization (panel POTF2+TRTRI, TRSM, trailing
+ * update per nb-wide step) of a checked, non-empty batch; params are complete. */
+bchol_status bchol__potrf_separate(bchol_call *call, bchol_precision p, const bchol_params *params,
+                                   int upper, int n, cl_mem A, int64_t offset, int lda,
+                                   int64_t stride, int64_t batch, cl_mem info);
+
+/* Device scratch memory of at least bytes for one call: the context's cached buffer when
+ * it is free and large enough, else a new one (kept for later calls when larger). Give it
+ * back with bchol__workspace_release once the call's commands are enqueued; commands
+ * still queued keep using it safely (OpenCL frees memory after the commands using it). */
+bchol_status bchol__workspace_acquire(bchol_context *ctx, size_t bytes, cl_mem *mem);
+void bchol__workspace_release(bchol_context *ctx, cl_mem mem);
+void bchol__workspace_free(bchol_context *ctx);
 
 /* Fills count ints of buffer at element 0 with value; joins the call. */
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);

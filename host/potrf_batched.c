@@ -1,12 +1,17 @@
 /* bchol_{s,d}potrf_batched[_ex]: argument checks, quick returns, then the variant the
  * dispatcher picks. */
 #include "internal.h"
+#include "clblast_gemm.h"
 
 #include <limits.h>
 
+static bchol_status check_separate_params(bchol_context *ctx, const char *routine,
+                                          const bchol_params *p);
+
 static bchol_status check_params(bchol_context *ctx, const char *routine, const bchol_params *p)
 {
-    if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED)
+    if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED &&
+        p->variant != BCHOL_VARIANT_SEPARATE)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->variant = %d) is not a variant",
                            routine, (int)p->variant);
     if (p->ib > 32)
@@ -21,6 +26,33 @@ static bchol_status check_params(bchol_context *ctx, const char *routine, const 
     if (p->shape > BCHOL_SHAPE_SHRINK)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->shape = %d) is not a shape",
                            routine, p->shape);
+    return check_separate_params(ctx, routine, p);
+}
+
+/* The separate variant's fields (fields <= 0 take the default). */
+static bchol_status check_separate_params(bchol_context *ctx, const char *routine,
+                                          const bchol_params *p)
+{
+    if (p->nb > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->nb = %d) must be at most 64",
+                           routine, p->nb);
+    if (p->pb > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->pb = %d) must be at most 64",
+                           routine, p->pb);
+    if (p->gemm > BCHOL_GEMM_CLBLAST)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->gemm = %d) is not a GEMM",
+                           routine, p->gemm);
+    if (p->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->gemm = %d, CLBlast) is not available: this bchol "
+                           "was built without CLBlast",
+                           routine, p->gemm);
+    if (p->tile > 0 && p->tile != 16 && p->tile != 32 && p->tile != 64 && p->tile != 128)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->tile = %d) must be 16, 32, 64 or 128", routine, p->tile);
+    if (p->gb > (1 << 24))
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->gb = %d) must be at most 2^24",
+                           routine, p->gb);
     return BCHOL_SUCCESS;
 }
 
@@ -77,6 +109,10 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     bchol_params chosen = {0};
     if (params) chosen = *params;
     bchol__complete_params(ctx, p, n, &chosen);
+    if (chosen.variant == BCHOL_VARIANT_SEPARATE) {
+        st = bchol__potrf_separate(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info);
+        return bchol__call_end(&call, st, event);
+    }
     if (n > bchol__fused_max_n(ctx, p, &chosen))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "%s: n = %d is larger than the fused kernel can hold in local memory "

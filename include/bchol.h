@@ -212,8 +212,11 @@ BCHOL_API bchol_status bchol_dpotrf_batched_host(bchol_context *ctx, char uplo, 
 /* ---- expert interface: explicit variant and parameters (for tuners and benchmarks) -- */
 
 typedef enum bchol_variant {
-    BCHOL_VARIANT_AUTO = 0,  /* what the dispatcher picks for this device and size */
-    BCHOL_VARIANT_FUSED = 1  /* fused left-looking, one launch per ib-wide panel */
+    BCHOL_VARIANT_AUTO = 0,    /* what the dispatcher picks for this device and size */
+    BCHOL_VARIANT_FUSED = 1,   /* fused left-looking, one launch per ib-wide panel */
+    BCHOL_VARIANT_SEPARATE = 2 /* right-looking blocked: per nb-wide step, batched POTF2 +
+                                  TRTRI of the diagonal block, TRSM, and the trailing update
+                                  as GEMM tiles (any n) */
 } bchol_variant;
 
 typedef struct bchol_params {
@@ -222,7 +225,20 @@ typedef struct bchol_params {
     int tbc;   /* fused: matrices per work-group (1..64) */
     int rpt;   /* fused: panel rows per work-item (>= 1) */
     int shape; /* fused: BCHOL_SHAPE_FIXED or BCHOL_SHAPE_SHRINK work-groups */
+    /* separate variant (fields after shape, so older initializers leave them 0) */
+    int nb;    /* separate: block size of the right-looking loop (1..64) */
+    int pb;    /* separate: inner block of the panel's POTF2 (1..64; >= nb: unblocked) */
+    int gemm;  /* separate: BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST trailing update */
+    int tile;  /* separate: tile order of bchol's GEMM kernels (16, 32, 64 or 128) */
+    int gb;    /* separate with CLBlast: order of the diagonal blocks left to bchol's SYRK
+                  kernel, CLBlast updating the block columns below them (rounded up to a
+                  multiple of tile) */
 } bchol_params;
+
+/* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
+ * was built with it (CMake option BCHOL_WITH_CLBLAST); asking for it otherwise is
+ * BCHOL_ERR_ARGUMENT. */
+enum { BCHOL_GEMM_DEFAULT = 0, BCHOL_GEMM_OWN = 1, BCHOL_GEMM_CLBLAST = 2 };
 
 /* Work-group shape of the fused kernel over its steps. */
 enum {
@@ -234,7 +250,8 @@ enum {
 /*
  * The parameters bchol_{s,d}potrf_batched would use for this precision ('s' or 'd') and
  * n on ctx's device, and where they came from (a short text, e.g. "backend pocl
- * defaults").
+ * defaults"). The variant is fused up to the device's crossover order and separate above
+ * it (or where the fused kernel cannot hold n); the fields of both variants are filled.
  */
 BCHOL_API bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n,
                                           bchol_params *params, const char **source);

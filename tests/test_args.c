@@ -84,7 +84,7 @@ static void case_arguments(void)
 
 static void case_params(void)
 {
-    bchol_params p = {BCHOL_VARIANT_FUSED, 33, 0, 0, 0};
+    bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 33};
     bchol_status st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
     expect("params->ib = 33", st, BCHOL_ERR_ARGUMENT, "ib");
     p.ib = 8;
@@ -105,7 +105,7 @@ static void case_unsupported(void)
 {
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
-    bchol_params p = {BCHOL_VARIANT_FUSED, 32, 64, 1, 0};
+    bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 64, .rpt = 1};
     long long n = (long long)(d.local_mem / (32 * 64 * 8)) + 1;
     cl_mem big = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, (size_t)(n * n * 8), NULL, NULL);
     bchol_status st = bchol_dpotrf_batched_ex(ctx, &p, 'L', (int)n, big, 0, (int)n, n * n, 1, info, NULL);
@@ -241,6 +241,76 @@ static void case_build_failure(void)
     rmdir(dir);
 }
 
+/* The separate variant's parameters: each bad field is named; nothing is enqueued. */
+static void case_separate_params(void)
+{
+    static const struct {
+        const char *what, *needle;
+        bchol_params p;
+    } bad[] = {
+        {"params->nb = 65", "nb = 65", {.variant = BCHOL_VARIANT_SEPARATE, .nb = 65}},
+        {"params->pb = 65", "pb = 65", {.variant = BCHOL_VARIANT_SEPARATE, .pb = 65}},
+        {"params->gemm = 3", "gemm = 3", {.variant = BCHOL_VARIANT_SEPARATE, .gemm = 3}},
+        {"params->tile = 48", "tile = 48", {.variant = BCHOL_VARIANT_SEPARATE, .tile = 48}},
+        {"params->gb = 2^25", "gb = 33554432", {.variant = BCHOL_VARIANT_SEPARATE, .gb = 1 << 25}},
+        {"params->variant = 3", "variant = 3", {.variant = (bchol_variant)3}},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cl_event ev = (cl_event)1;
+        bchol_status st = bchol_dpotrf_batched_ex(ctx, &bad[i].p, 'L', N, A, 0, N, N * N, BATCH / 2, info, &ev);
+        if (ev) failures++;
+        expect(bad[i].what, st, BCHOL_ERR_ARGUMENT, bad[i].needle);
+    }
+}
+
+/* Without CLBlast in the build, asking for its GEMM names params->gemm. */
+static void case_clblast_unavailable(void)
+{
+    bchol_params p = {.variant = BCHOL_VARIANT_SEPARATE, .gemm = BCHOL_GEMM_CLBLAST};
+    bchol_status st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
+    expect("params->gemm = CLBlast, built without", st, BCHOL_ERR_ARGUMENT, "without CLBlast");
+}
+
+/*
+ * The dispatcher: fused up to one crossover order, separate above it, and separate
+ * wherever the fused kernel cannot hold n in local memory; both variants' fields filled.
+ */
+static void case_dispatch(void)
+{
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    for (int pi = 0; pi < 2; pi++) {
+        const char prec = "sd"[pi];
+        int switched = 0, bad = 0, beyond = 0;
+        bchol_params p;
+        for (int n = 1; n <= 4096; n++) {
+            const char *source = NULL;
+            bchol_status st = bchol_potrf_params(ctx, prec, n, &p, &source);
+            if (st || !source || p.ib <= 0 || p.tbc <= 0 || p.nb <= 0 || p.pb <= 0 || p.gemm <= 0 ||
+                p.tile <= 0 || p.gb <= 0 || (p.variant != BCHOL_VARIANT_FUSED && p.variant != BCHOL_VARIANT_SEPARATE)) {
+                if (bad++ < 3) printf("    %c n = %d: status %d, incomplete parameters\n", prec, n, st);
+                continue;
+            }
+            /* the fused kernel keeps tbc*ib elements per row in local memory (potrf_fused.c) */
+            const long long fused_max = (long long)(d.local_mem / ((unsigned long long)p.tbc * p.ib * (pi ? 8 : 4)));
+            if (p.variant == BCHOL_VARIANT_SEPARATE && !switched) {
+                switched = n;
+                printf("    %c: fused up to n = %d, separate above\n", prec, n - 1);
+            }
+            if (switched && p.variant == BCHOL_VARIANT_FUSED) {
+                if (bad++ < 3) printf("    %c n = %d: fused again above the crossover\n", prec, n);
+            }
+            if (n > fused_max) {
+                beyond++;
+                if (p.variant != BCHOL_VARIANT_SEPARATE && bad++ < 3)
+                    printf("    %c n = %d: fused beyond what it can hold\n", prec, n);
+            }
+        }
+        if (beyond && !switched) bad++;
+        expect(prec == 's' ? "single: one crossover" : "double: one crossover", bad ? BCHOL_ERR_ARGUMENT : 0, 0, NULL);
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -248,6 +318,8 @@ static const struct {
     {"arguments", case_arguments}, {"params", case_params},   {"unsupported", case_unsupported},
     {"host", case_host},           {"quick_return", case_quick_return},
     {"no_fp64", case_no_fp64},     {"context", case_context}, {"build_failure", case_build_failure},
+    {"separate_params", case_separate_params}, {"clblast_unavailable", case_clblast_unavailable},
+    {"dispatch", case_dispatch},
 };
 
 int main(int argc, char **argv)

@@ -3,11 +3,13 @@
  * on pass. Checks the worst backward error over the batch, the exact info of broken
  * matrices, and that nothing outside the stored triangles of the batch changed (the
  * other triangle, padding rows, gaps between matrices and the buffer's tail are
- * poisoned with NaN patterns and compared bit for bit).
+ * poisoned with NaN and finite patterns and compared bit for bit).
  *
  *   test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] [--tbc T]
  *              [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S]
  *              [--offset O] [--mode factor|info|host] [--seed X]
+ *              [--variant auto|fused|separate] [--nb NB] [--pb PB] [--gemm own|clblast]
+ *              [--tile T] [--gb GB]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -24,19 +26,21 @@ typedef struct {
     int n, ib, tbc, rpt, shape, lda_pad, stride_pad;
     long long batch, offset;
     unsigned long long seed;
+    int variant, nb, pb, gemm, tile, gb;
 } options;
 
 static void usage(void)
 {
     fprintf(stderr, "usage: test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] "
                     "[--tbc T] [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S] "
-                    "[--offset O] [--mode factor|info|host] [--seed X]\n");
+                    "[--offset O] [--mode factor|info|host] [--seed X] [--variant auto|fused|separate] "
+                    "[--nb NB] [--pb PB] [--gemm own|clblast] [--tile T] [--gb GB]\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {'s', 'L', "factor", 8, 0, 0, 0, 0, 0, 0, 20, 0, 1};
+    options o = {.precision = 's', .uplo = 'L', .mode = "factor", .n = 8, .batch = 20, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -54,22 +58,33 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--offset")) o.offset = atoll(v);
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--variant"))
+            o.variant = !strcmp(v, "fused") ? BCHOL_VARIANT_FUSED
+                        : !strcmp(v, "separate") ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_AUTO;
+        else if (!strcmp(k, "--nb")) o.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o.pb = atoi(v);
+        else if (!strcmp(k, "--gemm")) o.gemm = !strcmp(v, "clblast") ? BCHOL_GEMM_CLBLAST : BCHOL_GEMM_OWN;
+        else if (!strcmp(k, "--tile")) o.tile = atoi(v);
+        else if (!strcmp(k, "--gb")) o.gb = atoi(v);
         else usage();
     }
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U')) usage();
     return o;
 }
 
-/* A NaN whose payload depends on the position, so a misplaced write is caught too. */
+/* A NaN whose payload depends on the position, so a misplaced write is caught too; every
+ * fourth element is instead a finite value near 1 (with the position in its low bits),
+ * since a read-modify-write (x -= y) would carry a NaN through unchanged. */
 static void poison(void *buf, int dbl, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
+        const int finite = (h >> 62) == 0;
         if (dbl) {
-            uint64_t bits = 0x7ff8000000000000ULL | (h >> 14);
+            uint64_t bits = finite ? 0x3fe8000000000000ULL | (h >> 24) : 0x7ff8000000000000ULL | (h >> 14);
             memcpy((double *)buf + i, &bits, 8);
         } else {
-            uint32_t bits = 0x7fc00000U | (uint32_t)(h >> 42);
+            uint32_t bits = finite ? 0x3f400000U | (uint32_t)(h >> 50) : 0x7fc00000U | (uint32_t)(h >> 42);
             memcpy((float *)buf + i, &bits, 4);
         }
     }
@@ -123,7 +138,9 @@ int main(int argc, char **argv)
     memcpy(a0, a, total * es);
     for (long long b = 0; b < o.batch + 4; b++) info[b] = -12345;
 
-    bchol_params prm = {BCHOL_VARIANT_AUTO, o.ib, o.tbc, o.rpt, o.shape};
+    bchol_params prm = {.variant = (bchol_variant)o.variant, .ib = o.ib, .tbc = o.tbc, .rpt = o.rpt,
+                        .shape = o.shape, .nb = o.nb, .pb = o.pb, .gemm = o.gemm, .tile = o.tile,
+                        .gb = o.gb};
     if (host) {
         st = dbl ? bchol_dpotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info)
                  : bchol_spotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info);
@@ -188,10 +205,13 @@ int main(int argc, char **argv)
     for (int b = 0; b < 4; b++)
         if (info[o.batch + b] != -12345) bad_info++;
     failures = touched > 0 || bad_info > 0 || !(worst <= THRESHOLD);
-    printf("potrf %c %c n=%d batch=%lld ib=%d tbc=%d mode=%s: backward error %.3g, %lld wrong info, "
-           "%lld elements touched outside: %s\n",
-           o.precision, o.uplo, n, o.batch, o.ib, o.tbc, o.mode, worst, bad_info, touched,
-           failures ? "FAILED" : "ok");
+    bchol_params chosen = {0}; /* what auto ran */
+    bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
+    const int ran = o.variant ? o.variant : (int)chosen.variant;
+    printf("potrf %c %c n=%d batch=%lld %s ib=%d tbc=%d nb=%d pb=%d gemm=%d tile=%d mode=%s: "
+           "backward error %.3g, %lld wrong info, %lld elements touched outside: %s\n",
+           o.precision, o.uplo, n, o.batch, ran == BCHOL_VARIANT_SEPARATE ? "separate" : "fused", o.ib,
+           o.tbc, o.nb, o.pb, o.gemm, o.tile, o.mode, worst, bad_info, touched, failures ? "FAILED" : "ok");
     free(a);
     free(a0);
     free(info);

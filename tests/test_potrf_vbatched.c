@@ -509,8 +509,8 @@ static int mode_args(bchol_context *ctx)
      * the plain form after its reduction, leaving info and A untouched. */
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
-    bchol_vbatched_params q = {
-        {BCHOL_VARIANT_AUTO, 32, 1, 0, 0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params q = {.fused = {.variant = BCHOL_VARIANT_AUTO, .ib = 32, .tbc = 1},
+                               .etm = BCHOL_ETM_DEFAULT, .schedule = BCHOL_SCHEDULE_DEFAULT};
     const int huge = (int)(d.local_mem / (32 * 4)) + 1;
     vcall(ctx, "_ex max_n beyond local memory", 's', &q, 'L', huge, v, B,
           BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
@@ -610,8 +610,10 @@ int main(int argc, char **argv)
     make_batch(&o, &t);
     void *a = malloc(t.total * t.es);
     int *info = malloc((size_t)(t.batch + 4) * sizeof *info);
-    bchol_vbatched_params prm = {{BCHOL_VARIANT_AUTO, o.ib, 0, o.rpt, o.shape},
-                                 (bchol_etm)o.etm, (bchol_schedule)o.schedule};
+    bchol_vbatched_params prm = {
+        .fused = {.variant = BCHOL_VARIANT_AUTO, .ib = o.ib, .rpt = o.rpt, .shape = o.shape},
+        .etm = (bchol_etm)o.etm,
+        .schedule = (bchol_schedule)o.schedule};
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */

@@ -3,11 +3,13 @@
  * row per n: batch, median device time over the timed runs (OpenCL profiling events,
  * first command's start to last command's end, after warm-up runs), Gflop/s counting
  * n^3/3 per matrix, the worst backward error over a sample of the batch, and ok/FAILED.
- * With --compare lapack, the same matrices also go through the CPU peer.
+ * With --compare lapack, the same matrices also go through the CPU peer. With --variant
+ * fused,separate[,auto] each size runs each variant and a summary says where they cross.
  */
 #include "bchol.h"
 #include "bench_solve.h"
 #include "bchol_util.h"
+#include "bench_variants.h"
 #include "commands.h"
 #include "cpu_peer.h"
 #include "cpu_topology.h"
@@ -28,6 +30,8 @@ typedef struct {
     long long batch;
     int reps, warmup, compare;
     bchol_params prm;
+    bchol_variant variants[BENCH_MAX_VARIANTS];
+    int nvariants;
 } bench_options;
 
 static void usage(FILE *f)
@@ -44,7 +48,9 @@ static void usage(FILE *f)
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
             "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
-            "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n");
+            "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
+            "  --variant LIST    auto, fused, separate, or a list (fused,separate) to compare (default auto)\n"
+            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -55,6 +61,8 @@ static int parse(int argc, char **argv, bench_options *o)
     o->reps = 10;
     o->warmup = 2;
     o->nsizes = util_parse_sizes("4:512", o->sizes, MAX_SIZES);
+    o->nvariants = 1;
+    o->variants[0] = BCHOL_VARIANT_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -87,6 +95,20 @@ static int parse(int argc, char **argv, bench_options *o)
         else if (!strcmp(k, "--tbc")) o->prm.tbc = atoi(v);
         else if (!strcmp(k, "--rpt")) o->prm.rpt = atoi(v);
         else if (!strcmp(k, "--shape")) o->prm.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        else if (!strcmp(k, "--variant")) {
+            if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0) {
+                fprintf(stderr, "bchol bench: --variant takes fused, separate, auto or a list of them\n");
+                return -1;
+            }
+        } else if (!strcmp(k, "--nb")) o->prm.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o->prm.pb = atoi(v);
+        else if (!strcmp(k, "--gemm")) {
+            if ((o->prm.gemm = bench_parse_gemm(v)) < 0) {
+                fprintf(stderr, "bchol bench: --gemm takes own or clblast\n");
+                return -1;
+            }
+        } else if (!strcmp(k, "--tile")) o->prm.tile = atoi(v);
+        else if (!strcmp(k, "--gb")) o->prm.gb = atoi(v);
         else {
             fprintf(stderr, "bchol bench: unknown option %s\n", k);
             return -1;
@@ -137,8 +159,13 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
     if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
     if (o->prm.shape > 0) used.shape = o->prm.shape;
-    snprintf(row->params, sizeof row->params, "ib%d tbc%d rpt%d %s", used.ib, used.tbc, used.rpt,
-             used.shape == BCHOL_SHAPE_FIXED ? "fixed" : "shrink");
+    if (o->prm.variant > 0) used.variant = o->prm.variant;
+    if (o->prm.nb > 0) used.nb = o->prm.nb;
+    if (o->prm.pb > 0) used.pb = o->prm.pb;
+    if (o->prm.gemm > 0) used.gemm = o->prm.gemm;
+    if (o->prm.tile > 0) used.tile = o->prm.tile;
+    if (o->prm.gb > 0) used.gb = o->prm.gb;
+    bench_params_text(&used, row->params, sizeof row->params);
 
     size_t bytes = (size_t)batch * per;
     void *a = malloc(bytes ? bytes : 1), *f = malloc(bytes ? bytes : 1);
@@ -246,20 +273,28 @@ int cmd_bench(int argc, char **argv)
     if (o.compare)
         printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads one per core (%s)\n",
                o.precision, cpu_peer_threads(), cpu_topology_describe());
-    printf("%6s %8s %10s %10s %9s %-6s  %-24s", "n", "batch", "ms", "Gflop/s", "error", "check", "params");
+    printf("%6s %8s %10s %10s %9s %-6s  %-8s %-32s", "n", "batch", "ms", "Gflop/s", "error", "check", "variant",
+           "params");
     if (o.compare) printf(" %10s %10s %8s", "lapack_ms", "lapack_Gf", "speedup");
     printf("\n");
     int failed = 0;
-    for (int i = 0; i < o.nsizes; i++) {
+    static bench_crossover cross;
+    for (int i = 0; i < o.nsizes * o.nvariants; i++) {
         bench_row row = {0};
-        int n = o.sizes[i];
-        if (bench_one(ctx, &o, n, &row)) {
-            printf("%6d %8lld %10s %10s %9s %-6s\n", n, row.batch, "-", "-", "-", "FAILED");
+        int n = o.sizes[i / o.nvariants];
+        bench_options ov = o;
+        ov.prm.variant = o.variants[i % o.nvariants];
+        bchol_params chosen;
+        bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
+        if (bench_one(ctx, &ov, n, &row)) {
+            printf("%6d %8lld %10s %10s %9s %-6s  %-8s\n", n, row.batch, "-", "-", "-", "FAILED",
+                   bench_variant_name(ov.prm.variant));
             failed = 1;
             continue;
         }
-        printf("%6d %8lld %10.4f %10.2f %9.3g %-6s  %-24s", n, row.batch, row.ms, row.gflops, row.error,
-               row.ok ? "ok" : "FAILED", row.params);
+        bench_crossover_add(&cross, n, ov.prm.variant, row.gflops, chosen.variant);
+        printf("%6d %8lld %10.4f %10.2f %9.3g %-6s  %-8s %-32s", n, row.batch, row.ms, row.gflops, row.error,
+               row.ok ? "ok" : "FAILED", bench_variant_name(ov.prm.variant), row.params);
         if (o.compare)
             printf(" %10.4f %10.2f %7.2fx%s", row.peer_ms, row.peer_gflops, row.peer_ms / row.ms,
                    row.peer_ok ? "" : " (peer info != 0)");
@@ -267,6 +302,7 @@ int cmd_bench(int argc, char **argv)
         fflush(stdout);
         failed |= !row.ok;
     }
+    if (o.nvariants > 1) bench_crossover_print(&cross);
     bchol_context_destroy(ctx);
     return failed;
 }

@@ -27,7 +27,8 @@ void util_spd(void *a, int dbl, char uplo, int n, int lda, util_rng *r)
         for (int i = 0; i < n; i++) {
             if (!util_in_triangle(uplo, i, j)) continue;
             double s = 0;
-            for (int k = 0; k < n; k++) s += g[i + (size_t)k * n] * g[j + (size_t)k * n];
+            /* rows of G are contiguous: (G*G**T)(i,j) is a dot product of rows i and j */
+            for (int k = 0; k < n; k++) s += g[k + (size_t)i * n] * g[k + (size_t)j * n];
             util_set(a, util_idx(i, j, lda), dbl, s / n + (i == j ? 1.0 : 0.0));
         }
     free(g);

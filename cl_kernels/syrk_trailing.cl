@@ -1,0 +1,79 @@
+/* Trailing update of the separate Cholesky (after gemm_tile.cl): step j computes
+ *
+ *   A22 -= L21 * L21**T,  A22 = A(j+jb:n, j+jb:n),  L21 = A(j+jb:n, j:j+jb),
+ *
+ * on the stored triangle only. A work-group computes one TM x TM tile of the product as
+ * a plain GEMM tile; tiles on the diagonal compute the whole square (the extra flops of
+ * Haidar et al. 2015, section 4.3.3) but write only their stored half, so the other
+ * triangle of the user's matrix is never touched.
+ *
+ * The tiles of the lower triangle are grouped in diagonal blocks of qb x qb tiles,
+ * enumerated triangle by triangle: with one block covering A22 this is the whole
+ * update; with smaller blocks it is the block diagonal that a GEMM library leaves when it
+ * updates the block columns below it.
+ *
+ * Build macros: those of gemm_tile.cl (TN = TM), NB (largest jb).
+ */
+#ifndef NB
+#define NB 32
+#endif
+
+/*
+ * Matrices b0 .. b0+count-1 at step j, tiles_per_matrix tiles each: diagonal blocks of
+ * qb tiles per side, each block's qb*(qb+1)/2 tiles in turn; tiles beyond A22 are idle.
+ * This launch runs groups g0, g0+1, ... Matrices whose info is non-zero are skipped.
+ */
+__attribute__((reqd_work_group_size(GEMM_WG, 1, 1)))
+__kernel void syrk_trailing(__global REAL *A, const ulong offset, const int lda,
+                            const ulong stride, __global const int *info, const int n,
+                            const int j, const int qb, const int tiles_per_matrix,
+                            const ulong b0, const ulong count, const ulong g0)
+{
+    __local REAL sX[KB * SLX], sY[KB * SLY];
+    const int lid = (int)get_local_id(0);
+    const ulong g = g0 + get_group_id(0);
+    const ulong b = g / (ulong)tiles_per_matrix;
+    const int t = (int)(g % (ulong)tiles_per_matrix);
+    const int tri = qb * (qb + 1) / 2, block = t / tri, s = t % tri;
+    /* s = ti*(ti+1)/2 + tj with tj <= ti */
+    int ti = (int)((sqrt((float)(8 * s + 1)) - 1.0f) * 0.5f);
+    while ((ti + 1) * (ti + 2) / 2 <= s) ti++;
+    while (ti * (ti + 1) / 2 > s) ti--;
+    const int tj = s - ti * (ti + 1) / 2;
+    const int row0 = (block * qb + ti) * TM, col0 = (block * qb + tj) * TM;
+    const int jb = min(NB, n - j), m = n - j - jb;
+    const int live = b < count;
+    const int active = live && row0 < m && info[b0 + b] == 0;
+#if EARLY_EXIT
+    if (!active) return;
+#endif
+    /* idle tiles may lie beyond the matrix: keep their address arithmetic inside it */
+    const int r0 = active ? row0 : 0, c0 = active ? col0 : 0;
+    __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
+    __global const REAL *X = &ELEM(Ab, lda, j + jb + r0, j);
+    __global const REAL *Y = &ELEM(Ab, lda, j + jb + c0, j);
+    __global REAL *C = &ELEM(Ab, lda, j + jb + r0, j + jb + c0);
+    int rx, cx;
+    gemm_tile_place(lid, &rx, &cx);
+
+    /* acc = -C + X*Y**T, then C = -acc: C is read before the product, so that its
+     * latency overlaps the loads of X and Y. Only the stored triangle is read. */
+    REAL acc[WM][WN];
+PRAGMA_UNROLL
+    for (int i = 0; i < WM; i++)
+PRAGMA_UNROLL
+        for (int q = 0; q < WN; q++) {
+            const int r = rx + i * RX, c = cx + q * CX;
+            acc[i][q] = (active && row0 + r < m && col0 + c <= row0 + r) ? -ELEM(C, lda, r, c) : (REAL)0;
+        }
+    gemm_tile_nt(acc, X, lda, m - row0, Y, lda, m - col0, jb, sX, sY, active, lid, rx, cx);
+
+    if (active)
+PRAGMA_UNROLL
+        for (int i = 0; i < WM; i++)
+PRAGMA_UNROLL
+            for (int q = 0; q < WN; q++) {
+                const int r = rx + i * RX, c = cx + q * CX;
+                if (row0 + r < m && col0 + c <= row0 + r) ELEM(C, lda, r, c) = -acc[i][q];
+            }
+}

@@ -1,0 +1,252 @@
+/* Driver of the separate variant: right-looking blocked Cholesky over the whole batch
+ * (Haidar et al. 2015, sections 4.2-4.3). For each nb-wide step j, with jb = min(nb, n-j):
+ *
+ *   potrf_panel     A11 = L11*L11**T (POTF2, nested blocking by pb) and W = L11**-1 (TRTRI)
+ *   trsm_panel      L21 = A21 * W**T                               (GEMM, in place)
+ *   syrk_trailing   A22 -= L21*L21**T on the stored triangle       (GEMM tiles)
+ *
+ * With the CLBlast GEMM, CLBlast's strided-batched GEMM updates the block columns of A22
+ * below diagonal blocks of order gb, and syrk_trailing only those diagonal blocks, so
+ * that neither writes outside the stored triangle. The batch goes through in chunks whose
+ * inverses fit the workspace; launches are split where the grid would be too large. */
+#include "internal.h"
+#include "clblast_gemm.h"
+
+static const char *const panel_files[] = {"common.cl", "potrf_panel.cl", NULL};
+static const char *const trsm_files[] = {"common.cl", "gemm_tile.cl", "trsm_panel.cl", NULL};
+static const char *const syrk_files[] = {"common.cl", "gemm_tile.cl", "syrk_trailing.cl", NULL};
+
+/* Work-items of the GEMM-tile kernels (16 x 16 for the SYRK tiles). */
+#define TILE_WG 256
+/* Upper bound of the workspace of one call: the batch is chunked to stay below it. */
+#define WORKSPACE_CAP ((size_t)64 << 20)
+
+typedef struct {
+    int tm, tn, wm, wn, kb;
+} tile_shape;
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+static int pow2_at_least(int x)
+{
+    int p = 1;
+    while (p < x) p <<= 1;
+    return p;
+}
+
+/* K is at most nb: chunks of 16, or the whole of a smaller nb. */
+static int k_chunk(const bchol_params *prm) { return min_int(16, pow2_at_least(prm->nb)); }
+
+/* Square tiles of order `tile`, 16 x 16 work-items with (tile/16)^2 results each. */
+static tile_shape syrk_shape(const bchol_params *prm)
+{
+    const int w = prm->tile / 16;
+    return (tile_shape){prm->tile, prm->tile, w, w, k_chunk(prm)};
+}
+
+/* All nb columns in one group (the solve is in place): up to 16 work-items across them,
+ * the rest of the 256 down at least `tile` rows. */
+static tile_shape trsm_shape(const bchol_params *prm)
+{
+    const int cx = min_int(16, pow2_at_least(prm->nb)), rx = TILE_WG / cx;
+    const int wn = ceil_div(prm->nb, cx), wm = prm->tile > rx ? prm->tile / rx : 1;
+    return (tile_shape){rx * wm, cx * wn, wm, wn, k_chunk(prm)};
+}
+
+static int panel_wg(const bchol_params *prm)
+{
+    const int wg = prm->nb * prm->nb / 4;
+    return wg < 64 ? 64 : wg > 256 ? 256 : wg;
+}
+
+static size_t tile_local_bytes(bchol_precision p, tile_shape s)
+{
+    return (size_t)s.kb * (size_t)(s.tm + 1 + s.tn + 1) * bchol__elem_size(p);
+}
+
+static void options_common(bchol_options *o, bchol_precision p, const bchol_params *prm, int upper)
+{
+    bchol__options_init(o);
+    bchol__options_precision(o, p);
+    bchol__options_add(o, "-D UPPER=%d", upper);
+    bchol__options_add(o, "-D NB=%d", prm->nb);
+}
+
+static void options_tile(bchol_options *o, tile_shape s)
+{
+    bchol__options_add(o, "-D TM=%d", s.tm);
+    bchol__options_add(o, "-D TN=%d", s.tn);
+    bchol__options_add(o, "-D WM=%d", s.wm);
+    bchol__options_add(o, "-D WN=%d", s.wn);
+    bchol__options_add(o, "-D KB=%d", s.kb);
+}
+
+/* Builds (or finds) a kernel and checks that the device can run it in groups of wg
+ * work-items with local_bytes of local memory. */
+static bchol_status get_checked(bchol_context *ctx, const char *const *files, const bchol_options *o,
+                                const char *name, size_t wg, size_t local_bytes, cl_kernel *k)
+{
+    bchol_status st = bchol__get_kernel(ctx, files, o, name, k);
+    if (st) return st;
+    if (local_bytes > ctx->info.local_mem)
+        return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                           "separate variant: %s needs %zu bytes of local memory; the device has "
+                           "%llu (lower nb or tile)",
+                           name, local_bytes, (unsigned long long)ctx->info.local_mem);
+    if (bchol__kernel_wg_limit(ctx, *k) < wg)
+        return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                           "separate variant: %s needs work-groups of %zu work-items; the device "
+                           "runs it with at most %zu",
+                           name, wg, bchol__kernel_wg_limit(ctx, *k));
+    return BCHOL_SUCCESS;
+}
+
+typedef struct {
+    cl_kernel panel, trsm, syrk;
+    tile_shape ts, ss;
+    size_t panel_wg;
+} separate_kernels;
+
+static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                                int upper, separate_kernels *k)
+{
+    bchol_options o;
+    bchol_status st;
+    const size_t es = bchol__elem_size(p);
+    k->panel_wg = (size_t)panel_wg(prm);
+    options_common(&o, p, prm, upper);
+    bchol__options_add(&o, "-D PB=%d", prm->pb < prm->nb ? prm->pb : prm->nb);
+    bchol__options_add(&o, "-D PANEL_WG=%d", (int)k->panel_wg);
+    if ((st = get_checked(ctx, panel_files, &o, "potrf_panel", k->panel_wg,
+                          (size_t)prm->nb * (size_t)(prm->nb + 1) * es, &k->panel)))
+        return st;
+    k->ts = trsm_shape(prm);
+    options_common(&o, p, prm, upper);
+    options_tile(&o, k->ts);
+    bchol__options_add(&o, "-D Y_LOWER_TRIANGULAR=1"); /* W = L11**-1 */
+    if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", TILE_WG, tile_local_bytes(p, k->ts),
+                          &k->trsm)))
+        return st;
+    k->ss = syrk_shape(prm);
+    options_common(&o, p, prm, upper);
+    options_tile(&o, k->ss);
+    return get_checked(ctx, syrk_files, &o, "syrk_trailing", TILE_WG, tile_local_bytes(p, k->ss),
+                       &k->syrk);
+}
+
+/* Enqueues groups work-groups of wg work-items, in launches no larger than the grid
+ * allows; args[g0_arg] receives the first group of each launch. */
+static bchol_status launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                  int g0_arg, uint64_t groups, size_t wg)
+{
+    const uint64_t limit = (uint64_t)bchol__launch_batch_limit(call->ctx, 1, wg);
+    for (uint64_t first = 0; first < groups; first += limit) {
+        cl_ulong g0 = first;
+        const uint64_t count = groups - first < limit ? groups - first : limit;
+        size_t global = (size_t)count * wg;
+        args[g0_arg] = BCHOL_ARG(g0);
+        bchol_status st = bchol__launch(call, kernel, nargs, args, 1, &global, &wg);
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+/* The block columns of A22 below its diagonal blocks of order d, through CLBlast:
+ * C -= L21(rows of C) * L21(columns of C)**T, in the orientation of the stored triangle. */
+static bchol_status update_with_clblast(bchol_call *call, bchol_precision p, int upper, int n,
+                                        int j, int jb, int d, cl_mem A, uint64_t off, int lda,
+                                        uint64_t stride, int64_t count)
+{
+    const int m2 = n - j - jb;
+    const uint64_t ld = (uint64_t)lda;
+    for (int c0 = 0; c0 + d < m2; c0 += d) {
+        const int r0 = c0 + d, rows = m2 - r0;
+        const uint64_t c = (uint64_t)(j + jb + c0), r = (uint64_t)(j + jb + r0), k = (uint64_t)j;
+        bchol_status st;
+        if (!upper) {
+            /* L(r0:, c0:c0+d) -= L21(r0:, :) * L21(c0:c0+d, :)**T */
+            bchol_gemm_operand X = {A, off + r + k * ld, stride, lda};
+            bchol_gemm_operand Y = {A, off + c + k * ld, stride, lda};
+            bchol_gemm_operand C = {A, off + r + c * ld, stride, lda};
+            st = bchol__clblast_gemm(call, p, 'N', 'T', rows, d, jb, -1.0, &X, &Y, 1.0, &C, count);
+        } else {
+            /* U(c0:c0+d, r0:) -= U12(:, c0:c0+d)**T * U12(:, r0:) */
+            bchol_gemm_operand X = {A, off + k + c * ld, stride, lda};
+            bchol_gemm_operand Y = {A, off + k + r * ld, stride, lda};
+            bchol_gemm_operand C = {A, off + c + r * ld, stride, lda};
+            st = bchol__clblast_gemm(call, p, 'T', 'N', d, rows, jb, -1.0, &X, &Y, 1.0, &C, count);
+        }
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+/* All steps on matrices b0 .. b0+count-1, with W holding count inverses. */
+static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bchol_params *prm,
+                                 const separate_kernels *k, int upper, int n, cl_mem A,
+                                 int64_t offset, int lda, int64_t stride, cl_mem info, cl_mem W,
+                                 int64_t b0, int64_t count)
+{
+    const int use_clblast = prm->gemm == BCHOL_GEMM_CLBLAST;
+    const int ts = prm->tile, d = ceil_div(prm->gb, ts) * ts;
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, first = (cl_ulong)b0, cnt = (cl_ulong)count;
+    cl_ulong g0 = 0;
+    cl_int ld = lda, nn = n;
+    bchol_status st;
+    for (cl_int j = 0; j < n; j += prm->nb) {
+        const int jb = min_int(prm->nb, n - j), m2 = n - j - jb;
+        bchol_arg pa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
+                          BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
+                          BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
+        if ((st = launch_groups(call, k->panel, pa, 11, 10, (uint64_t)count, k->panel_wg))) return st;
+        if (m2 == 0) break;
+
+        cl_int tpm = ceil_div(m2, k->ts.tm);
+        bchol_arg ta[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
+                          BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
+                          BCHOL_ARG(tpm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
+        if ((st = launch_groups(call, k->trsm, ta, 12, 11, (uint64_t)count * (uint64_t)tpm, TILE_WG)))
+            return st;
+
+        /* Diagonal blocks of qb tiles: one block over all of A22 with bchol's GEMM. */
+        cl_int qb = use_clblast ? d / ts : ceil_div(m2, ts);
+        const int blocks = use_clblast ? ceil_div(m2, d) : 1;
+        cl_int spm = blocks * (qb * (qb + 1) / 2);
+        bchol_arg sa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
+                          BCHOL_ARG(info), BCHOL_ARG(nn), BCHOL_ARG(j), BCHOL_ARG(qb),
+                          BCHOL_ARG(spm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
+        if ((st = launch_groups(call, k->syrk, sa, 12, 11, (uint64_t)count * (uint64_t)spm, TILE_WG)))
+            return st;
+        if (use_clblast &&
+            (st = update_with_clblast(call, p, upper, n, j, jb, d, A,
+                                      (uint64_t)offset + (uint64_t)b0 * (uint64_t)stride, lda,
+                                      (uint64_t)stride, count)))
+            return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrf_separate(bchol_call *call, bchol_precision p, const bchol_params *params,
+                                   int upper, int n, cl_mem A, int64_t offset, int lda,
+                                   int64_t stride, int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    separate_kernels k;
+    bchol_status st;
+    if ((st = get_kernels(ctx, p, params, upper, &k))) return st;
+
+    const size_t per = (size_t)params->nb * (size_t)params->nb * bchol__elem_size(p);
+    size_t cap = WORKSPACE_CAP < ctx->info.max_alloc ? WORKSPACE_CAP : (size_t)ctx->info.max_alloc;
+    int64_t chunk = (int64_t)(cap / per);
+    if (chunk < 1) chunk = 1;
+    if (chunk > batch) chunk = batch;
+    cl_mem W;
+    if ((st = bchol__workspace_acquire(ctx, (size_t)chunk * per, &W))) return st;
+    for (int64_t b0 = 0; b0 < batch && !st; b0 += chunk) {
+        const int64_t count = batch - b0 < chunk ? batch - b0 : chunk;
+        st = factor_chunk(call, p, params, &k, upper, n, A, offset, lda, stride, info, W, b0, count);
+    }
+    bchol__workspace_release(ctx, W);
+    return st;
+}
