@@ -54,9 +54,8 @@ static struct {
     long calls[SHIM_KINDS];
     long launches;
     shim_kind fail_kind;
-    long fail_nth, fail_seen;
+    long fail_nth, fail_times, fail_seen, fired;
     cl_int fail_error;
-    int fired;
     size_t wg_limit;
     cl_ulong max_alloc;
     int no_fp64;
@@ -131,9 +130,9 @@ static cl_int fault(shim_kind kind)
     pthread_mutex_lock(&S.lock);
     S.calls[kind]++;
     S.calls[SHIM_ANY]++;
-    if (S.fail_nth > 0 && !S.fired && (S.fail_kind == SHIM_ANY || S.fail_kind == kind) &&
-        ++S.fail_seen == S.fail_nth) {
-        S.fired = 1;
+    if (S.fail_nth > 0 && (S.fail_kind == SHIM_ANY || S.fail_kind == kind) &&
+        ++S.fail_seen >= S.fail_nth && (S.fail_times < 0 || S.fired < S.fail_times)) {
+        S.fired++;
         err = S.fail_error;
     }
     pthread_mutex_unlock(&S.lock);
@@ -155,22 +154,23 @@ const char *shim_kind_name(shim_kind kind)
     return kind >= 0 && kind < SHIM_KINDS ? names[kind] : "?";
 }
 
-void shim_fail_nth(shim_kind kind, long nth, cl_int error)
+void shim_fail(shim_kind kind, long nth, long times, cl_int error)
 {
     INIT();
     pthread_mutex_lock(&S.lock);
     S.fail_kind = kind;
     S.fail_nth = nth;
+    S.fail_times = times;
     S.fail_seen = 0;
     S.fail_error = error;
     S.fired = 0;
     pthread_mutex_unlock(&S.lock);
 }
 
-int shim_fault_fired(void)
+long shim_faults(void)
 {
     pthread_mutex_lock(&S.lock);
-    int fired = S.fired;
+    long fired = S.fired;
     pthread_mutex_unlock(&S.lock);
     return fired;
 }

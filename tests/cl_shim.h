@@ -46,11 +46,11 @@ typedef enum {
 
 const char *shim_kind_name(shim_kind kind);
 
-/* From now on, the nth call (1-based) of kind fails with error; 0 disarms. Counting starts
- * at this call. */
-void shim_fail_nth(shim_kind kind, long nth, cl_int error);
-/* 1 once the armed fault has fired (since the last shim_fail_nth). */
-int shim_fault_fired(void);
+/* From now on, calls nth .. nth+times-1 (1-based) of kind fail with error (times < 0: every
+ * call from the nth on); nth = 0 disarms. Counting starts at this call. */
+void shim_fail(shim_kind kind, long nth, long times, cl_int error);
+/* Faults injected since the last shim_fail. */
+long shim_faults(void);
 /* Calls of kind since the start (all threads). */
 long shim_calls(shim_kind kind);
 /* Successful kernel launches since the start. */
