@@ -59,6 +59,10 @@ int util_ref_info(const void *a, int dbl, char uplo, int n, int lda);
 double util_backward_error(const void *a, const void *f, int dbl, char uplo, int n, int lda);
 double util_eps(int dbl);
 
+/* Fills count float (dbl = 0) or double elements with NaNs whose payload depends on the
+ * position, so that a misplaced write shows when compared bit for bit. */
+void util_poison(void *a, int dbl, size_t count);
+
 /* Median of v[0..n-1] (sorts v). */
 double util_median(double *v, int n);
 
