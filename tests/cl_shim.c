@@ -35,7 +35,15 @@ static struct {
 
 /* ---- state ------------------------------------------------------------------------------ */
 
-enum { OBJ_CONTEXT, OBJ_QUEUE, OBJ_MEM, OBJ_PROGRAM, OBJ_KERNEL, OBJ_EVENT, OBJ_KINDS };
+enum {
+    OBJ_CONTEXT = SHIM_OBJ_CONTEXT,
+    OBJ_QUEUE = SHIM_OBJ_QUEUE,
+    OBJ_MEM = SHIM_OBJ_BUFFER,
+    OBJ_PROGRAM = SHIM_OBJ_PROGRAM,
+    OBJ_KERNEL = SHIM_OBJ_KERNEL,
+    OBJ_EVENT = SHIM_OBJ_EVENT,
+    OBJ_KINDS = SHIM_OBJ_KINDS
+};
 static const char *const obj_names[OBJ_KINDS] = {"context", "queue", "buffer",
                                                  "program", "kernel", "event"};
 
@@ -210,6 +218,16 @@ long shim_live(char *report, size_t size)
                                          count[k], obj_names[k]);
     }
     return total;
+}
+
+long shim_live_of(shim_object kind)
+{
+    long n = 0;
+    pthread_mutex_lock(&S.lock);
+    for (int b = 0; b < BUCKETS; b++)
+        for (node *e = S.bucket[b]; e; e = e->next) n += e->kind == (int)kind;
+    pthread_mutex_unlock(&S.lock);
+    return n;
 }
 
 void shim_set_wg_limit(size_t limit)

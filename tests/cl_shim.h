@@ -58,6 +58,10 @@ long shim_launches(void);
 
 /* Live objects (references held through the API); writes a short list into report. */
 long shim_live(char *report, size_t size);
+/* Live objects of one kind. */
+typedef enum { SHIM_OBJ_CONTEXT, SHIM_OBJ_QUEUE, SHIM_OBJ_BUFFER, SHIM_OBJ_PROGRAM, SHIM_OBJ_KERNEL,
+               SHIM_OBJ_EVENT, SHIM_OBJ_KINDS } shim_object;
+long shim_live_of(shim_object kind);
 
 /* Overrides of what the device reports (0 = none); same as the environment variables. */
 void shim_set_wg_limit(size_t limit);
