@@ -96,7 +96,9 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
         return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,
                            "%s: one matrix (%llu bytes) exceeds the device's largest allocation",
                            routine, (unsigned long long)(last * es));
-    uint64_t fit = (ctx->info.max_alloc - last * es) / ((uint64_t)stride * es) + 1;
+    /* matrices one allocation holds, 1 + (room after one matrix) / stride, in elements so
+     * that no product wraps (a batch of one may have any stride) */
+    uint64_t fit = 1 + (ctx->info.max_alloc - last * es) / es / (uint64_t)stride;
     int64_t piece = (uint64_t)batch < fit ? batch : (int64_t)fit;
     if (piece > MAX_PIECE) piece = MAX_PIECE;
 
