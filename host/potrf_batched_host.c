@@ -15,11 +15,9 @@
 
 /* Factors count matrices at hostA (one piece) through dA and dinfo; tmp holds count ints.
  * *copying is set once the copy back has begun: the caller's memory may have changed. */
-static bchol_status run_piece(bchol_context *ctx, const char *routine, bchol_precision p,
-                              char uplo, int n, char *hostA, int lda, int64_t stride,
-                              int64_t count, int *info, cl_mem dA, cl_mem dinfo, int *tmp,
-                              int *copying)
-{
+static bchol_status run_piece(bchol_context *ctx, const char *routine, bchol_precision p, char uplo,
+                              int n, char *hostA, int lda, int64_t stride, int64_t count, int *info,
+                              cl_mem dA, cl_mem dinfo, int *tmp, int *copying) {
     const size_t es = bchol__elem_size(p);
     const size_t bytes = ((size_t)(count - 1) * (size_t)stride + (size_t)(n - 1) * lda + n) * es;
     const size_t ibytes = (size_t)count * sizeof(cl_int);
@@ -34,22 +32,24 @@ static bchol_status run_piece(bchol_context *ctx, const char *routine, bchol_pre
          * they could not back, only in its event) before anything comes back. */
         cl_int status = CL_COMPLETE;
         if (!(err = clWaitForEvents(1, &ev)))
-            err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                 NULL);
+            err =
+                clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
         if (!err && status < 0) err = status;
         clReleaseEvent(ev);
         if (err) {
             st = bchol__fail_cl(ctx, err, "factorization");
-        } else if ((err = clEnqueueReadBuffer(ctx->queue, dinfo, CL_FALSE, 0, ibytes, tmp, 0,
-                                              NULL, NULL))) {
+        } else if ((err = clEnqueueReadBuffer(ctx->queue, dinfo, CL_FALSE, 0, ibytes, tmp, 0, NULL,
+                                              NULL))) {
             /* info comes back to tmp first, so that the caller's info and matrices change
              * together, once the matrices are back */
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
         } else {
             *copying = 1;
             err = clEnqueueReadBuffer(ctx->queue, dA, CL_TRUE, 0, bytes, hostA, 0, NULL, NULL);
-            if (err) st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
-            else memcpy(info, tmp, ibytes);
+            if (err)
+                st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
+            else
+                memcpy(info, tmp, ibytes);
         }
     }
     /* Nothing may still read or write the caller's memory once we return. */
@@ -59,26 +59,28 @@ static bchol_status run_piece(bchol_context *ctx, const char *routine, bchol_pre
 
 static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_precision p,
                                char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
-                               int *info)
-{
+                               int *info) {
     int upper;
     bchol_status st;
     if ((st = bchol__check_context(ctx, routine))) return st;
     if ((st = bchol__check_uplo(ctx, routine, 2, uplo, &upper))) return st;
-    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 3 (n = %d) must be >= 0", routine, n);
+    if (n < 0)
+        return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 3 (n = %d) must be >= 0", routine, n);
     if (lda < (n > 1 ? n : 1))
-        return bchol__fail(ctx, BCHOL_ERR_LDA, "%s: argument 5 (lda = %d) must be >= max(1, n) = %d",
-                           routine, lda, n > 1 ? n : 1);
+        return bchol__fail(ctx, BCHOL_ERR_LDA,
+                           "%s: argument 5 (lda = %d) must be >= max(1, n) = %d", routine, lda,
+                           n > 1 ? n : 1);
     if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
         return bchol__fail(ctx, BCHOL_ERR_N,
                            "%s: argument 3 (n = %d) with lda = %d spans more than 2^31-1 elements",
                            routine, n, lda);
     if (stride < (int64_t)lda * n)
-        return bchol__fail(ctx, BCHOL_ERR_STRIDE_A, "%s: argument 6 (stride = %lld) must be >= lda*n = %lld",
-                           routine, (long long)stride, (long long)lda * n);
+        return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
+                           "%s: argument 6 (stride = %lld) must be >= lda*n = %lld", routine,
+                           (long long)stride, (long long)lda * n);
     if (batch < 0)
-        return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument 7 (batch = %lld) must be >= 0", routine,
-                           (long long)batch);
+        return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument 7 (batch = %lld) must be >= 0",
+                           routine, (long long)batch);
     if (batch > 0 && n > 0 && !A)
         return bchol__fail(ctx, BCHOL_ERR_A, "%s: argument 4 (A) is NULL", routine);
     if (batch > 0 && !info)
@@ -86,7 +88,8 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
     if (n == 0) {
-        for (int64_t b = 0; b < batch; b++) info[b] = 0;
+        for (int64_t b = 0; b < batch; b++)
+            info[b] = 0;
         return BCHOL_SUCCESS;
     }
 
@@ -114,8 +117,8 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
             uint64_t span = (uint64_t)(piece - 1) * (uint64_t)stride + last;
             dA = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, span * es, NULL, &err);
             if (dA)
-                dinfo = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, (size_t)piece * sizeof(cl_int),
-                                       NULL, &err);
+                dinfo = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
+                                       (size_t)piece * sizeof(cl_int), NULL, &err);
             st = dinfo ? BCHOL_SUCCESS : bchol__fail_cl(ctx, err, "clCreateBuffer");
         }
         if (!st)
@@ -142,13 +145,13 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
 }
 
 bchol_status bchol_spotrf_batched_host(bchol_context *ctx, char uplo, int n, float *A, int lda,
-                                       int64_t stride, int64_t batch, int *info)
-{
-    return potrf_host(ctx, "bchol_spotrf_batched_host", BCHOL_S, uplo, n, A, lda, stride, batch, info);
+                                       int64_t stride, int64_t batch, int *info) {
+    return potrf_host(ctx, "bchol_spotrf_batched_host", BCHOL_S, uplo, n, A, lda, stride, batch,
+                      info);
 }
 
 bchol_status bchol_dpotrf_batched_host(bchol_context *ctx, char uplo, int n, double *A, int lda,
-                                       int64_t stride, int64_t batch, int *info)
-{
-    return potrf_host(ctx, "bchol_dpotrf_batched_host", BCHOL_D, uplo, n, A, lda, stride, batch, info);
+                                       int64_t stride, int64_t batch, int *info) {
+    return potrf_host(ctx, "bchol_dpotrf_batched_host", BCHOL_D, uplo, n, A, lda, stride, batch,
+                      info);
 }

@@ -29,18 +29,18 @@
  * other kinds, so that a sweep can fail each call of a routine in turn. */
 typedef enum {
     SHIM_ANY,
-    SHIM_CONTEXT,   /* clCreateContext */
-    SHIM_QUEUE,     /* clCreateCommandQueue */
-    SHIM_BUFFER,    /* clCreateBuffer, clCreateSubBuffer */
-    SHIM_PROGRAM,   /* clCreateProgramWithSource / WithBinary */
-    SHIM_BUILD,     /* clBuildProgram */
-    SHIM_KERNEL,    /* clCreateKernel */
-    SHIM_SET_ARG,   /* clSetKernelArg */
-    SHIM_LAUNCH,    /* clEnqueueNDRangeKernel */
-    SHIM_WRITE,     /* clEnqueueWriteBuffer, clEnqueueFillBuffer, clEnqueueCopyBuffer */
-    SHIM_READ,      /* clEnqueueReadBuffer */
-    SHIM_WAIT,      /* clFinish, clWaitForEvents */
-    SHIM_QUERY,     /* clGet*Info */
+    SHIM_CONTEXT, /* clCreateContext */
+    SHIM_QUEUE,   /* clCreateCommandQueue */
+    SHIM_BUFFER,  /* clCreateBuffer, clCreateSubBuffer */
+    SHIM_PROGRAM, /* clCreateProgramWithSource / WithBinary */
+    SHIM_BUILD,   /* clBuildProgram */
+    SHIM_KERNEL,  /* clCreateKernel */
+    SHIM_SET_ARG, /* clSetKernelArg */
+    SHIM_LAUNCH,  /* clEnqueueNDRangeKernel */
+    SHIM_WRITE,   /* clEnqueueWriteBuffer, clEnqueueFillBuffer, clEnqueueCopyBuffer */
+    SHIM_READ,    /* clEnqueueReadBuffer */
+    SHIM_WAIT,    /* clFinish, clWaitForEvents */
+    SHIM_QUERY,   /* clGet*Info */
     SHIM_KINDS
 } shim_kind;
 
@@ -59,8 +59,15 @@ long shim_launches(void);
 /* Live objects (references held through the API); writes a short list into report. */
 long shim_live(char *report, size_t size);
 /* Live objects of one kind. */
-typedef enum { SHIM_OBJ_CONTEXT, SHIM_OBJ_QUEUE, SHIM_OBJ_BUFFER, SHIM_OBJ_PROGRAM, SHIM_OBJ_KERNEL,
-               SHIM_OBJ_EVENT, SHIM_OBJ_KINDS } shim_object;
+typedef enum {
+    SHIM_OBJ_CONTEXT,
+    SHIM_OBJ_QUEUE,
+    SHIM_OBJ_BUFFER,
+    SHIM_OBJ_PROGRAM,
+    SHIM_OBJ_KERNEL,
+    SHIM_OBJ_EVENT,
+    SHIM_OBJ_KINDS
+} shim_object;
 long shim_live_of(shim_object kind);
 
 /* Overrides of what the device reports (0 = none); same as the environment variables. */

@@ -31,7 +31,8 @@ typedef struct {
     int *expect_info;
 } job;
 
-#define JOB(p, u, n_, h, b) {.prec = p, .uplo = u, .n = n_, .host = h, .batch = b}
+#define JOB(p, u, n_, h, b)                                                                        \
+    { .prec = p, .uplo = u, .n = n_, .host = h, .batch = b }
 static job jobs[] = {
     JOB('s', 'L', 7, 0, 40),  JOB('d', 'U', 7, 1, 33), JOB('s', 'U', 19, 0, 21),
     JOB('d', 'L', 30, 0, 12), JOB('s', 'L', 7, 1, 25), JOB('d', 'L', 30, 1, 9),
@@ -45,8 +46,7 @@ static pthread_barrier_t start;
 static long mismatches, errors;
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void count(long *what, const char *fmt, int t, int j, const char *msg)
-{
+static void count(long *what, const char *fmt, int t, int j, const char *msg) {
     pthread_mutex_lock(&count_lock);
     if ((*what)++ < 10) {
         printf(fmt, t, j, msg);
@@ -55,8 +55,7 @@ static void count(long *what, const char *fmt, int t, int j, const char *msg)
     pthread_mutex_unlock(&count_lock);
 }
 
-static void make_jobs(void)
-{
+static void make_jobs(void) {
     for (int j = 0; j < NJOBS; j++) {
         job *b = &jobs[j];
         const int dbl = b->prec == 'd', n = b->n;
@@ -76,18 +75,19 @@ static void make_jobs(void)
 
 /* Runs job j on ctx into out/info; returns the status. dA/dI: this thread's buffers. */
 static bchol_status run_job(bchol_context *ctx, const job *b, unsigned char *out, int *info,
-                            cl_mem dA, cl_mem dI)
-{
+                            cl_mem dA, cl_mem dI) {
     const int n = b->n;
     const long long s = (long long)n * n;
     memcpy(out, b->input, b->bytes);
     if (b->host)
-        return b->prec == 'd' ? bchol_dpotrf_batched_host(ctx, b->uplo, n, (double *)out, n, s, b->batch, info)
-                              : bchol_spotrf_batched_host(ctx, b->uplo, n, (float *)out, n, s, b->batch, info);
+        return b->prec == 'd'
+                   ? bchol_dpotrf_batched_host(ctx, b->uplo, n, (double *)out, n, s, b->batch, info)
+                   : bchol_spotrf_batched_host(ctx, b->uplo, n, (float *)out, n, s, b->batch, info);
     cl_command_queue q = bchol_context_queue(ctx);
     cl_event ev = NULL;
     bchol_status st;
-    if (clEnqueueWriteBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL)) return BCHOL_ERR_OPENCL;
+    if (clEnqueueWriteBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL))
+        return BCHOL_ERR_OPENCL;
     st = b->prec == 'd' ? bchol_dpotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev)
                         : bchol_spotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev);
     if (st) return st;
@@ -100,8 +100,7 @@ static bchol_status run_job(bchol_context *ctx, const job *b, unsigned char *out
     return BCHOL_SUCCESS;
 }
 
-static size_t largest_job(void)
-{
+static size_t largest_job(void) {
     size_t most = 0;
     for (int j = 0; j < NJOBS; j++)
         if (jobs[j].bytes > most) most = jobs[j].bytes;
@@ -110,8 +109,7 @@ static size_t largest_job(void)
 
 /* Every job, rounds times, in an order that depends on the thread; compared with the
  * sequential results. ctx NULL: the thread makes its own context. */
-static void *worker(void *arg)
-{
+static void *worker(void *arg) {
     const int t = (int)(intptr_t)arg;
     const size_t most = largest_job();
     unsigned char *out = malloc(most);
@@ -135,11 +133,15 @@ static void *worker(void *arg)
             const char *source = NULL;
             bchol_potrf_params(ctx, b->prec, b->n, &prm, &source);
             bchol_status st = run_job(ctx, b, out, info, dA, dI);
-            if (st) count(&errors, "thread %d: job %d: %s", t, j, bchol_last_error(ctx));
-            else if (memcmp(out, b->expect, b->bytes) || memcmp(info, b->expect_info, (size_t)b->batch * sizeof(int)))
-                count(&mismatches, "thread %d: job %d: %s", t, j, "results differ from the sequential run");
+            if (st)
+                count(&errors, "thread %d: job %d: %s", t, j, bchol_last_error(ctx));
+            else if (memcmp(out, b->expect, b->bytes) ||
+                     memcmp(info, b->expect_info, (size_t)b->batch * sizeof(int)))
+                count(&mismatches, "thread %d: job %d: %s", t, j,
+                      "results differ from the sequential run");
             if (!source || strncmp(source, "backend ", 8))
-                count(&errors, "thread %d: job %d: params source \"%s\"", t, j, source ? source : "(null)");
+                count(&errors, "thread %d: job %d: params source \"%s\"", t, j,
+                      source ? source : "(null)");
         }
     clReleaseMemObject(dA);
     clReleaseMemObject(dI);
@@ -149,8 +151,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void sequential_reference(void)
-{
+static void sequential_reference(void) {
     bchol_context *ctx;
     if (bchol_context_create(NULL, &ctx)) {
         printf("FAILED: no context: %s\n", bchol_last_error(NULL));
@@ -158,7 +159,8 @@ static void sequential_reference(void)
     }
     const size_t most = largest_job();
     cl_mem dA = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, most, NULL, NULL);
-    cl_mem dI = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, 1024 * sizeof(int), NULL, NULL);
+    cl_mem dI = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, 1024 * sizeof(int),
+                               NULL, NULL);
     for (int j = 0; j < NJOBS; j++) {
         job *b = &jobs[j];
         bchol_status st = run_job(ctx, b, b->expect, b->expect_info, dA, dI);
@@ -168,14 +170,17 @@ static void sequential_reference(void)
         for (long long m = 0; m < b->batch && !st; m++) {
             size_t at = (size_t)(m * b->n * b->n) * (b->prec == 'd' ? 8 : 4);
             int ref = util_ref_info(b->input + at, b->prec == 'd', b->uplo, b->n, b->n);
-            if (ref != b->expect_info[m]) bad++;
+            if (ref != b->expect_info[m])
+                bad++;
             else if (!ref) {
-                double e = util_backward_error(b->input + at, b->expect + at, b->prec == 'd', b->uplo, b->n, b->n);
+                double e = util_backward_error(b->input + at, b->expect + at, b->prec == 'd',
+                                               b->uplo, b->n, b->n);
                 if (!(e <= worst)) worst = e;
             }
         }
         if (bad || !(worst <= 30)) {
-            printf("FAILED: sequential job %d: %s (backward error %.3g)\n", j, st ? bchol_last_error(ctx) : "wrong info", worst);
+            printf("FAILED: sequential job %d: %s (backward error %.3g)\n", j,
+                   st ? bchol_last_error(ctx) : "wrong info", worst);
             exit(1);
         }
     }
@@ -184,40 +189,40 @@ static void sequential_reference(void)
     bchol_context_destroy(ctx);
 }
 
-static void run_threads(void *(*fn)(void *))
-{
+static void run_threads(void *(*fn)(void *)) {
     pthread_t *tid = malloc((size_t)threads * sizeof *tid);
     pthread_barrier_init(&start, NULL, (unsigned)threads);
-    for (int t = 0; t < threads; t++) pthread_create(&tid[t], NULL, fn, (void *)(intptr_t)t);
-    for (int t = 0; t < threads; t++) pthread_join(tid[t], NULL);
+    for (int t = 0; t < threads; t++)
+        pthread_create(&tid[t], NULL, fn, (void *)(intptr_t)t);
+    for (int t = 0; t < threads; t++)
+        pthread_join(tid[t], NULL);
     pthread_barrier_destroy(&start);
     free(tid);
 }
 
-static int case_one_context(void)
-{
+static int case_one_context(void) {
     if (bchol_context_create(NULL, &shared)) return printf("FAILED: no context\n"), 1;
     long builds = shim_calls(SHIM_BUILD);
     run_threads(worker);
     builds = shim_calls(SHIM_BUILD) - builds;
     bchol_context_destroy(shared);
-    printf("one_context: %d threads x %d rounds x %d jobs: %ld mismatches, %ld errors, %ld builds of %d programs\n",
+    printf("one_context: %d threads x %d rounds x %d jobs: %ld mismatches, %ld errors, %ld builds "
+           "of %d programs\n",
            threads, rounds, NJOBS, mismatches, errors, builds, DISTINCT_PROGRAMS);
     return mismatches || errors || builds != DISTINCT_PROGRAMS;
 }
 
-static int case_many_contexts(void)
-{
+static int case_many_contexts(void) {
     shared = NULL;
     run_threads(worker);
-    printf("many_contexts: %d threads with a context each x %d rounds x %d jobs: %ld mismatches, %ld errors\n",
+    printf("many_contexts: %d threads with a context each x %d rounds x %d jobs: %ld mismatches, "
+           "%ld errors\n",
            threads, rounds, NJOBS, mismatches, errors);
     return mismatches || errors;
 }
 
 /* Bad calls with a value of the thread's own, interleaved with other threads' calls. */
-static void *bad_caller(void *arg)
-{
+static void *bad_caller(void *arg) {
     const int t = (int)(intptr_t)arg;
     char want[64];
     pthread_barrier_wait(&start);
@@ -231,19 +236,19 @@ static void *bad_caller(void *arg)
     return NULL;
 }
 
-static int case_errors(void)
-{
+static int case_errors(void) {
     if (bchol_context_create(NULL, &shared)) return printf("FAILED: no context\n"), 1;
     run_threads(bad_caller);
     bchol_context_destroy(shared);
-    printf("errors: %d threads x 2000 bad calls on one context: %ld wrong messages\n", threads, errors);
+    printf("errors: %d threads x 2000 bad calls on one context: %ld wrong messages\n", threads,
+           errors);
     return errors != 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_concurrency one_context|many_contexts|errors [threads] [rounds]\n");
+        fprintf(stderr,
+                "usage: test_concurrency one_context|many_contexts|errors [threads] [rounds]\n");
         return 2;
     }
     if (argc > 2) threads = atoi(argv[2]);

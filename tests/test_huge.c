@@ -28,63 +28,66 @@ typedef struct {
     long long batch, offset;
 } options;
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr, "usage: test_huge --precision s|d --uplo L|U --n N --batch B [--lda-pad P] "
                     "[--stride-pad S] [--offset O] [--mode device|host]\n");
     exit(2);
 }
 
-static uint64_t mix(uint64_t z)
-{
+static uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
 
 /* In [-1, 1), the same for (i, j) and (j, i). */
-static double entry(long long b, int i, int j)
-{
+static double entry(long long b, int i, int j) {
     uint64_t lo = (uint64_t)(i > j ? j : i), hi = (uint64_t)(i > j ? i : j);
-    return (double)(mix((uint64_t)b * 0x9e3779b97f4a7c15ULL ^ (hi << 32 | lo)) >> 11) * 0x1p-52 - 1.0;
+    return (double)(mix((uint64_t)b * 0x9e3779b97f4a7c15ULL ^ (hi << 32 | lo)) >> 11) * 0x1p-52 -
+           1.0;
 }
 
 /* 0 for an SPD matrix, or the 1-based column whose pivot is made negative: about one
  * matrix in 997, and the last one. */
-static int broken_at(long long b, long long batch, int n)
-{
+static int broken_at(long long b, long long batch, int n) {
     uint64_t h = mix((uint64_t)b + 12345);
     return (h % 997 == 0 || b == batch - 1) ? (int)(h / 997 % (uint64_t)n) + 1 : 0;
 }
 
 /* Input element (i, j) of matrix b: diagonally dominant, a(k,k) = -1 at a broken pivot
  * (the leading k-by-k block stays SPD, so info = k exactly). */
-static double input(long long b, long long batch, int n, int i, int j)
-{
+static double input(long long b, long long batch, int n, int i, int j) {
     if (i != j) return entry(b, i, j);
     return i + 1 == broken_at(b, batch, n) ? -1.0 : n + entry(b, i, i);
 }
 
-static uint64_t poison_bits(size_t e, int dbl)
-{
+static uint64_t poison_bits(size_t e, int dbl) {
     uint64_t h = (e + 1) * 0x9e3779b97f4a7c15ULL;
     return dbl ? 0x7ff8000000000000ULL | (h >> 14) : 0x7fc00000U | (uint32_t)(h >> 42);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     options o = {'s', 'L', "device", 0, 0, 0, 0, 0};
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
-        if (!strcmp(k, "--precision")) o.precision = v[0];
-        else if (!strcmp(k, "--uplo")) o.uplo = v[0];
-        else if (!strcmp(k, "--n")) o.n = atoi(v);
-        else if (!strcmp(k, "--batch")) o.batch = atoll(v);
-        else if (!strcmp(k, "--lda-pad")) o.lda_pad = atoi(v);
-        else if (!strcmp(k, "--stride-pad")) o.stride_pad = atoi(v);
-        else if (!strcmp(k, "--offset")) o.offset = atoll(v);
-        else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
-        else usage();
+        if (!strcmp(k, "--precision"))
+            o.precision = v[0];
+        else if (!strcmp(k, "--uplo"))
+            o.uplo = v[0];
+        else if (!strcmp(k, "--n"))
+            o.n = atoi(v);
+        else if (!strcmp(k, "--batch"))
+            o.batch = atoll(v);
+        else if (!strcmp(k, "--lda-pad"))
+            o.lda_pad = atoi(v);
+        else if (!strcmp(k, "--stride-pad"))
+            o.stride_pad = atoi(v);
+        else if (!strcmp(k, "--offset"))
+            o.offset = atoll(v);
+        else if (!strcmp(k, "--mode"))
+            snprintf(o.mode, sizeof o.mode, "%s", v);
+        else
+            usage();
     }
     const int host = !strcmp(o.mode, "host");
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') || o.n < 1 ||
@@ -94,9 +97,10 @@ int main(int argc, char **argv)
     const long long stride = (long long)lda * n + o.stride_pad, batch = o.batch, offset = o.offset;
     const size_t es = dbl ? 8 : 4, tail = 37;
     const size_t total = (size_t)offset + (size_t)batch * (size_t)stride + tail;
-    printf("test_huge %c %c n=%d batch=%lld stride=%lld: %zu elements (%s 2^31), %.2f GiB, mode %s\n",
-           o.precision, o.uplo, n, batch, stride, total, total > (1ULL << 31) ? "more than" : "less than",
-           (double)(total * es) / (1 << 30), o.mode);
+    printf(
+        "test_huge %c %c n=%d batch=%lld stride=%lld: %zu elements (%s 2^31), %.2f GiB, mode %s\n",
+        o.precision, o.uplo, n, batch, stride, total,
+        total > (1ULL << 31) ? "more than" : "less than", (double)(total * es) / (1 << 30), o.mode);
 
     bchol_context *ctx;
     bchol_status st = bchol_context_create(NULL, &ctx);
@@ -122,9 +126,10 @@ int main(int argc, char **argv)
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++)
                 if (util_in_triangle(o.uplo, i, j))
-                    util_set(a, (size_t)offset + (size_t)b * (size_t)stride + util_idx(i, j, lda), dbl,
-                             input(b, batch, n, i, j));
-    for (long long b = 0; b < batch + 4; b++) info[b] = -12345;
+                    util_set(a, (size_t)offset + (size_t)b * (size_t)stride + util_idx(i, j, lda),
+                             dbl, input(b, batch, n, i, j));
+    for (long long b = 0; b < batch + 4; b++)
+        info[b] = -12345;
 
     if (host) {
         st = dbl ? bchol_dpotrf_batched_host(ctx, o.uplo, n, (double *)a, lda, stride, batch, info)
@@ -133,12 +138,14 @@ int main(int argc, char **argv)
         cl_int err;
         cl_context cl = bchol_context_cl_context(ctx);
         cl_command_queue q = bchol_context_queue(ctx);
-        cl_mem dA = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total * es, a, &err);
+        cl_mem dA =
+            clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total * es, a, &err);
         cl_mem dI = dA ? clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                         ((size_t)batch + 4) * sizeof(int), info, &err)
                        : NULL;
         if (!dA || !dI) {
-            fprintf(stderr, "FAILED: device buffers of %zu bytes: OpenCL error %d\n", total * es, err);
+            fprintf(stderr, "FAILED: device buffers of %zu bytes: OpenCL error %d\n", total * es,
+                    err);
             return 1;
         }
         cl_event ev = NULL;
@@ -149,7 +156,8 @@ int main(int argc, char **argv)
             clReleaseEvent(ev);
         }
         if (!st && (clEnqueueReadBuffer(q, dA, CL_TRUE, 0, total * es, a, 0, NULL, NULL) ||
-                    clEnqueueReadBuffer(q, dI, CL_TRUE, 0, ((size_t)batch + 4) * sizeof(int), info, 0, NULL, NULL))) {
+                    clEnqueueReadBuffer(q, dI, CL_TRUE, 0, ((size_t)batch + 4) * sizeof(int), info,
+                                        0, NULL, NULL))) {
             fprintf(stderr, "FAILED: reading the results back\n");
             return 1;
         }
@@ -179,7 +187,8 @@ int main(int argc, char **argv)
             }
             for (int j = 0; j < n; j++)
                 for (int i = 0; i < n; i++)
-                    if (util_in_triangle(o.uplo, i, j)) util_set(in, util_idx(i, j, lda), dbl, input(b, batch, n, i, j));
+                    if (util_in_triangle(o.uplo, i, j))
+                        util_set(in, util_idx(i, j, lda), dbl, input(b, batch, n, i, j));
             if (!k) {
                 double e = util_backward_error(in, a + at * es, dbl, o.uplo, n, lda);
                 if (e > worst) worst = e; /* never NaN: Inf for a NaN factor */
@@ -204,12 +213,15 @@ int main(int argc, char **argv)
     for (int b = 0; b < 4; b++)
         if (info[batch + b] != -12345) bad_info++;
     const int failed = bad_info || touched || !(worst <= 30.0);
-    printf("test_huge: %lld matrices (%lld not SPD): backward error %.3g, %lld wrong info%s, %lld elements "
+    printf("test_huge: %lld matrices (%lld not SPD): backward error %.3g, %lld wrong info%s, %lld "
+           "elements "
            "touched outside: %s\n",
-           batch, broken, worst, bad_info, first_bad >= 0 ? " (first at the matrix printed below)" : "",
-           touched, failed ? "FAILED" : "ok");
+           batch, broken, worst, bad_info,
+           first_bad >= 0 ? " (first at the matrix printed below)" : "", touched,
+           failed ? "FAILED" : "ok");
     if (first_bad >= 0)
-        printf("    matrix %lld: info %d, expected %d\n", first_bad, info[first_bad], broken_at(first_bad, batch, n));
+        printf("    matrix %lld: info %d, expected %d\n", first_bad, info[first_bad],
+               broken_at(first_bad, batch, n));
     free(a);
     free(info);
     bchol_context_destroy(ctx);

@@ -22,15 +22,14 @@
 #define THRESHOLD 30.0
 
 /* Factors batch matrices of host array a (matrix b at b*stride) in place, info on the host. */
-typedef bchol_status (*factor_fn)(bchol_context *ctx, const bchol_params *prm, char prec,
-                                  char uplo, int n, void *a, int lda, int64_t stride,
-                                  int64_t batch, int *info);
+typedef bchol_status (*factor_fn)(bchol_context *ctx, const bchol_params *prm, char prec, char uplo,
+                                  int n, void *a, int lda, int64_t stride, int64_t batch,
+                                  int *info);
 
 /* Through the device routine (_ex, with the variant's parameters). */
-static bchol_status factor_device(bchol_context *ctx, const bchol_params *prm, char prec,
-                                  char uplo, int n, void *a, int lda, int64_t stride,
-                                  int64_t batch, int *info)
-{
+static bchol_status factor_device(bchol_context *ctx, const bchol_params *prm, char prec, char uplo,
+                                  int n, void *a, int lda, int64_t stride, int64_t batch,
+                                  int *info) {
     const size_t bytes = (size_t)(stride * batch) * (prec == 'd' ? 8 : 4);
     cl_context cl = bchol_context_cl_context(ctx);
     cl_command_queue q = bchol_context_queue(ctx);
@@ -38,10 +37,12 @@ static bchol_status factor_device(bchol_context *ctx, const bchol_params *prm, c
     cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, NULL);
     bchol_status st = BCHOL_ERR_OPENCL;
     if (dA && dI) {
-        st = prec == 'd' ? bchol_dpotrf_batched_ex(ctx, prm, uplo, n, dA, 0, lda, stride, batch, dI, NULL)
-                         : bchol_spotrf_batched_ex(ctx, prm, uplo, n, dA, 0, lda, stride, batch, dI, NULL);
+        st = prec == 'd'
+                 ? bchol_dpotrf_batched_ex(ctx, prm, uplo, n, dA, 0, lda, stride, batch, dI, NULL)
+                 : bchol_spotrf_batched_ex(ctx, prm, uplo, n, dA, 0, lda, stride, batch, dI, NULL);
         if (!st && (clEnqueueReadBuffer(q, dA, CL_TRUE, 0, bytes, a, 0, NULL, NULL) ||
-                    clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)batch * sizeof(int), info, 0, NULL, NULL)))
+                    clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)batch * sizeof(int), info, 0,
+                                        NULL, NULL)))
             st = BCHOL_ERR_OPENCL;
     }
     if (dA) clReleaseMemObject(dA);
@@ -50,10 +51,8 @@ static bchol_status factor_device(bchol_context *ctx, const bchol_params *prm, c
 }
 
 /* Through the synchronous host routine (the dispatcher's choice). */
-static bchol_status factor_host(bchol_context *ctx, const bchol_params *prm, char prec,
-                                char uplo, int n, void *a, int lda, int64_t stride,
-                                int64_t batch, int *info)
-{
+static bchol_status factor_host(bchol_context *ctx, const bchol_params *prm, char prec, char uplo,
+                                int n, void *a, int lda, int64_t stride, int64_t batch, int *info) {
     return prec == 'd' ? bchol_dpotrf_batched_host(ctx, uplo, n, a, lda, stride, batch, info)
                        : bchol_spotrf_batched_host(ctx, uplo, n, a, lda, stride, batch, info);
 }
@@ -64,20 +63,21 @@ static const struct {
     bchol_params params;
 } variants[] = {
     {"fused", factor_device, {BCHOL_VARIANT_FUSED, 0, 0, 0, 0}},
-    {"fused-ib4-tbc3-rpt2-shrink", factor_device, {BCHOL_VARIANT_FUSED, 4, 3, 2, BCHOL_SHAPE_SHRINK}},
+    {"fused-ib4-tbc3-rpt2-shrink",
+     factor_device,
+     {BCHOL_VARIANT_FUSED, 4, 3, 2, BCHOL_SHAPE_SHRINK}},
     {"host", factor_host, {BCHOL_VARIANT_AUTO, 0, 0, 0, 0}},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: test_po_types --precision s|d --uplo L|U --n N[,N...] [--seeds K] [--variant NAME]\n");
+static void usage(void) {
+    fprintf(stderr, "usage: test_po_types --precision s|d --uplo L|U --n N[,N...] [--seeds K] "
+                    "[--variant NAME]\n");
     exit(2);
 }
 
 /* One variant at one n: seeds matrices of every type in one batch. Returns failures. */
-static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds)
-{
+static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds) {
     const int dbl = prec == 'd';
     const size_t es = dbl ? 8 : 4;
     const int lda = (n > 1 ? n : 1) + 1;
@@ -93,15 +93,18 @@ static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds
     util_rng_seed(&rng, (uint64_t)n * 1000 + (uint64_t)dbl);
     util_poison(a, dbl, total);
     for (int b = 0; b < count; b++)
-        expect[b] = util_po_matrix(types[b], a + (size_t)(b * stride) * es, dbl, uplo, n, lda, &rng);
+        expect[b] =
+            util_po_matrix(types[b], a + (size_t)(b * stride) * es, dbl, uplo, n, lda, &rng);
     memcpy(a0, a, total * es);
-    for (int b = 0; b < count; b++) info[b] = -1;
+    for (int b = 0; b < count; b++)
+        info[b] = -1;
 
-    bchol_status st = variants[v].factor(ctx, &variants[v].params, prec, uplo, n, a, lda, stride, count, info);
+    bchol_status st =
+        variants[v].factor(ctx, &variants[v].params, prec, uplo, n, a, lda, stride, count, info);
     int failures = 0;
     if (st) {
-        printf("%-28s %c %c n=%-4d %s: %s\n", variants[v].name, prec, uplo, n, bchol_status_string(st),
-               bchol_last_error(ctx));
+        printf("%-28s %c %c n=%-4d %s: %s\n", variants[v].name, prec, uplo, n,
+               bchol_status_string(st), bchol_last_error(ctx));
         failures = 1;
     }
     /* worst error and wrong info per type */
@@ -114,7 +117,8 @@ static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds
         seen[t]++;
         if (info[b] != expect[b]) {
             if (!bad_info[t]++)
-                printf("    %s: matrix %d: info %d, expected %d\n", util_po_type_name(t), b, info[b], expect[b]);
+                printf("    %s: matrix %d: info %d, expected %d\n", util_po_type_name(t), b,
+                       info[b], expect[b]);
         } else if (info[b] == 0) {
             double e = util_backward_error(a0 + at, a + at, dbl, uplo, n, lda);
             if (!(e <= worst[t])) worst[t] = e;
@@ -129,13 +133,14 @@ static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds
     for (int t = 1; t <= UTIL_PO_TYPES && !st; t++) {
         if (!seen[t]) continue;
         int ok = bad_info[t] == 0 && worst[t] <= THRESHOLD;
-        printf("%-28s %c %c n=%-4d %-12s info %s  backward error %9.3g  %s\n", variants[v].name, prec, uplo, n,
-               util_po_type_name(t), bad_info[t] ? "WRONG" : "exact", worst[t], ok ? "ok" : "FAILED");
+        printf("%-28s %c %c n=%-4d %-12s info %s  backward error %9.3g  %s\n", variants[v].name,
+               prec, uplo, n, util_po_type_name(t), bad_info[t] ? "WRONG" : "exact", worst[t],
+               ok ? "ok" : "FAILED");
         failures += !ok;
     }
     if (touched) {
-        printf("%-28s %c %c n=%-4d %ld elements outside the triangles changed: FAILED\n", variants[v].name,
-               prec, uplo, n, touched);
+        printf("%-28s %c %c n=%-4d %ld elements outside the triangles changed: FAILED\n",
+               variants[v].name, prec, uplo, n, touched);
         failures++;
     }
     free(a);
@@ -145,21 +150,27 @@ static int run(bchol_context *ctx, int v, char prec, char uplo, int n, int seeds
     return failures;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     char prec = 0, uplo = 0;
     const char *only = NULL;
     int sizes[64], nsizes = 0, seeds = 3;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
-        if (!strcmp(k, "--precision")) prec = v[0];
-        else if (!strcmp(k, "--uplo")) uplo = v[0];
-        else if (!strcmp(k, "--n")) nsizes = util_parse_sizes(v, sizes, 64);
-        else if (!strcmp(k, "--seeds")) seeds = atoi(v);
-        else if (!strcmp(k, "--variant")) only = v;
-        else usage();
+        if (!strcmp(k, "--precision"))
+            prec = v[0];
+        else if (!strcmp(k, "--uplo"))
+            uplo = v[0];
+        else if (!strcmp(k, "--n"))
+            nsizes = util_parse_sizes(v, sizes, 64);
+        else if (!strcmp(k, "--seeds"))
+            seeds = atoi(v);
+        else if (!strcmp(k, "--variant"))
+            only = v;
+        else
+            usage();
     }
-    if ((prec != 's' && prec != 'd') || (uplo != 'L' && uplo != 'U') || nsizes <= 0 || seeds < 1 || argc % 2 == 0)
+    if ((prec != 's' && prec != 'd') || (uplo != 'L' && uplo != 'U') || nsizes <= 0 || seeds < 1 ||
+        argc % 2 == 0)
         usage();
     bchol_context *ctx;
     if (bchol_context_create(NULL, &ctx)) {
@@ -170,7 +181,8 @@ int main(int argc, char **argv)
     for (int v = 0; v < NVARIANTS; v++) {
         if (only && strcmp(only, variants[v].name)) continue;
         ran++;
-        for (int i = 0; i < nsizes; i++) failures += run(ctx, v, prec, uplo, sizes[i], seeds);
+        for (int i = 0; i < nsizes; i++)
+            failures += run(ctx, v, prec, uplo, sizes[i], seeds);
     }
     bchol_context_destroy(ctx);
     if (!ran) {

@@ -11,8 +11,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int run_file(const char *path)
-{
+static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return fprintf(stderr, "replay: cannot open %s\n", path), 0;
     unsigned char buf[1 << 16];
@@ -22,8 +21,7 @@ static int run_file(const char *path)
     return 1;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     LLVMFuzzerInitialize(&argc, &argv);
     long ran = 0;
     for (int i = 1; i < argc; i++) {

@@ -5,7 +5,9 @@
 #   devices   bchol devices
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
-# Usage: tools/gpu/device_run.sh devices test bench
+#   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
+#             about 30 GiB of host and of device memory at most)
+# Usage: tools/gpu/device_run.sh devices test bench huge
 set -u
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -39,5 +41,16 @@ for step in "$@"; do
       python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
     done
     for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
+  huge)
+    # 2^31+256 float elements in one buffer; 2.2e9 one-by-one doubles (more matrices than
+    # 2^31, split over launches by the grid limit); 2.56e9 elements through the host
+    # routine in pieces
+    for args in "--precision s --uplo L --n 4 --batch 134217744" \
+                "--precision d --uplo U --n 1 --batch 2200000000" \
+                "--precision s --uplo U --n 8 --batch 40000000 --mode host"; do
+      start=$SECONDS
+      BCHOL_DEVICE=nvidia $BUILD/tests/test_huge $args 2>&1 | tee -a "$OUT/huge.txt"
+      echo "($((SECONDS - start)) s)" | tee -a "$OUT/huge.txt"
+    done ;;
   esac
 done
