@@ -437,6 +437,11 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel, cl_uint dims
                               cl_uint nwait, const cl_event *wait, cl_event *event) {
     INIT();
     FAIL_CALL(SHIM_LAUNCH);
+    /* as a driver must, refuse work-groups above the limit the kernel reports */
+    size_t items = 1;
+    for (cl_uint d = 0; local && d < dims; d++)
+        items *= local[d];
+    if (S.wg_limit && local && items > S.wg_limit) return CL_INVALID_WORK_GROUP_SIZE;
     cl_int err =
         real.clEnqueueNDRangeKernel(q, kernel, dims, offset, global, local, nwait, wait, event);
     event_made(err, event);

@@ -11,7 +11,8 @@
  *     fp64), to stand in for smaller devices.
  * Environment (read once, at the first call):
  *   CLSHIM_LEAKS=0             no leak check at exit
- *   CLSHIM_WG_LIMIT=W          CL_KERNEL_WORK_GROUP_SIZE reports at most W
+ *   CLSHIM_WG_LIMIT=W          CL_KERNEL_WORK_GROUP_SIZE reports at most W, and larger
+ *                              work-groups fail with CL_INVALID_WORK_GROUP_SIZE
  *   CLSHIM_MAX_ALLOC=BYTES     CL_DEVICE_MAX_MEM_ALLOC_SIZE reports at most BYTES, and
  *                              buffers above it fail with CL_INVALID_BUFFER_SIZE
  *   CLSHIM_NO_FP64=1           CL_DEVICE_DOUBLE_FP_CONFIG reports 0
