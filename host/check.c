@@ -41,10 +41,16 @@ bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, 
     cl_context owner = NULL;
     size_t size = 0;
     if (!buffer) return bchol__fail(ctx, bad, "%s: argument %d (%s) is NULL", routine, pos, name);
-    if (clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+    cl_int err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
+    if (!err) err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err == CL_INVALID_MEM_OBJECT)
         return bchol__fail(ctx, bad, "%s: argument %d (%s) is not a valid cl_mem", routine, pos,
                            name);
+    if (err) { /* the driver could not answer (out of memory): not the caller's fault */
+        char what[160];
+        snprintf(what, sizeof what, "%s: argument %d (%s): clGetMemObjectInfo", routine, pos, name);
+        return bchol__fail_cl(ctx, err, what);
+    }
     if (owner != ctx->cl_ctx)
         return bchol__fail(ctx, bad,
                            "%s: argument %d (%s) belongs to another OpenCL context than ctx",

@@ -8,7 +8,7 @@
 void bchol__fused_params(const bchol_context *ctx, bchol_precision p, int n,
                          bchol_params *params, const char **source)
 {
-    static char text[64];
+    static _Thread_local char text[64]; /* per thread: contexts are shared between threads */
     params->variant = BCHOL_VARIANT_FUSED;
     ctx->backend->fused_defaults((char)p, n, params);
     if (source) {

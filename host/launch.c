@@ -91,7 +91,7 @@ size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
     if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                  NULL) != CL_SUCCESS || wg == 0)
         wg = ctx->info.max_work_group;
-    return wg;
+    return wg ? wg : 1; /* never 0: the variant drivers divide by it */
 }
 
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count)

@@ -90,9 +90,9 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
 
-    uint64_t span;
-    if (bchol__batch_span(offset, stride, batch, lda, n, n, &span) ||
-        span > UINT64_MAX / bchol__elem_size(p))
+    uint64_t span = 0; /* A is not referenced when n = 0, whatever the offset */
+    if (n > 0 && (bchol__batch_span(offset, stride, batch, lda, n, n, &span) ||
+                  span > UINT64_MAX / bchol__elem_size(p)))
         return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
                            routine);
     if (n > 0 && (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * bchol__elem_size(p),

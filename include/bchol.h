@@ -15,7 +15,14 @@
  *    with clReleaseEvent), or NULL when nothing was enqueued.
  *  - Every argument is checked before anything is enqueued; a bad one returns a negative
  *    status naming it, and bchol_last_error() says which value was wrong and why.
+ *  - What can stop a valid call (no fp64, a size no variant fits, a kernel that does not
+ *    build or does not fit the device) is also found before anything is enqueued, and a
+ *    refused first launch (e.g. memory a driver backs lazily) leaves nothing enqueued:
+ *    the buffers stay as they were. Only a device failing after the work has started
+ *    can leave A partly factored.
  *  - The library never prints and never aborts.
+ *  - A context may be used by several threads at once (docs/DEVELOPING.md, "Thread
+ *    safety", says what the caller must order).
  */
 #ifndef BCHOL_H
 #define BCHOL_H
@@ -200,7 +207,9 @@ BCHOL_API bchol_status bchol_dpotrf_batched(bchol_context *ctx, char uplo, int n
  * Synchronous conveniences on host arrays: copy to the device (in pieces if the batch is
  * larger than one device allocation), factor, copy back, wait. Matrix b starts at
  * A + b*stride. info must hold batch ints. Only the referenced triangle of each matrix
- * changes in A.
+ * changes in A. When the device runs out of memory before anything has come back, the
+ * pieces are halved and tried again. A piece is copied back only once factored, with its
+ * info: after a failure each matrix and its info are either as they were or factored.
  */
 BCHOL_API bchol_status bchol_spotrf_batched_host(bchol_context *ctx, char uplo, int n,
                                                  float *A, int lda, int64_t stride,

@@ -72,24 +72,6 @@ static options parse(int argc, char **argv)
     return o;
 }
 
-/* A NaN whose payload depends on the position, so a misplaced write is caught too; every
- * fourth element is instead a finite value near 1 (with the position in its low bits),
- * since a read-modify-write (x -= y) would carry a NaN through unchanged. */
-static void poison(void *buf, int dbl, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
-        const int finite = (h >> 62) == 0;
-        if (dbl) {
-            uint64_t bits = finite ? 0x3fe8000000000000ULL | (h >> 24) : 0x7ff8000000000000ULL | (h >> 14);
-            memcpy((double *)buf + i, &bits, 8);
-        } else {
-            uint32_t bits = finite ? 0x3f400000U | (uint32_t)(h >> 50) : 0x7fc00000U | (uint32_t)(h >> 42);
-            memcpy((float *)buf + i, &bits, 4);
-        }
-    }
-}
-
 /* Which broken input matrix b gets in --mode info (0 = none). */
 enum { GOOD, NOT_SPD, NAN_DIAG, NAN_OFFDIAG, INF_DIAG, INF_OFFDIAG, KINDS };
 
@@ -114,7 +96,7 @@ int main(int argc, char **argv)
     void *a = malloc(total * es), *a0 = malloc(total * es);
     int *info = malloc((size_t)(o.batch + 4) * sizeof *info);
     int *expect = calloc((size_t)o.batch + 1, sizeof *expect);
-    poison(a, dbl, total);
+    util_poison(a, dbl, total);
     util_rng rng;
     util_rng_seed(&rng, o.seed);
     for (long long b = 0; b < o.batch; b++) {

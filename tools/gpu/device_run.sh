@@ -9,10 +9,17 @@
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched
+#   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
+#             about 30 GiB of host and of device memory at most)
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge
 set -u
-OUT=${OUT:-$PWD/out}
+# The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
+# into one results.tgz on exit (also when a step is killed by a timeout).
+RESULTS=${OUT:-$PWD/out}
+OUT=$RESULTS/raw
 mkdir -p "$OUT"
+trap 'tar -czf "$RESULTS/results.tgz" -C "$OUT" . && rm -rf "$OUT"' EXIT
+trap 'exit 143' TERM INT
 PREFIX=/tmp/bchol-deps
 LIB=$PREFIX/usr/lib/x86_64-linux-gnu
 if [ -d .debs ]; then
@@ -60,6 +67,17 @@ for step in "$@"; do
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
       done
+    done ;;
+  huge)
+    # 2^31+256 float elements in one buffer; 2.2e9 one-by-one doubles (more matrices than
+    # 2^31, split over launches by the grid limit); 2.56e9 elements through the host
+    # routine in pieces
+    for args in "--precision s --uplo L --n 4 --batch 134217744" \
+                "--precision d --uplo U --n 1 --batch 2200000000" \
+                "--precision s --uplo U --n 8 --batch 40000000 --mode host"; do
+      start=$SECONDS
+      BCHOL_DEVICE=nvidia $BUILD/tests/test_huge $args 2>&1 | tee -a "$OUT/huge.txt"
+      echo "($((SECONDS - start)) s)" | tee -a "$OUT/huge.txt"
     done ;;
   esac
 done

@@ -59,6 +59,12 @@ int util_ref_info(const void *a, int dbl, char uplo, int n, int lda);
 double util_backward_error(const void *a, const void *f, int dbl, char uplo, int n, int lda);
 double util_eps(int dbl);
 
+/* Fills count float (dbl = 0) or double elements with NaNs whose payload depends on the
+ * position, so that a misplaced write shows when compared bit for bit; one element in four
+ * is instead a finite value near 1 (position in its low bits), since a read-modify-write
+ * such as x -= y carries a NaN through unchanged. */
+void util_poison(void *a, int dbl, size_t count);
+
 /* Median of v[0..n-1] (sorts v). */
 double util_median(double *v, int n);
 
@@ -82,9 +88,6 @@ double util_solve_residual(const void *a, int dbl, char uplo, int n, int lda, in
 /* Fills a rows-by-cols block (leading dimension ld) with uniform values in [-1, 1). */
 void util_fill_uniform(void *a, int dbl, int rows, int cols, int ld, util_rng *r);
 
-/* Fills count elements with quiet NaNs whose payload depends on the position, so that a
- * write outside the intended elements, even of a NaN, is caught by a bitwise compare. */
-void util_poison(void *buf, int dbl, size_t count);
 /* ---- variable-size batches (vbatched.c) ---------------------------------------------- */
 
 typedef enum {

@@ -98,13 +98,27 @@ double util_eps(int dbl) { return dbl ? 0x1p-53 : 0x1p-24; }
 
 double util_backward_error(const void *a, const void *f, int dbl, char uplo, int n, int lda)
 {
+    /* Scaled by an even power of two, 2^-e for A and 2^(-e/2) for F (both exact), so that
+     * the squares in the norms neither underflow nor overflow for matrices scaled near
+     * the ends of the range (LAPACK's PO types 8 and 9); the ratio is unchanged. */
+    double amax = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            double v = fabs(sym(a, dbl, uplo, i, j, lda));
+            if (v > amax) amax = v;
+        }
+    int e = 0;
+    if (amax > 0 && isfinite(amax)) frexp(amax, &e);
+    e -= e & 1;
+    const double sa = ldexp(1.0, -e), sf = ldexp(1.0, -e / 2);
     double diff = 0, norm = 0;
     for (int j = 0; j < n; j++)
         for (int i = j; i < n; i++) {
             /* (F*F**T)(i, j) from the lower factor L(i,k) = stored (i,k) or (k,i) */
             double s = 0;
-            for (int k = 0; k <= j; k++) s += sym(f, dbl, uplo, i, k, lda) * sym(f, dbl, uplo, j, k, lda);
-            double v = sym(a, dbl, uplo, i, j, lda);
+            for (int k = 0; k <= j; k++)
+                s += (sym(f, dbl, uplo, i, k, lda) * sf) * (sym(f, dbl, uplo, j, k, lda) * sf);
+            double v = sym(a, dbl, uplo, i, j, lda) * sa;
             double w = i == j ? 1.0 : 2.0; /* off-diagonals count twice in ||.||_F */
             diff += w * (v - s) * (v - s);
             norm += w * v * v;
@@ -113,6 +127,21 @@ double util_backward_error(const void *a, const void *f, int dbl, char uplo, int
     if (norm == 0) return diff == 0 ? 0 : INFINITY;
     double r = sqrt(diff) / (n * sqrt(norm) * util_eps(dbl));
     return isnan(r) ? INFINITY : r;
+}
+
+void util_poison(void *a, int dbl, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
+        const int finite = (h >> 62) == 0;
+        if (dbl) {
+            uint64_t bits = finite ? 0x3fe8000000000000ULL | (h >> 24) : 0x7ff8000000000000ULL | (h >> 14);
+            memcpy((double *)a + i, &bits, 8);
+        } else {
+            uint32_t bits = finite ? 0x3f400000U | (uint32_t)(h >> 50) : 0x7fc00000U | (uint32_t)(h >> 42);
+            memcpy((float *)a + i, &bits, 4);
+        }
+    }
 }
 
 static int cmp_double(const void *a, const void *b)

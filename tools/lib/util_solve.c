@@ -78,16 +78,3 @@ void util_fill_uniform(void *a, int dbl, int rows, int cols, int ld, util_rng *r
             util_set(a, util_idx(i, j, ld), dbl, util_rng_uniform(r));
 }
 
-void util_poison(void *buf, int dbl, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ULL;
-        if (dbl) {
-            uint64_t bits = 0x7ff8000000000000ULL | (h >> 14);
-            memcpy((double *)buf + i, &bits, 8);
-        } else {
-            uint32_t bits = 0x7fc00000U | (uint32_t)(h >> 42);
-            memcpy((float *)buf + i, &bits, 4);
-        }
-    }
-}

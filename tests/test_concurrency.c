@@ -1,0 +1,273 @@
+/*
+ * Concurrency: several host threads on one context, and several contexts at once on one
+ * device, must give the results of a sequential run bit for bit. One case per run:
+ * test_concurrency <case> [threads] [rounds]; exit code 0 on pass.
+ *
+ *   one_context    threads share one fresh context: they race to build the same programs
+ *                  (each must be built once: counted with cl_shim) and to set the
+ *                  arguments of the same kernels, through both device and host routines
+ *   many_contexts  each thread makes its own context at the same time, uses it, destroys it
+ *   errors         threads make bad calls on one context: each sees its own message
+ *
+ * Every thread runs every job in its own order, with its own buffers, and compares the
+ * factors and info with the sequential run.
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+#include "cl_shim.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One factorization: distinct (precision, uplo, n) are distinct programs. */
+typedef struct {
+    char prec, uplo;
+    int n, host;
+    long long batch;
+    size_t bytes;
+    unsigned char *input, *expect;
+    int *expect_info;
+} job;
+
+#define JOB(p, u, n_, h, b)                                                                        \
+    { .prec = p, .uplo = u, .n = n_, .host = h, .batch = b }
+static job jobs[] = {
+    JOB('s', 'L', 7, 0, 40),  JOB('d', 'U', 7, 1, 33), JOB('s', 'U', 19, 0, 21),
+    JOB('d', 'L', 30, 0, 12), JOB('s', 'L', 7, 1, 25), JOB('d', 'L', 30, 1, 9),
+};
+#define NJOBS ((int)(sizeof jobs / sizeof jobs[0]))
+#define DISTINCT_PROGRAMS 4
+
+static int threads = 4, rounds = 3;
+static bchol_context *shared;
+static pthread_barrier_t start;
+static long mismatches, errors;
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void count(long *what, const char *fmt, int t, int j, const char *msg) {
+    pthread_mutex_lock(&count_lock);
+    if ((*what)++ < 10) {
+        printf(fmt, t, j, msg);
+        printf("\n");
+    }
+    pthread_mutex_unlock(&count_lock);
+}
+
+static void make_jobs(void) {
+    for (int j = 0; j < NJOBS; j++) {
+        job *b = &jobs[j];
+        const int dbl = b->prec == 'd', n = b->n;
+        b->bytes = (size_t)(b->batch * n * n) * (dbl ? 8 : 4);
+        b->input = calloc(b->bytes, 1);
+        b->expect = malloc(b->bytes);
+        b->expect_info = malloc((size_t)b->batch * sizeof(int));
+        util_rng rng;
+        util_rng_seed(&rng, (uint64_t)j + 1);
+        for (long long m = 0; m < b->batch; m++) {
+            unsigned char *a = b->input + (size_t)(m * n * n) * (dbl ? 8 : 4);
+            util_spd(a, dbl, b->uplo, n, n, &rng);
+            if (m % 5 == 2) util_break_at(a, dbl, b->uplo, n, n, (int)(m % n));
+        }
+    }
+}
+
+/* Runs job j on ctx into out/info; returns the status. dA/dI: this thread's buffers. */
+static bchol_status run_job(bchol_context *ctx, const job *b, unsigned char *out, int *info,
+                            cl_mem dA, cl_mem dI) {
+    const int n = b->n;
+    const long long s = (long long)n * n;
+    memcpy(out, b->input, b->bytes);
+    if (b->host)
+        return b->prec == 'd'
+                   ? bchol_dpotrf_batched_host(ctx, b->uplo, n, (double *)out, n, s, b->batch, info)
+                   : bchol_spotrf_batched_host(ctx, b->uplo, n, (float *)out, n, s, b->batch, info);
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_event ev = NULL;
+    bchol_status st;
+    if (clEnqueueWriteBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL))
+        return BCHOL_ERR_OPENCL;
+    st = b->prec == 'd' ? bchol_dpotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev)
+                        : bchol_spotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev);
+    if (st) return st;
+    /* Wait for this call's own event only: other threads' work shares the queue. */
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    if (clEnqueueReadBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL) ||
+        clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)b->batch * sizeof(int), info, 0, NULL, NULL))
+        return BCHOL_ERR_OPENCL;
+    return BCHOL_SUCCESS;
+}
+
+static size_t largest_job(void) {
+    size_t most = 0;
+    for (int j = 0; j < NJOBS; j++)
+        if (jobs[j].bytes > most) most = jobs[j].bytes;
+    return most;
+}
+
+/* Every job, rounds times, in an order that depends on the thread; compared with the
+ * sequential results. ctx NULL: the thread makes its own context. */
+static void *worker(void *arg) {
+    const int t = (int)(intptr_t)arg;
+    const size_t most = largest_job();
+    unsigned char *out = malloc(most);
+    int *info = malloc(1024 * sizeof(int));
+    pthread_barrier_wait(&start);
+    bchol_context *ctx = shared;
+    if (!ctx && bchol_context_create(NULL, &ctx)) {
+        count(&errors, "thread %d: job %d: no context: %s", t, -1, bchol_last_error(NULL));
+        free(out);
+        free(info);
+        return NULL;
+    }
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_mem dA = clCreateBuffer(cl, CL_MEM_READ_WRITE, most, NULL, NULL);
+    cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1024 * sizeof(int), NULL, NULL);
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < NJOBS; i++) {
+            const int j = (i * (t % 2 ? 5 : 1) + t + r) % NJOBS;
+            const job *b = &jobs[j];
+            bchol_params prm;
+            const char *source = NULL;
+            bchol_potrf_params(ctx, b->prec, b->n, &prm, &source);
+            bchol_status st = run_job(ctx, b, out, info, dA, dI);
+            if (st)
+                count(&errors, "thread %d: job %d: %s", t, j, bchol_last_error(ctx));
+            else if (memcmp(out, b->expect, b->bytes) ||
+                     memcmp(info, b->expect_info, (size_t)b->batch * sizeof(int)))
+                count(&mismatches, "thread %d: job %d: %s", t, j,
+                      "results differ from the sequential run");
+            if (!source || strncmp(source, "backend ", 8))
+                count(&errors, "thread %d: job %d: params source \"%s\"", t, j,
+                      source ? source : "(null)");
+        }
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dI);
+    if (!shared) bchol_context_destroy(ctx);
+    free(out);
+    free(info);
+    return NULL;
+}
+
+static void sequential_reference(void) {
+    bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) {
+        printf("FAILED: no context: %s\n", bchol_last_error(NULL));
+        exit(1);
+    }
+    const size_t most = largest_job();
+    cl_mem dA = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, most, NULL, NULL);
+    cl_mem dI = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, 1024 * sizeof(int),
+                               NULL, NULL);
+    for (int j = 0; j < NJOBS; j++) {
+        job *b = &jobs[j];
+        bchol_status st = run_job(ctx, b, b->expect, b->expect_info, dA, dI);
+        /* the sequential run itself must be right */
+        double worst = 0;
+        int bad = st != 0;
+        for (long long m = 0; m < b->batch && !st; m++) {
+            size_t at = (size_t)(m * b->n * b->n) * (b->prec == 'd' ? 8 : 4);
+            int ref = util_ref_info(b->input + at, b->prec == 'd', b->uplo, b->n, b->n);
+            if (ref != b->expect_info[m])
+                bad++;
+            else if (!ref) {
+                double e = util_backward_error(b->input + at, b->expect + at, b->prec == 'd',
+                                               b->uplo, b->n, b->n);
+                if (!(e <= worst)) worst = e;
+            }
+        }
+        if (bad || !(worst <= 30)) {
+            printf("FAILED: sequential job %d: %s (backward error %.3g)\n", j,
+                   st ? bchol_last_error(ctx) : "wrong info", worst);
+            exit(1);
+        }
+    }
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dI);
+    bchol_context_destroy(ctx);
+}
+
+static void run_threads(void *(*fn)(void *)) {
+    pthread_t *tid = malloc((size_t)threads * sizeof *tid);
+    pthread_barrier_init(&start, NULL, (unsigned)threads);
+    for (int t = 0; t < threads; t++)
+        pthread_create(&tid[t], NULL, fn, (void *)(intptr_t)t);
+    for (int t = 0; t < threads; t++)
+        pthread_join(tid[t], NULL);
+    pthread_barrier_destroy(&start);
+    free(tid);
+}
+
+static int case_one_context(void) {
+    if (bchol_context_create(NULL, &shared)) return printf("FAILED: no context\n"), 1;
+    long builds = shim_calls(SHIM_BUILD);
+    run_threads(worker);
+    builds = shim_calls(SHIM_BUILD) - builds;
+    bchol_context_destroy(shared);
+    printf("one_context: %d threads x %d rounds x %d jobs: %ld mismatches, %ld errors, %ld builds "
+           "of %d programs\n",
+           threads, rounds, NJOBS, mismatches, errors, builds, DISTINCT_PROGRAMS);
+    return mismatches || errors || builds != DISTINCT_PROGRAMS;
+}
+
+static int case_many_contexts(void) {
+    shared = NULL;
+    run_threads(worker);
+    printf("many_contexts: %d threads with a context each x %d rounds x %d jobs: %ld mismatches, "
+           "%ld errors\n",
+           threads, rounds, NJOBS, mismatches, errors);
+    return mismatches || errors;
+}
+
+/* Bad calls with a value of the thread's own, in lock-step: every thread fails, then
+ * every thread reads its message, so a message kept for all threads would show another
+ * thread's value. */
+static void *bad_caller(void *arg) {
+    const int t = (int)(intptr_t)arg;
+    char want[64];
+    pthread_barrier_wait(&start);
+    for (int i = 0; i < 500; i++) {
+        const int lda = -(1000 * t + i) - 1;
+        bchol_status st = bchol_spotrf_batched(shared, 'L', 4, NULL, 0, lda, 16, 1, NULL, NULL);
+        pthread_barrier_wait(&start);
+        snprintf(want, sizeof want, "(lda = %d)", lda);
+        if (st != BCHOL_ERR_LDA || !strstr(bchol_last_error(shared), want))
+            count(&errors, "thread %d: call %d: %s", t, i, bchol_last_error(shared));
+        pthread_barrier_wait(&start);
+    }
+    return NULL;
+}
+
+static int case_errors(void) {
+    if (bchol_context_create(NULL, &shared)) return printf("FAILED: no context\n"), 1;
+    run_threads(bad_caller);
+    bchol_context_destroy(shared);
+    printf("errors: %d threads x 500 bad calls in lock-step on one context: %ld wrong messages\n", threads,
+           errors);
+    return errors != 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr,
+                "usage: test_concurrency one_context|many_contexts|errors [threads] [rounds]\n");
+        return 2;
+    }
+    if (argc > 2) threads = atoi(argv[2]);
+    if (argc > 3) rounds = atoi(argv[3]);
+    if (threads < 1 || rounds < 1) return 2;
+    if (!strcmp(argv[1], "errors")) return case_errors();
+    make_jobs();
+    sequential_reference();
+    int failed = !strcmp(argv[1], "one_context")     ? case_one_context()
+                 : !strcmp(argv[1], "many_contexts") ? case_many_contexts()
+                                                     : 2;
+    for (int j = 0; j < NJOBS; j++) {
+        free(jobs[j].input);
+        free(jobs[j].expect);
+        free(jobs[j].expect_info);
+    }
+    return failed;
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The CI hardening job, after tools/run_tests.sh (.ci/run calls it): on the default device
+# (PoCL in CI), about four minutes on two cores.
+#   asan      the library and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#             (clang-15, which PoCL already brings), then the host-side tests under them,
+#             reusing the kernels the main suite compiled
+#   tsan      ThreadSanitizer build of the concurrency tests, run
+#   valgrind  memcheck on a small subset of the main build
+#   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 45) from its corpus
+# Arguments: the steps to run (default: all four). Suppressions: tools/hardening/.
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+STEPS=${*:-asan tsan valgrind fuzz}
+CC_SAN=${BCHOL_SANITIZE_CC:-clang-15}
+MAIN=$ROOT/${BCHOL_BUILD_DIR:-build}
+HARD=$ROOT/tools/hardening
+JOBS=$(nproc)
+
+tools/setup.sh > /dev/null # the main build and the packages it needs
+missing=""
+for p in valgrind clang-15; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# The first error ends a test; stack traces name the culprit.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:print_summary=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$HARD/lsan.supp:print_suppressions=0
+export TSAN_OPTIONS=halt_on_error=1:exitcode=66
+for s in /usr/lib/llvm-15/bin/llvm-symbolizer /usr/bin/llvm-symbolizer; do
+  [ -x "$s" ] && { export ASAN_SYMBOLIZER_PATH=$s UBSAN_SYMBOLIZER_PATH=$s TSAN_SYMBOLIZER_PATH=$s; break; }
+done
+
+# Host-side tests under ASan/UBSan: all but the sizes sweep of test_potrf, of which one
+# size per precision and triangle runs (the others differ only in kernel macros).
+SAN_TESTS='^(args_|faults_|concurrency_|po_types_|huge_|potrf_(info|host|split|wg|shape|n0|batch1)|potrf_[sd][LU]_n(17|64)_ib8$)'
+
+build_asan() {
+  CC=$CC_SAN cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBCHOL_BUILD_TOOLS=OFF \
+    -DBCHOL_SANITIZE=address,undefined -DBCHOL_FUZZ=ON -DBCHOL_TEST_CACHE_ROOT="$MAIN" > /dev/null
+  cmake --build build-asan -j"$JOBS" > /dev/null
+}
+
+for step in $STEPS; do
+  start=$SECONDS
+  case $step in
+  asan)
+    build_asan
+    (cd build-asan && ctest -j"$JOBS" --output-on-failure -R "$SAN_TESTS") ;;
+  tsan)
+    CC=$CC_SAN cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBCHOL_BUILD_TOOLS=OFF \
+      -DBCHOL_SANITIZE=thread -DBCHOL_TEST_CACHE_ROOT="$MAIN" > /dev/null
+    cmake --build build-tsan -j"$JOBS" --target test_concurrency > /dev/null
+    (cd build-tsan && ctest -j"$JOBS" --output-on-failure -R '^concurrency_') ;;
+  valgrind)
+    # Kernels come from the main suite's caches (compiling them under valgrind would take
+    # minutes); cl_shim's counts and the leak check run as usual. In parallel, a log each,
+    # shown when the run fails.
+    VG="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+        --show-leak-kinds=definite --suppressions=$HARD/valgrind.supp --num-callers=30"
+    logs=$(mktemp -d)
+    run_vg() { # test name, then the command
+      local name=$1
+      shift
+      POCL_CACHE_DIR=$MAIN/pocl-cache/$name $VG "$@" > "$logs/$name" 2>&1 && echo "valgrind: $name ok" ||
+        { echo "valgrind: $name FAILED"; cat "$logs/$name"; return 1; }
+    }
+    pids=""
+    run_vg args_arguments "$MAIN/tests/test_args" arguments & pids="$pids $!"
+    run_vg args_context "$MAIN/tests/test_args" context & pids="$pids $!"
+    run_vg faults_build "$MAIN/tests/test_faults" build & pids="$pids $!"
+    run_vg potrf_info_sL_n5 "$MAIN/tests/test_potrf" --precision s --uplo L --n 5 --mode info --batch 36 \
+      --lda-pad 2 --stride-pad 3 --offset 5 & pids="$pids $!"
+    run_vg potrf_host_dU "$MAIN/tests/test_potrf" --precision d --uplo U --n 23 --mode host --batch 40 \
+      --lda-pad 1 --stride-pad 2 & pids="$pids $!"
+    failed=0
+    for pid in $pids; do wait "$pid" || failed=1; done
+    rm -rf "$logs"
+    [ $failed = 0 ] || { echo "valgrind: FAILED"; exit 1; } ;;
+  fuzz)
+    build_asan
+    for target in build-asan/tests/fuzz/fuzz_*; do
+      [ -x "$target" ] && [ -f "$target" ] || continue
+      name=$(basename "$target")
+      corpus=$ROOT/tests/fuzz/corpus/${name#fuzz_}
+      work=$(mktemp -d) # new inputs stay out of the repository
+      echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-45} s"
+      status=0
+      POCL_CACHE_DIR=$MAIN/pocl-cache/${name}_corpus "$target" -max_total_time="${BCHOL_FUZZ_SECONDS:-45}" \
+        -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" "$corpus" \
+        > "$work.log" 2>&1 || status=$?
+      grep -E "DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|^fuzz_|Test unit written" "$work.log" || true
+      rm -rf "$work" "$work.log"
+      [ "$status" = 0 ] || { echo "fuzz: $name FAILED (input saved under build-asan/)"; exit 1; }
+    done ;;
+  *) echo "run_hardening: unknown step $step"; exit 2 ;;
+  esac
+  echo "== $step: $((SECONDS - start)) s"
+done
