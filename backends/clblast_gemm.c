@@ -30,6 +30,7 @@ bchol_status bchol__clblast_gemm(bchol_call *call, bchol_precision p, char trans
     bchol_context *ctx = call->ctx;
     const CLBlastTranspose ta = trans_a == 'T' ? CLBlastTransposeYes : CLBlastTransposeNo;
     const CLBlastTranspose tb = trans_b == 'T' ? CLBlastTransposeYes : CLBlastTransposeNo;
+    ctx->used_clblast = 1;
     for (int64_t b0 = 0; b0 < batch; b0 += CLBLAST_MAX_BATCH) {
         const size_t count = (size_t)(batch - b0 < CLBLAST_MAX_BATCH ? batch - b0 : CLBLAST_MAX_BATCH);
         const size_t ao = (size_t)(A->offset + (uint64_t)b0 * A->stride);
@@ -58,6 +59,7 @@ bchol_status bchol__clblast_gemm(bchol_call *call, bchol_precision p, char trans
     return BCHOL_SUCCESS;
 }
 
+void bchol__clblast_release(void) { CLBlastClearCache(); }
 #else
 
 int bchol__clblast_available(void) { return 0; }
@@ -69,5 +71,7 @@ bchol_status bchol__clblast_gemm(bchol_call *call, bchol_precision p, char trans
 {
     return bchol__fail(call->ctx, BCHOL_ERR_ARGUMENT, "CLBlast GEMM: this bchol was built without CLBlast");
 }
+
+void bchol__clblast_release(void) {}
 
 #endif

@@ -28,4 +28,9 @@ bchol_status bchol__clblast_gemm(bchol_call *call, bchol_precision p, char trans
                                  const bchol_gemm_operand *B, double beta,
                                  const bchol_gemm_operand *C, int64_t batch);
 
+/* Drops CLBlast's cached programs (process-wide: CLBlast has no per-context release), so
+ * that a destroyed context leaves no OpenCL object behind. Called by
+ * bchol_context_destroy for contexts that used CLBlast. */
+void bchol__clblast_release(void);
+
 #endif

@@ -1,5 +1,6 @@
 /* Contexts: own device, OpenCL context and in-order queue, or wrap a caller's queue. */
 #include "internal.h"
+#include "clblast_gemm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@ void bchol_context_destroy(bchol_context *ctx)
     if (ctx->timed_last) clReleaseEvent(ctx->timed_last);
     bchol__program_cache_release(ctx);
     bchol__workspace_free(ctx);
+    if (ctx->used_clblast) bchol__clblast_release();
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);
     pthread_mutex_destroy(&ctx->lock);

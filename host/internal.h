@@ -39,6 +39,8 @@ struct bchol_context {
     cl_mem workspace;
     size_t workspace_bytes;
     int workspace_busy;
+    /* CLBlast ran on this context: its program cache holds our OpenCL context. */
+    int used_clblast;
 };
 
 /* ---- messages (message.c) ----------------------------------------------------------- */

@@ -174,9 +174,19 @@ static char pick_uplo(reader *r) {
 
 static int uplo_ok(char u) { return u == 'L' || u == 'l' || u == 'U' || u == 'u'; }
 
+#ifndef HAVE_CLBLAST
+#define HAVE_CLBLAST 0
+#endif
+
 static int params_ok(const bchol_params *p) {
-    return !p || ((p->variant == BCHOL_VARIANT_AUTO || p->variant == BCHOL_VARIANT_FUSED) &&
-                  p->ib <= 32 && p->tbc <= 64 && p->rpt <= 64 && p->shape <= BCHOL_SHAPE_SHRINK);
+    if (!p) return 1;
+    const int fused_ok = (p->variant == BCHOL_VARIANT_AUTO || p->variant == BCHOL_VARIANT_FUSED ||
+                          p->variant == BCHOL_VARIANT_SEPARATE) &&
+                         p->ib <= 32 && p->tbc <= 64 && p->rpt <= 64 && p->shape <= BCHOL_SHAPE_SHRINK;
+    /* separate variant: tile one of 16..128 (or default), CLBlast only when built in */
+    const int tile_ok = p->tile <= 0 || p->tile == 16 || p->tile == 32 || p->tile == 64 || p->tile == 128;
+    const int gemm_ok = p->gemm <= BCHOL_GEMM_OWN || (p->gemm == BCHOL_GEMM_CLBLAST && HAVE_CLBLAST);
+    return fused_ok && p->nb <= 64 && p->pb <= 64 && gemm_ok && tile_ok && p->gb <= (1 << 24);
 }
 
 /* Elements a strided batch spans, or -1 beyond 2^62. */
@@ -257,6 +267,13 @@ static void fuzz_device(reader *r, char prec, int ex) {
     int64_t batch = value(r, u8(r) % 8, 1);
     cl_mem A = pick_buffer(r, &g.a_small, &g.a_big), info = pick_buffer(r, &g.i_small, &g.i_big);
     int want_event = u8(r) % 2;
+    /* the separate variant's fields come last, so that older corpus inputs keep their
+     * meaning (an exhausted input reads zeros: the defaults) */
+    prm.nb = (int8_t)u8(r) % 80;
+    prm.pb = (int8_t)u8(r) % 80;
+    prm.gemm = (int8_t)u8(r) % 4;
+    prm.tile = (int8_t)u8(r) % 140;
+    prm.gb = (int)(int8_t)u8(r) << ((u8(r) % 4) * 8);
 
     guarded *ga = guard_of(A), *gi = guard_of(info);
     if (ga) reset(ga);
