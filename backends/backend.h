@@ -17,6 +17,9 @@ typedef struct bchol_backend {
     int binary_cache;
     /* Defaults for the fused kernel at this precision ('s'/'d') and n. */
     void (*fused_defaults)(char precision, int n, bchol_params *params);
+    /* Bytes of local memory per work-group the driver keeps for itself (NVIDIA reserves
+     * 1 KiB per block from sm_80 on: a kernel asking for all 48 KiB fails at launch). */
+    int local_mem_reserve;
     /* Most work-groups one launch may hold (grid limits of the driver). */
     int64_t max_groups_per_launch;
     /* Defaults for the solve at this precision ('s'/'d'), n and nrhs. */

@@ -43,6 +43,7 @@ const bchol_backend bchol__backend_generic = {
     .identify = identify,
     .build_options = "",
     .binary_cache = 1,
+    .local_mem_reserve = 1024,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 65535LL * 1024,
     .solve_defaults = solve_defaults,

@@ -53,11 +53,11 @@ static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *
     p->tbc = n > 0 && n < 64 ? 64 / n : 1;
 }
 
-/* Separate variant, not yet measured on the H200: nb = 64 (the seed's 32 doubles the
- * trailing matrix's memory traffic, which bounds the update with K = nb) and 64 x 64
- * GEMM tiles of 4 x 4 per work-item. The crossover orders are a first guess above the
- * seed's K40c values (about 700 in single, 400 in double), since our fused kernel beats
- * torch up to n = 512. */
+/* Separate variant: nb = 64 (the seed's 32 doubles the trailing matrix's memory traffic,
+ * which bounds the update with K = nb) and 64 x 64 GEMM tiles of 4 x 4 per work-item.
+ * Crossover measured on the H200 (2026-11-22, docs/results/2026-11-22-h200-run2): the
+ * fused kernel wins at n = 256 (6281 vs 4996 Gflop/s float, 4629 vs 3600 double), the
+ * separate one from n = 384 on (7083 vs 6191, 5387 vs 4259), so both cross near 320. */
 static void separate_defaults(char precision, int n, bchol_params *p)
 {
     p->nb = 64;
@@ -73,10 +73,11 @@ const bchol_backend bchol__backend_nvidia = {
     .identify = identify,
     .build_options = "",
     .binary_cache = 1,
+    .local_mem_reserve = 1024,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647 / 64,
     .solve_defaults = solve_defaults,
     .separate_defaults = separate_defaults,
-    .crossover_s = 768,
-    .crossover_d = 512,
+    .crossover_s = 320,
+    .crossover_d = 320,
 };

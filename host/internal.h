@@ -150,6 +150,9 @@ bchol_status bchol__call_end(bchol_call *call, bchol_status status, cl_event *ev
  * (BCHOL_MAX_GROUPS_PER_LAUNCH lowers the limit, so that tests can exercise splitting). */
 int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, size_t local);
 
+/* Local memory a work-group may ask for: the device's, less what the driver reserves. */
+uint64_t bchol__usable_local_mem(const bchol_context *ctx);
+
 /* Work-group size the kernel accepts on ctx's device (CL_KERNEL_WORK_GROUP_SIZE). */
 size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel);
 

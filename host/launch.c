@@ -85,6 +85,12 @@ int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, s
     return groups * per_group;
 }
 
+uint64_t bchol__usable_local_mem(const bchol_context *ctx)
+{
+    uint64_t reserve = (uint64_t)ctx->backend->local_mem_reserve;
+    return ctx->info.local_mem > reserve ? ctx->info.local_mem - reserve : 0;
+}
+
 size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
 {
     size_t wg = 0;

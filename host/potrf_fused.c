@@ -15,7 +15,7 @@ static size_t local_bytes(bchol_precision p, const bchol_params *prm, int m)
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *prm)
 {
     uint64_t per_row = (uint64_t)prm->tbc * (uint64_t)prm->ib * bchol__elem_size(p);
-    uint64_t n = per_row ? ctx->info.local_mem / per_row : 0;
+    uint64_t n = per_row ? bchol__usable_local_mem(ctx) / per_row : 0;
     return n > 1000000 ? 1000000 : (int)n;
 }
 
@@ -43,12 +43,12 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
     cl_kernel kernel = NULL;
     bchol_status st;
 
-    if (local_bytes(p, &prm, n) > ctx->info.local_mem)
+    if (local_bytes(p, &prm, n) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "fused kernel: n = %d needs %zu bytes of local memory (ib = %d, "
                            "tbc = %d); the device has %llu",
                            n, local_bytes(p, &prm, n), prm.ib, prm.tbc,
-                           (unsigned long long)ctx->info.local_mem);
+                           (unsigned long long)bchol__usable_local_mem(ctx));
 
     /* The first step has the most rows. If the built kernel takes fewer work-items than
      * that needs, give each work-item more rows, or put fewer matrices in a group. */

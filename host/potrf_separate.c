@@ -89,11 +89,11 @@ static bchol_status get_checked(bchol_context *ctx, const char *const *files, co
 {
     bchol_status st = bchol__get_kernel(ctx, files, o, name, k);
     if (st) return st;
-    if (local_bytes > ctx->info.local_mem)
+    if (local_bytes > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
                            "separate variant: %s needs %zu bytes of local memory; the device has "
                            "%llu (lower nb or tile)",
-                           name, local_bytes, (unsigned long long)ctx->info.local_mem);
+                           name, local_bytes, (unsigned long long)bchol__usable_local_mem(ctx));
     if (bchol__kernel_wg_limit(ctx, *k) < wg)
         return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
                            "separate variant: %s needs work-groups of %zu work-items; the device "

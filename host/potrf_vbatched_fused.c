@@ -19,7 +19,7 @@ int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
                                 const bchol_vbatched_params *prm)
 {
     uint64_t per_row = (uint64_t)prm->fused.ib * bchol__elem_size(p);
-    uint64_t n = per_row ? ctx->info.local_mem / per_row : 0;
+    uint64_t n = per_row ? bchol__usable_local_mem(ctx) / per_row : 0;
     return n > 1000000 ? 1000000 : (int)n;
 }
 
@@ -48,12 +48,12 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     cl_kernel kernel = NULL;
     bchol_status st;
     if (max_n == 0) return BCHOL_SUCCESS;
-    if (local_bytes(p, ib, max_n) > ctx->info.local_mem)
+    if (local_bytes(p, ib, max_n) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "vbatched fused kernel: max_n = %d needs %zu bytes of local memory "
                            "(ib = %d); the device has %llu",
                            max_n, local_bytes(p, ib, max_n), ib,
-                           (unsigned long long)ctx->info.local_mem);
+                           (unsigned long long)bchol__usable_local_mem(ctx));
 
     /* The first launch has the most rows; give each work-item more of them if the built
      * kernel takes fewer work-items than that needs. */
