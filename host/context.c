@@ -94,6 +94,7 @@ void bchol_context_destroy(bchol_context *ctx)
     if (ctx->timed_first) clReleaseEvent(ctx->timed_first);
     if (ctx->timed_last) clReleaseEvent(ctx->timed_last);
     bchol__program_cache_release(ctx);
+    bchol__tuning_release(ctx);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);
     pthread_mutex_destroy(&ctx->lock);
