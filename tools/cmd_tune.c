@@ -1,0 +1,835 @@
+/*
+ * bchol tune: measures every configuration of every variant's search space (or a seeded
+ * random fraction) at each size and precision on one device, and writes the tuning file
+ * the dispatcher reads. Each candidate is built, run once and checked against reference
+ * results (a warm-up: PoCL also compiles its work-group specializations then), then timed
+ * with OpenCL profiling events; the median of the timed runs counts. The file is saved
+ * after every configuration, so a killed or budget-limited run continues with --resume.
+ * The untuned library's configuration (the backend defaults) is always measured too.
+ */
+#include "bchol_util.h"
+#include "commands.h"
+#include "tune.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIZES 128
+#define MAX_SETS 16
+#define EXIT_INCOMPLETE 3
+
+typedef struct {
+    char name[32];
+    int count;
+    int values[TUNE_MAX_VALUES];
+} value_set;
+
+typedef struct {
+    const char *device, *output, *report;
+    int resume, quiet, jobs, dry_run;
+    /* the sweep; with --resume, what is not given here comes from the file */
+    int sizes[MAX_SIZES], nsizes;
+    char precisions[3];
+    char variants[128];
+    char uplo;
+    long long batch; /* 0: tune_default_batch */
+    int reps, warmup;
+    double fraction;
+    unsigned long long seed;
+    int has_seed;
+    value_set sets[MAX_SETS];
+    int nsets;
+    char also_default[16];
+    double max_minutes;
+    long long max_configs;
+    struct {
+        int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default;
+    } given;
+} tune_options;
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig) { stop_requested = sig; }
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: bchol tune [options]          tune a device, writing a tuning file\n"
+            "       bchol tune --report FILE      summarize a tuning file\n"
+            "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
+            "  --output FILE       the tuning file (default bchol-tuning.json)\n"
+            "  --resume            continue FILE: measured configurations are skipped, options not\n"
+            "                      given take the values recorded in it (also fine if FILE is missing)\n"
+            "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
+            "                      4,8,12,16,24,32,48,64,96,128,192,256,384,512; CPUs 4,8,16,32,64,128)\n"
+            "  --precision s|d|sd  (default sd, s on devices without fp64)\n"
+            "  --variants LIST     variants to sweep, comma-separated (default: all: fused)\n"
+            "  --uplo L|U          (default L)\n"
+            "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
+            "  --reps R            timed runs per configuration; the median counts (default 5)\n"
+            "  --warmup W          untimed runs first, the first one verified (default 1)\n"
+            "  --fraction F        measure a seeded random fraction F of each size's configurations\n"
+            "                      (default 1: exhaustive); the defaults are always measured\n"
+            "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
+            "  --set NAME=LIST     candidate values of a parameter instead of the built-in ones,\n"
+            "                      e.g. --set ib=8,16 --set shape=fixed (repeatable)\n"
+            "  --max-minutes M     start no configuration after M minutes (continue with --resume)\n"
+            "  --max-configs K     stop after K new configurations (continue with --resume)\n"
+            "  --jobs J            build up to J-1 configurations ahead in threads (default: 1 on\n"
+            "                      CPUs, where PoCL's cache takes one writer; 8 on GPUs)\n"
+            "  --also-default L    also write the choices as the default of the device's\n"
+            "                      architecture, vendor or family (L), for devices without a file\n"
+            "  --quiet             one line per size instead of one per configuration\n"
+            "  --dry-run           print the configurations the sweep would measure, measure none\n"
+            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume).\n");
+}
+
+static int parse_set(const char *text, value_set *s)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof s->name) return -1;
+    memcpy(s->name, text, (size_t)(eq - text));
+    s->name[eq - text] = 0;
+    s->count = 0;
+    const char *p = eq + 1;
+    while (*p && s->count < TUNE_MAX_VALUES) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[32];
+        if (!len || len >= sizeof word) return -1;
+        memcpy(word, p, len);
+        word[len] = 0;
+        /* a label of some variant's parameter, else an integer */
+        int value = -1;
+        for (int i = 0; tune_variants[i] && value < 0; i++)
+            for (int k = 0; k < tune_variants[i]->nparams && value < 0; k++)
+                if (!strcmp(tune_variants[i]->param_names[k], s->name) && tune_variants[i]->labels[k])
+                    for (int l = 0; tune_variants[i]->labels[k][l]; l++)
+                        if (!strcmp(tune_variants[i]->labels[k][l], word)) value = l;
+        if (value < 0) {
+            char *stop;
+            long v = strtol(word, &stop, 10);
+            if (*stop || v < 1 || v > 1 << 20) return -1;
+            value = (int)v;
+        }
+        s->values[s->count++] = value;
+        p = end ? end + 1 : p + len;
+    }
+    return s->count ? 0 : -1;
+}
+
+static int parse(int argc, char **argv, tune_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->output = "bchol-tuning.json";
+    o->uplo = 'L';
+    o->reps = 5;
+    o->warmup = 1;
+    o->fraction = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(k, "--resume")) {
+            o->resume = 1;
+            continue;
+        }
+        if (!strcmp(k, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (!strcmp(k, "--dry-run")) {
+            o->dry_run = 1;
+            continue;
+        }
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v) {
+            fprintf(stderr, "bchol tune: %s needs a value\n", k);
+            return -1;
+        }
+        if (!strcmp(k, "--device")) o->device = v;
+        else if (!strcmp(k, "--output")) o->output = v;
+        else if (!strcmp(k, "--report")) o->report = v;
+        else if (!strcmp(k, "--n")) {
+            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
+                return -1;
+            }
+            for (int s = 0; s < o->nsizes; s++)
+                if (o->sizes[s] < 1) {
+                    fprintf(stderr, "bchol tune: sizes must be >= 1\n");
+                    return -1;
+                }
+            o->given.sizes = 1;
+        } else if (!strcmp(k, "--precision")) {
+            if (!strcmp(v, "s") || !strcmp(v, "d") || !strcmp(v, "sd") || !strcmp(v, "ds"))
+                snprintf(o->precisions, sizeof o->precisions, "%s", v);
+            else {
+                fprintf(stderr, "bchol tune: --precision takes s, d or sd\n");
+                return -1;
+            }
+            o->given.precisions = 1;
+        } else if (!strcmp(k, "--variants")) {
+            snprintf(o->variants, sizeof o->variants, "%s", v);
+            o->given.variants = 1;
+        } else if (!strcmp(k, "--uplo")) {
+            o->uplo = v[0];
+            o->given.uplo = 1;
+        } else if (!strcmp(k, "--batch")) {
+            o->batch = atoll(v);
+            o->given.batch = 1;
+        } else if (!strcmp(k, "--reps")) {
+            o->reps = atoi(v);
+            o->given.reps = 1;
+        } else if (!strcmp(k, "--warmup")) {
+            o->warmup = atoi(v);
+            o->given.warmup = 1;
+        } else if (!strcmp(k, "--fraction")) {
+            o->fraction = atof(v);
+            o->given.fraction = 1;
+        } else if (!strcmp(k, "--seed")) {
+            o->seed = strtoull(v, NULL, 10);
+            o->has_seed = 1;
+        } else if (!strcmp(k, "--set")) {
+            if (o->nsets == MAX_SETS || parse_set(v, &o->sets[o->nsets])) {
+                fprintf(stderr, "bchol tune: bad --set \"%s\" (NAME=V1,V2,...)\n", v);
+                return -1;
+            }
+            o->nsets++;
+            o->given.sets = 1;
+        } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
+        else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
+        else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
+        else if (!strcmp(k, "--also-default")) {
+            if (strcmp(v, "architecture") && strcmp(v, "vendor") && strcmp(v, "family")) {
+                fprintf(stderr, "bchol tune: --also-default takes architecture, vendor or family\n");
+                return -1;
+            }
+            snprintf(o->also_default, sizeof o->also_default, "%s", v);
+            o->given.also_default = 1;
+        } else {
+            fprintf(stderr, "bchol tune: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if ((o->uplo != 'L' && o->uplo != 'U') || o->reps < 1 || o->warmup < 1 || o->batch < 0 ||
+        !(o->fraction > 0 && o->fraction <= 1) || o->jobs < 0) {
+        fprintf(stderr, "bchol tune: --uplo L|U, --reps >= 1, --warmup >= 1, --batch >= 0, "
+                        "0 < --fraction <= 1, --jobs >= 0\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- settings recorded in the file ("tuner") ---------------------------------------- */
+
+static cJSON *settings_json(const tune_options *o)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON *sizes = cJSON_AddArrayToObject(t, "sizes");
+    for (int i = 0; i < o->nsizes; i++) cJSON_AddItemToArray(sizes, cJSON_CreateNumber(o->sizes[i]));
+    cJSON_AddStringToObject(t, "precisions", o->precisions);
+    cJSON_AddStringToObject(t, "variants", o->variants);
+    char uplo[2] = {o->uplo, 0};
+    cJSON_AddStringToObject(t, "uplo", uplo);
+    cJSON_AddNumberToObject(t, "batch", (double)o->batch);
+    cJSON_AddNumberToObject(t, "reps", o->reps);
+    cJSON_AddNumberToObject(t, "warmup", o->warmup);
+    cJSON_AddNumberToObject(t, "fraction", o->fraction);
+    cJSON_AddNumberToObject(t, "seed", (double)o->seed);
+    cJSON *sets = cJSON_AddObjectToObject(t, "set");
+    for (int i = 0; i < o->nsets; i++) {
+        cJSON *list = cJSON_AddArrayToObject(sets, o->sets[i].name);
+        for (int k = 0; k < o->sets[i].count; k++)
+            cJSON_AddItemToArray(list, cJSON_CreateNumber(o->sets[i].values[k]));
+    }
+    if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
+    return t;
+}
+
+/* Options not given on the command line take the values recorded by an earlier run. */
+static void settings_from_file(tune_options *o, const cJSON *t)
+{
+    const cJSON *x;
+    if (!cJSON_IsObject(t)) return;
+    if (!o->given.sizes && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "sizes"))) {
+        const cJSON *e;
+        o->nsizes = 0;
+        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->nsizes < MAX_SIZES && e->valueint > 0)
+            o->sizes[o->nsizes++] = e->valueint;
+    }
+    if (!o->given.precisions && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "precisions")))
+        snprintf(o->precisions, sizeof o->precisions, "%s", x->valuestring);
+    if (!o->given.variants && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "variants")))
+        snprintf(o->variants, sizeof o->variants, "%s", x->valuestring);
+    if (!o->given.uplo && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "uplo")))
+        o->uplo = x->valuestring[0];
+    if (!o->given.batch && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "batch")))
+        o->batch = (long long)x->valuedouble;
+    if (!o->given.reps && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "reps")))
+        o->reps = x->valueint;
+    if (!o->given.warmup && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "warmup")))
+        o->warmup = x->valueint;
+    if (!o->given.fraction && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "fraction")))
+        o->fraction = x->valuedouble;
+    if (!o->has_seed && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "seed"))) {
+        o->seed = (unsigned long long)x->valuedouble;
+        o->has_seed = 1;
+    }
+    if (!o->given.sets && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "set"))) {
+        const cJSON *list;
+        o->nsets = 0;
+        cJSON_ArrayForEach(list, x)
+        {
+            if (o->nsets == MAX_SETS || !cJSON_IsArray(list)) continue;
+            value_set *s = &o->sets[o->nsets++];
+            snprintf(s->name, sizeof s->name, "%s", list->string);
+            s->count = 0;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, list) if (cJSON_IsNumber(e) && s->count < TUNE_MAX_VALUES)
+                s->values[s->count++] = e->valueint;
+        }
+    }
+    if (!o->given.also_default && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "also_default")))
+        snprintf(o->also_default, sizeof o->also_default, "%s", x->valuestring);
+}
+
+static void settings_defaults(tune_options *o, const bchol_device_info *dev)
+{
+    if (!o->nsizes) {
+        const char *grid = dev->type & CL_DEVICE_TYPE_GPU
+                               ? "4,8,12,16,24,32,48,64,96,128,192,256,384,512"
+                               : "4,8,16,32,64,128";
+        o->nsizes = util_parse_sizes(grid, o->sizes, MAX_SIZES);
+    }
+    if (!*o->precisions) snprintf(o->precisions, sizeof o->precisions, "%s", dev->fp64 ? "sd" : "s");
+    if (!*o->variants) {
+        o->variants[0] = 0;
+        for (int i = 0; tune_variants[i]; i++) {
+            if (i) strcat(o->variants, ",");
+            strcat(o->variants, tune_variants[i]->name);
+        }
+    }
+    if (!o->has_seed) {
+        o->seed = (unsigned long long)time(NULL);
+        o->has_seed = 1;
+    }
+    if (!o->jobs) o->jobs = dev->type & CL_DEVICE_TYPE_GPU ? 8 : 1;
+}
+
+/* ---- the plan: every configuration to measure ---------------------------------------- */
+
+static int variant_selected(const tune_options *o, const char *name)
+{
+    char list[sizeof o->variants + 2];
+    snprintf(list, sizeof list, ",%s,", o->variants);
+    char needle[64];
+    snprintf(needle, sizeof needle, ",%s,", name);
+    return strstr(list, needle) != NULL;
+}
+
+/* Uniform in [0, 1) from the seed and the configuration, so that a fraction selects the
+ * same configurations whatever the order or resumption. */
+static double draw(unsigned long long seed, const char *key)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    util_rng r;
+    util_rng_seed(&r, h);
+    return (double)(util_rng_next(&r) >> 11) * 0x1p-53;
+}
+
+typedef struct {
+    tune_item *items;
+    int count, cap;
+} plan;
+
+static tune_item *plan_add(plan *p)
+{
+    if (p->count == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 1024;
+        tune_item *it = realloc(p->items, (size_t)cap * sizeof *it);
+        if (!it) return NULL;
+        p->items = it;
+        p->cap = cap;
+    }
+    memset(&p->items[p->count], 0, sizeof p->items[0]);
+    return &p->items[p->count++];
+}
+
+static void item_key(tune_item *it)
+{
+    cJSON *params = tune_config_json(it->v, it->cfg);
+    tune_key(it->precision, it->v->name, it->n, params, it->key, sizeof it->key);
+    cJSON_Delete(params);
+}
+
+typedef struct {
+    const char *category;
+    int count;
+    char example[200];
+} prune_count;
+
+/* Appends the configurations of one variant at one size; pruned ones are counted into
+ * pruned (replacing the file's earlier counts for that size). */
+static int plan_variant(plan *p, const tune_options *o, const tune_variant *v, bchol_context *ctx,
+                        const tune_target *t, cJSON *pruned_list)
+{
+    int vals[TUNE_MAX_PARAMS][TUNE_MAX_VALUES], nv[TUNE_MAX_PARAMS], idx[TUNE_MAX_PARAMS] = {0};
+    for (int i = 0; i < v->nparams; i++) {
+        nv[i] = 0;
+        for (int s = 0; s < o->nsets; s++)
+            if (!strcmp(o->sets[s].name, v->param_names[i])) {
+                memcpy(vals[i], o->sets[s].values, sizeof vals[i]);
+                nv[i] = o->sets[s].count;
+            }
+        if (!nv[i]) nv[i] = v->values(i, t, vals[i], TUNE_MAX_VALUES);
+        if (!nv[i]) return 0;
+    }
+    int deflt[TUNE_MAX_PARAMS];
+    v->defaults(ctx, t, deflt);
+    int have_default = 0;
+    prune_count pc[8];
+    int npc = 0;
+    for (;;) {
+        int cfg[TUNE_MAX_PARAMS];
+        for (int i = 0; i < v->nparams; i++) cfg[i] = vals[i][idx[i]];
+        int is_default = !memcmp(cfg, deflt, sizeof(int) * (size_t)v->nparams);
+        char why[200];
+        const char *category = v->prune(cfg, t, why, sizeof why);
+        if (category && !is_default) {
+            int k = 0;
+            while (k < npc && strcmp(pc[k].category, category)) k++;
+            if (k == npc && npc < 8) pc[npc++] = (prune_count){category, 0, ""};
+            if (k < npc && !pc[k].count++) snprintf(pc[k].example, sizeof pc[k].example, "%s", why);
+        } else {
+            tune_item it = {t->precision, t->n, v, {0}, is_default, ""};
+            memcpy(it.cfg, cfg, sizeof cfg);
+            item_key(&it);
+            if (is_default || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
+                tune_item *slot = plan_add(p);
+                if (!slot) return -1;
+                *slot = it;
+                have_default |= is_default;
+            }
+        }
+        int i = v->nparams - 1; /* next configuration, the last parameter fastest */
+        while (i >= 0 && ++idx[i] == nv[i]) idx[i--] = 0;
+        if (i < 0) break;
+    }
+    if (!have_default) {
+        tune_item *slot = plan_add(p);
+        if (!slot) return -1;
+        *slot = (tune_item){t->precision, t->n, v, {0}, 1, ""};
+        memcpy(slot->cfg, deflt, sizeof deflt);
+        item_key(slot);
+    }
+    /* replace the pruned counts recorded for this precision, variant and size */
+    for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
+        const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
+        const cJSON *rp = cJSON_GetObjectItemCaseSensitive(r, "precision");
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
+        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
+        if (cJSON_IsString(rp) && rp->valuestring[0] == t->precision && cJSON_IsString(rv) &&
+            !strcmp(rv->valuestring, v->name) && cJSON_IsNumber(rn) && rn->valueint == t->n)
+            cJSON_DeleteItemFromArray(pruned_list, i);
+    }
+    for (int k = 0; k < npc; k++) {
+        cJSON *r = cJSON_CreateObject();
+        char prec[2] = {t->precision, 0};
+        cJSON_AddStringToObject(r, "precision", prec);
+        cJSON_AddStringToObject(r, "variant", v->name);
+        cJSON_AddNumberToObject(r, "n", t->n);
+        cJSON_AddStringToObject(r, "reason", pc[k].category);
+        cJSON_AddNumberToObject(r, "count", pc[k].count);
+        cJSON_AddStringToObject(r, "example", pc[k].example);
+        cJSON_AddItemToArray(pruned_list, r);
+    }
+    return 0;
+}
+
+/* ---- measuring one configuration --------------------------------------------------- */
+
+static void first_line(const char *text, char *out, size_t size)
+{
+    snprintf(out, size, "%s", text);
+    char *nl = strchr(out, '\n');
+    if (nl) *nl = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Builds, verifies and times it; returns the record for the file. */
+static cJSON *measure(const tune_options *o, bchol_context *ctx, const tune_target *t,
+                      tune_workload *w, const tune_item *it)
+{
+    const tune_variant *v = it->v;
+    cJSON *r = cJSON_CreateObject();
+    char prec[2] = {it->precision, 0}, why[600];
+    cJSON_AddStringToObject(r, "precision", prec);
+    cJSON_AddStringToObject(r, "variant", v->name);
+    cJSON_AddNumberToObject(r, "n", it->n);
+    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
+    cJSON_AddItemToObject(r, "params", tune_config_json(v, it->cfg));
+    if (it->is_default) cJSON_AddTrueToObject(r, "default");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+
+    bchol_params prm, eff;
+    v->to_params(it->cfg, &prm);
+    bchol_status st = v->prepare(ctx, t, o->uplo, &prm, &eff);
+    if (st) {
+        char line[400];
+        first_line(bchol_last_error(ctx), line, sizeof line);
+        snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
+        cJSON_AddStringToObject(r, "failed", why);
+        return r;
+    }
+    int ecfg[TUNE_MAX_PARAMS];
+    v->from_params(&eff, ecfg);
+    if (memcmp(ecfg, it->cfg, sizeof(int) * (size_t)v->nparams)) {
+        char as[200];
+        tune_format_config(v, ecfg, as, sizeof as);
+        if (!it->is_default) {
+            /* the library would run another configuration: that one is measured on its own */
+            snprintf(why, sizeof why,
+                     "the built kernel takes fewer work-items (CL_KERNEL_WORK_GROUP_SIZE): the "
+                     "library would run %s",
+                     as);
+            cJSON_AddStringToObject(r, "failed", why);
+            return r;
+        }
+        cJSON_AddStringToObject(r, "runs_as", as); /* what the untuned library runs */
+        prm = eff;
+    }
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    bchol_context_set_timing(ctx, 1);
+    for (int k = 0; k < o->warmup + o->reps && !st; k++) {
+        if (tune_workload_reset(w)) {
+            snprintf(why, sizeof why, "resetting the batch failed");
+            st = BCHOL_ERR_OPENCL;
+            break;
+        }
+        double ms = 0;
+        if ((st = v->run(ctx, w, &prm)) || (st = bchol_last_call_ms(ctx, &ms))) {
+            char line[400];
+            first_line(bchol_last_error(ctx), line, sizeof line);
+            snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
+            break;
+        }
+        if (k == 0 && tune_workload_verify(w, why, sizeof why)) {
+            st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
+            break;
+        }
+        if (k >= o->warmup) times[k - o->warmup] = ms;
+    }
+    if (st) {
+        cJSON_AddStringToObject(r, "failed", why);
+    } else {
+        qsort(times, (size_t)o->reps, sizeof *times, cmp_double);
+        double median = o->reps % 2 ? times[o->reps / 2] : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
+        cJSON_AddNumberToObject(r, "ms", median);
+        cJSON_AddNumberToObject(r, "ms_min", times[0]);
+        cJSON_AddNumberToObject(r, "ms_max", times[o->reps - 1]);
+    }
+    free(times);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cJSON_AddNumberToObject(r, "seconds",
+                            round(((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)) * 1000) / 1000);
+    return r;
+}
+
+/* ---- the sweep ------------------------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static void hms(double s, char *out, size_t size)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(out, size, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else snprintf(out, size, "%ldm%02lds", t / 60, t % 60);
+}
+
+static double record_ms(const cJSON *r)
+{
+    const cJSON *ms = r ? cJSON_GetObjectItemCaseSensitive(r, "ms") : NULL;
+    return cJSON_IsNumber(ms) ? ms->valuedouble : -1;
+}
+
+/* Best and default times measured so far for a precision, variant and size. */
+static void best_so_far(const tune_file *f, const tune_item *it, double *best, double *deflt)
+{
+    *best = *deflt = -1;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
+        if (!cJSON_IsString(p) || p->valuestring[0] != it->precision || !cJSON_IsString(v) ||
+            strcmp(v->valuestring, it->v->name) || !cJSON_IsNumber(n) || n->valueint != it->n)
+            continue;
+        double ms = record_ms(r);
+        if (ms < 0 || cJSON_GetObjectItemCaseSensitive(r, "failed")) continue;
+        if (*best < 0 || ms < *best) *best = ms;
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"))) *deflt = ms;
+    }
+}
+
+static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
+                 const bchol_device_info *dev, plan *p)
+{
+    int total = p->count, done = 0, new_done = 0, stopped = 0;
+    for (int i = 0; i < p->count; i++) done += tune_file_find(f, p->items[i].key) != NULL;
+    fprintf(stderr, "bchol tune: %d configurations, %d already measured in %s; %d to go\n", total,
+            done, f->path, total - done);
+    const double start = now_s();
+    char why[600];
+    /* testing aid: a pause after each saved configuration, so that a test can kill the
+     * run between two of them */
+    const char *pause_env = getenv("BCHOL_TUNE_PAUSE_MS");
+    const long pause_ms = pause_env ? atol(pause_env) : 0;
+    int *todo = malloc((size_t)(p->count + 1) * sizeof *todo);
+    for (int g = 0; g < p->count && !stopped;) {
+        /* one group: a precision and a size (every variant), one workload and context */
+        int end = g;
+        while (end < p->count && p->items[end].precision == p->items[g].precision &&
+               p->items[end].n == p->items[g].n)
+            end++;
+        int ntodo = 0;
+        for (int i = g; i < end; i++)
+            if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
+        const tune_target t = {*dev, p->items[g].precision, p->items[g].n};
+        if (ntodo) {
+            bchol_context *ctx;
+            tune_workload w;
+            long long batch = o->batch ? o->batch : tune_default_batch(dev, t.precision, t.n);
+            if (bchol_context_create_from_queue(bchol_context_queue(base), &ctx)) {
+                fprintf(stderr, "bchol tune: %s\n", bchol_last_error(NULL));
+                free(todo);
+                return -1;
+            }
+            if (tune_workload_init(&w, ctx, t.precision, o->uplo, t.n, batch, why, sizeof why)) {
+                fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
+                tune_workload_free(&w);
+                bchol_context_destroy(ctx);
+                g = end;
+                continue;
+            }
+            if (o->jobs > 1) tune_prebuild_start(base, &t, o->uplo, p->items, todo, ntodo, o->jobs - 1);
+            for (int k = 0; k < ntodo; k++) {
+                const tune_item *it = &p->items[todo[k]];
+                double elapsed = now_s() - start;
+                double per = new_done ? elapsed / new_done : 0;
+                if (stop_requested || (o->max_configs && new_done >= o->max_configs) ||
+                    (o->max_minutes > 0 && elapsed + per > o->max_minutes * 60)) {
+                    stopped = 1;
+                    break;
+                }
+                if (o->jobs > 1) tune_prebuild_wait(k);
+                cJSON *r = measure(o, ctx, &t, &w, it);
+                double ms = record_ms(r);
+                const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+                char failed_text[600] = "";
+                if (cJSON_IsString(failed)) snprintf(failed_text, sizeof failed_text, "%s", failed->valuestring);
+                if (tune_file_add(f, r)) {
+                    fprintf(stderr, "bchol tune: out of memory\n");
+                    stopped = -1;
+                    break;
+                }
+                tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
+                if (tune_file_save(f, why, sizeof why)) {
+                    fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+                    stopped = -1;
+                    break;
+                }
+                done++;
+                new_done++;
+                if (pause_ms > 0) {
+                    struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
+                    nanosleep(&pause, NULL);
+                }
+                if (!o->quiet) {
+                    double best, deflt;
+                    char cfg[200], el[32], eta[32], res[64], bs[32] = "-", ds[32] = "-";
+                    best_so_far(f, it, &best, &deflt);
+                    if (best >= 0) snprintf(bs, sizeof bs, "%.4f", best);
+                    if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
+                    tune_format_config(it->v, it->cfg, cfg, sizeof cfg);
+                    elapsed = now_s() - start;
+                    hms(elapsed, el, sizeof el);
+                    hms(elapsed / new_done * (total - done), eta, sizeof eta);
+                    if (*failed_text) snprintf(res, sizeof res, "failed");
+                    else snprintf(res, sizeof res, "%10.4f ms", ms);
+                    fprintf(stderr, "[%5d/%5d] %c n=%-4d %s %-34s%s %s  best %s  default %s  elapsed %s ETA %s\n",
+                            done, total, it->precision, it->n, it->v->name, cfg,
+                            it->is_default ? "*" : " ", res, bs, ds, el, eta);
+                    if (*failed_text) fprintf(stderr, "              %s\n", failed_text);
+                }
+            }
+            if (o->jobs > 1) tune_prebuild_stop();
+            tune_workload_free(&w);
+            bchol_context_destroy(ctx);
+        }
+        /* the size's summary */
+        for (int i = g; i < end && !stopped; i++) {
+            if (i > g && p->items[i].v == p->items[i - 1].v) continue;
+            double best, deflt;
+            best_so_far(f, &p->items[i], &best, &deflt);
+            char el[32], eta[32];
+            double elapsed = now_s() - start;
+            hms(elapsed, el, sizeof el);
+            hms(new_done ? elapsed / new_done * (total - done) : 0, eta, sizeof eta);
+            fprintf(stderr, "bchol tune: %c n=%-4d %s: best %.4f ms, defaults %.4f ms (%.2fx)  [%d/%d, elapsed %s, ETA %s]\n",
+                    p->items[i].precision, p->items[i].n, p->items[i].v->name, best, deflt,
+                    best > 0 && deflt > 0 ? deflt / best : 0, done, total, el, eta);
+        }
+        g = end;
+    }
+    free(todo);
+    cJSON *tuner = cJSON_GetObjectItemCaseSensitive(f->root, "tuner");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "status");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "done");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "total");
+    cJSON_AddStringToObject(tuner, "status", done == total ? "complete" : "incomplete");
+    cJSON_AddNumberToObject(tuner, "done", done);
+    cJSON_AddNumberToObject(tuner, "total", total);
+    if (tune_file_save(f, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+        return -1;
+    }
+    if (stopped < 0) return -1;
+    if (done < total) {
+        fprintf(stderr, "bchol tune: stopped after %d new configurations (%d/%d done); continue with "
+                        "--resume --output %s\n", new_done, done, total, f->path);
+        return EXIT_INCOMPLETE;
+    }
+    fprintf(stderr, "bchol tune: complete (%d configurations) in %s\n", total, f->path);
+    return 0;
+}
+
+/* Every configuration of the sweep, by precision, size and variant. */
+static int make_plan(plan *p, const tune_options *o, bchol_context *base, const bchol_device_info *dev,
+                     cJSON *pruned)
+{
+    for (const char *pr = o->precisions; *pr; pr++) {
+        if (*pr == 'd' && !dev->fp64) {
+            fprintf(stderr, "bchol tune: the device has no double precision: d skipped\n");
+            continue;
+        }
+        for (int s = 0; s < o->nsizes; s++)
+            for (int v = 0; tune_variants[v]; v++) {
+                if (!variant_selected(o, tune_variants[v]->name)) continue;
+                const tune_target t = {*dev, *pr, o->sizes[s]};
+                if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
+            }
+    }
+    return 0;
+}
+
+/* --dry-run: the plan on stdout, one configuration per line, then the pruned counts. */
+static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info *dev)
+{
+    settings_defaults(o, dev);
+    plan p = {0};
+    cJSON *pruned = cJSON_CreateArray();
+    if (make_plan(&p, o, base, dev, pruned)) return 1;
+    for (int i = 0; i < p.count; i++)
+        printf("%s%s\n", p.items[i].key, p.items[i].is_default ? " default" : "");
+    int count = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, pruned) count += cJSON_GetObjectItemCaseSensitive(r, "count")->valueint;
+    printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->seed,
+           o->fraction, count);
+    cJSON_ArrayForEach(r, pruned)
+    {
+        printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
+               cJSON_GetObjectItemCaseSensitive(r, "precision")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "n")->valueint,
+               cJSON_GetObjectItemCaseSensitive(r, "count")->valueint,
+               cJSON_GetObjectItemCaseSensitive(r, "reason")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "example")->valuestring);
+    }
+    cJSON_Delete(pruned);
+    free(p.items);
+    return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_options o;
+    if (parse(argc, argv, &o)) return 2;
+    if (o.report) return tune_report(o.report);
+
+    /* the untuned library's choice is the backend's: no tuning file while tuning */
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *base;
+    bchol_status st = bchol_context_create(o.device, &base);
+    if (st) {
+        fprintf(stderr, "bchol tune: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        return 1;
+    }
+    bchol_device_info dev;
+    bchol_context_device_info(base, &dev);
+    if (o.dry_run) {
+        int rc = dry_run(&o, base, &dev);
+        bchol_context_destroy(base);
+        return rc;
+    }
+    tune_file f;
+    char why[600];
+    if (tune_file_open(&f, o.output, o.resume, &dev, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %s\n", why);
+        bchol_context_destroy(base);
+        return 1;
+    }
+    settings_from_file(&o, cJSON_GetObjectItemCaseSensitive(f.root, "tuner"));
+    settings_defaults(&o, &dev);
+    for (int i = 0; i < o.nsets; i++) {
+        int known = 0;
+        for (int v = 0; tune_variants[v]; v++)
+            for (int k = 0; k < tune_variants[v]->nparams; k++)
+                known |= !strcmp(tune_variants[v]->param_names[k], o.sets[i].name);
+        if (!known) {
+            fprintf(stderr, "bchol tune: --set %s: no variant has that parameter\n", o.sets[i].name);
+            tune_file_close(&f);
+            bchol_context_destroy(base);
+            return 2;
+        }
+    }
+    cJSON *tuner = settings_json(&o);
+    cJSON_ReplaceItemInObjectCaseSensitive(f.root, "tuner", tuner);
+
+    fprintf(stderr, "bchol tune: device %s (%s/%s/%s, driver %s); seed %llu, fraction %g\n", dev.raw_name,
+            dev.vendor, *dev.architecture ? dev.architecture : "-", dev.name, dev.driver, o.seed,
+            o.fraction);
+    plan p = {0};
+    cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
+    if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
+    if (make_plan(&p, &o, base, &dev, pruned)) {
+        fprintf(stderr, "bchol tune: out of memory\n");
+        return 1;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int rc = sweep(&o, &f, base, &dev, &p);
+    free(p.items);
+    tune_file_close(&f);
+    bchol_context_destroy(base);
+    return rc < 0 ? 1 : rc;
+}
