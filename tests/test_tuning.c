@@ -220,7 +220,7 @@ static void case_bad(const char *kind)
         free(text);
     } else if (!strcmp(kind, "truncated")) {
         good[strlen(good) * 2 / 3] = 0;
-        bad_file(kind, good, "truncated");
+        bad_file(kind, good, "the text ends early");
     } else if (!strcmp(kind, "missing")) {
         char s2[1024], text[2048];
         section(s2, sizeof s2, d.family, "", arch_of(&d), d.name, entries);
@@ -236,7 +236,7 @@ static void case_bad(const char *kind)
         file_of(text, sizeof text, s2);
         bad_file(kind, text, "has nothing for this device");
     } else if (!strcmp(kind, "empty")) {
-        bad_file(kind, "", "empty");
+        bad_file(kind, "", "the file is empty");
     } else if (!strcmp(kind, "unreadable")) {
         bad_file(kind, NULL, "cannot be opened");
     } else if (!strcmp(kind, "newer")) {

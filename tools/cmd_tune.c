@@ -29,7 +29,7 @@ typedef struct {
 } value_set;
 
 typedef struct {
-    const char *device, *output, *report;
+    const char *device, *output, *report, *against;
     int resume, quiet, jobs, dry_run;
     /* the sweep; with --resume, what is not given here comes from the file */
     int sizes[MAX_SIZES], nsizes;
@@ -58,7 +58,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bchol tune [options]          tune a device, writing a tuning file\n"
-            "       bchol tune --report FILE      summarize a tuning file\n"
+            "       bchol tune --report FILE [--against TUNED]\n"
+            "                                     summarize a tuning file; with --against, how close\n"
+            "                                     TUNED's picks for FILE's sizes come to FILE's best\n"
             "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
             "  --output FILE       the tuning file (default bchol-tuning.json)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
@@ -155,6 +157,7 @@ static int parse(int argc, char **argv, tune_options *o)
         if (!strcmp(k, "--device")) o->device = v;
         else if (!strcmp(k, "--output")) o->output = v;
         else if (!strcmp(k, "--report")) o->report = v;
+        else if (!strcmp(k, "--against")) o->against = v;
         else if (!strcmp(k, "--n")) {
             if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
                 fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
@@ -690,13 +693,16 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             if (i > g && p->items[i].v == p->items[i - 1].v) continue;
             double best, deflt;
             best_so_far(f, &p->items[i], &best, &deflt);
-            char el[32], eta[32];
+            char el[32], eta[32], bs[32] = "-", ds[32] = "-", sp[32] = "-";
             double elapsed = now_s() - start;
             hms(elapsed, el, sizeof el);
             hms(new_done ? elapsed / new_done * (total - done) : 0, eta, sizeof eta);
-            fprintf(stderr, "bchol tune: %c n=%-4d %s: best %.4f ms, defaults %.4f ms (%.2fx)  [%d/%d, elapsed %s, ETA %s]\n",
-                    p->items[i].precision, p->items[i].n, p->items[i].v->name, best, deflt,
-                    best > 0 && deflt > 0 ? deflt / best : 0, done, total, el, eta);
+            if (best >= 0) snprintf(bs, sizeof bs, "%.4f", best);
+            if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
+            if (best > 0 && deflt > 0) snprintf(sp, sizeof sp, "%.2fx", deflt / best);
+            fprintf(stderr, "bchol tune: %c n=%-4d %s: best %s ms, defaults %s ms (%s)  [%d/%d, elapsed %s, ETA %s]\n",
+                    p->items[i].precision, p->items[i].n, p->items[i].v->name, bs, ds, sp, done,
+                    total, el, eta);
         }
         g = end;
     }
@@ -774,7 +780,7 @@ int cmd_tune(int argc, char **argv)
 {
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
-    if (o.report) return tune_report(o.report);
+    if (o.report) return tune_report(o.report, o.against);
 
     /* the untuned library's choice is the backend's: no tuning file while tuning */
     setenv("BCHOL_TUNING_FILE", "off", 1);

@@ -147,6 +147,7 @@ void tune_prebuild_stop(void);
 
 /* ---- report (tune_report.c) --------------------------------------------------------- */
 
-int tune_report(const char *path);
+/* Prints the report of a tuning file; with against (or NULL), how its picks fare here. */
+int tune_report(const char *path, const char *against);
 
 #endif

@@ -1,6 +1,8 @@
 /* bchol tune --report FILE: per size, the best configuration against the backend defaults;
  * per parameter, how much the time depends on it (in the spirit of Table I of Kurzak and
- * Gates' interleaved batch Cholesky paper); how noisy the timings were. */
+ * Gates' interleaved batch Cholesky paper); how noisy the timings were. With --against
+ * TUNED, how close the pick TUNED gives each size of FILE (its nearest measured size
+ * below) comes to FILE's exhaustive best there: the check for sizes off the tuning grid. */
 #include "tune.h"
 
 #include <math.h>
@@ -101,7 +103,69 @@ static int importance(const ok_record *rec, int count, int p, double *loss, doub
     return 1;
 }
 
-static void report_group(const cJSON *tried, char precision, const tune_variant *v)
+static int same_identity(const cJSON *a, const cJSON *b)
+{
+    static const char *const keys[] = {"family", "vendor", "architecture", "name"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(str(a, keys[i]), str(b, keys[i]))) return 0;
+    return 1;
+}
+
+/* The chosen entry of `tuned` that the dispatcher would use at n: the nearest measured
+ * size at or below n, else the smallest. */
+static const cJSON *pick(const cJSON *tuned, char precision, const tune_variant *v, int n)
+{
+    const cJSON *e, *below = NULL, *smallest = NULL;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(tuned, "chosen"))
+    {
+        if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), v->name)) continue;
+        int en = (int)num(e, "n", -1);
+        if (en <= n && (!below || en > num(below, "n", -1))) below = e;
+        if (!smallest || en < num(smallest, "n", -1)) smallest = e;
+    }
+    return below ? below : smallest;
+}
+
+/* For each size of this file: the time of the configuration `tuned` picks, measured here,
+ * against the best measured here. */
+static void check_against(const cJSON *tried, const cJSON *tuned, const char *against, char precision,
+                          const tune_variant *v, const int *sizes, int nsizes, ok_record *rec, int max)
+{
+    int within = 0, compared = 0;
+    double worst = 1;
+    printf("picks of %s at these sizes, timed here:\n", against);
+    printf("%6s %8s %11s %11s %8s  %s\n", "n", "from_n", "pick_ms", "best_ms", "ratio", "picked parameters");
+    for (int s = 0; s < nsizes; s++) {
+        int failed, count = collect(tried, precision, v, sizes[s], rec, max, &failed), cfg[TUNE_MAX_PARAMS];
+        const cJSON *e = pick(tuned, precision, v, sizes[s]);
+        char params[200] = "-";
+        if (!e || tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(e, "params"), cfg)) {
+            printf("%6d %8s %11s %11s %8s  (no entry in %s)\n", sizes[s], "-", "-", "-", "-", against);
+            continue;
+        }
+        tune_format_config(v, cfg, params, sizeof params);
+        double best = INFINITY, picked = -1;
+        for (int i = 0; i < count; i++) {
+            if (rec[i].ms < best) best = rec[i].ms;
+            if (!memcmp(rec[i].cfg, cfg, sizeof(int) * (size_t)v->nparams)) picked = rec[i].ms;
+        }
+        if (picked < 0 || !count) {
+            printf("%6d %8.0f %11s %11s %8s  %s (not measured here)\n", sizes[s], num(e, "n", -1), "-", "-", "-", params);
+            continue;
+        }
+        double ratio = picked / best;
+        compared++;
+        within += ratio <= 1.05;
+        if (ratio > worst) worst = ratio;
+        printf("%6d %8.0f %11.4f %11.4f %7.3fx  %s\n", sizes[s], num(e, "n", -1), picked, best, ratio, params);
+    }
+    if (compared)
+        printf("%d of %d sizes within 5%% of the best measured here; the worst pick is %.3fx the best\n", within,
+               compared, worst);
+}
+
+static void report_group(const cJSON *tried, char precision, const tune_variant *v, const cJSON *tuned,
+                         const char *against)
 {
     int sizes[256], nsizes = 0;
     const cJSON *r;
@@ -207,16 +271,18 @@ static void report_group(const cJSON *tried, char precision, const tune_variant 
     }
     printf("  worst-value: best time with the parameter held at its worst value / best time;\n"
            "  median-spread: largest / smallest median time over the parameter's values.\n");
+    if (tuned) check_against(tried, tuned, against, precision, v, sizes, nsizes, rec, max);
     free(rec);
     free(noise);
 }
 
-int tune_report(const char *path)
+int tune_report(const char *path, const char *against)
 {
     char why[600];
-    cJSON *root = tune_json_load(path, why, sizeof why);
-    if (!root) {
+    cJSON *root = tune_json_load(path, why, sizeof why), *other = NULL;
+    if (!root || (against && !(other = tune_json_load(against, why, sizeof why)))) {
         fprintf(stderr, "bchol tune --report: %s\n", why);
+        cJSON_Delete(root);
         return 1;
     }
     const cJSON *tuner = cJSON_GetObjectItemCaseSensitive(root, "tuner");
@@ -240,11 +306,15 @@ int tune_report(const char *path)
         }
         printf("\n# device %s/%s/%s (family %s), %s, driver %s\n", str(s, "vendor"), str(s, "architecture"),
                str(s, "name"), str(s, "family"), str(s, "raw_name"), str(s, "driver"));
+        const cJSON *tuned = NULL, *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(other, "devices")) if (same_identity(t, s)) tuned = t;
+        if (other && !tuned) printf("(%s has no section for this device)\n", against);
         for (const char *p = "sd"; *p; p++)
-            for (int v = 0; tune_variants[v]; v++) report_group(tried, *p, tune_variants[v]);
+            for (int v = 0; tune_variants[v]; v++) report_group(tried, *p, tune_variants[v], tuned, against);
         shown++;
     }
     if (!shown) printf("\n(no measured configurations in this file)\n");
     cJSON_Delete(root);
+    cJSON_Delete(other);
     return 0;
 }
