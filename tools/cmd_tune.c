@@ -3,8 +3,9 @@
  * random fraction) at each size and precision on one device, and writes the tuning file
  * the dispatcher reads. Each candidate is built, run once and checked against reference
  * results (a warm-up: PoCL also compiles its work-group specializations then), then timed
- * with OpenCL profiling events; the median of the timed runs counts. The file is saved
- * after every configuration, so a killed or budget-limited run continues with --resume.
+ * with OpenCL profiling events; the median of the timed runs counts (or the fastest,
+ * --statistic min). The file is saved after every configuration, so a killed or
+ * budget-limited run continues with --resume.
  * The untuned library's configuration (the backend defaults) is always measured too.
  */
 #include "bchol_util.h"
@@ -38,6 +39,7 @@ typedef struct {
     char uplo;
     long long batch; /* 0: tune_default_batch */
     int reps, warmup;
+    int use_min; /* --statistic min: the fastest repeat counts (noisy shared machines) */
     double fraction;
     unsigned long long seed;
     int has_seed;
@@ -47,7 +49,8 @@ typedef struct {
     double max_minutes;
     long long max_configs;
     struct {
-        int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default;
+        int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
+            statistic;
     } given;
 } tune_options;
 
@@ -71,7 +74,9 @@ static void usage(FILE *f)
             "  --variants LIST     variants to sweep, comma-separated (default: all: fused)\n"
             "  --uplo L|U          (default L)\n"
             "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
-            "  --reps R            timed runs per configuration; the median counts (default 5)\n"
+            "  --reps R            timed runs per configuration (default 5)\n"
+            "  --statistic S       which of them counts: median (default) or min (the fastest run,\n"
+            "                      steadier on a machine shared with other work)\n"
             "  --warmup W          untimed runs first, the first one verified (default 1)\n"
             "  --fraction F        measure a seeded random fraction F of each size's configurations\n"
             "                      (default 1: exhaustive); the defaults are always measured\n"
@@ -192,6 +197,13 @@ static int parse(int argc, char **argv, tune_options *o)
         } else if (!strcmp(k, "--warmup")) {
             o->warmup = atoi(v);
             o->given.warmup = 1;
+        } else if (!strcmp(k, "--statistic")) {
+            if (strcmp(v, "median") && strcmp(v, "min")) {
+                fprintf(stderr, "bchol tune: --statistic takes median or min\n");
+                return -1;
+            }
+            o->use_min = !strcmp(v, "min");
+            o->given.statistic = 1;
         } else if (!strcmp(k, "--fraction")) {
             o->fraction = atof(v);
             o->given.fraction = 1;
@@ -243,6 +255,7 @@ static cJSON *settings_json(const tune_options *o)
     cJSON_AddNumberToObject(t, "batch", (double)o->batch);
     cJSON_AddNumberToObject(t, "reps", o->reps);
     cJSON_AddNumberToObject(t, "warmup", o->warmup);
+    cJSON_AddStringToObject(t, "statistic", o->use_min ? "min" : "median");
     cJSON_AddNumberToObject(t, "fraction", o->fraction);
     cJSON_AddNumberToObject(t, "seed", (double)o->seed);
     cJSON *sets = cJSON_AddObjectToObject(t, "set");
@@ -278,6 +291,8 @@ static void settings_from_file(tune_options *o, const cJSON *t)
         o->reps = x->valueint;
     if (!o->given.warmup && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "warmup")))
         o->warmup = x->valueint;
+    if (!o->given.statistic && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "statistic")))
+        o->use_min = !strcmp(x->valuestring, "min");
     if (!o->given.fraction && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "fraction")))
         o->fraction = x->valuedouble;
     if (!o->has_seed && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "seed"))) {
@@ -540,7 +555,8 @@ static cJSON *measure(const tune_options *o, bchol_context *ctx, const tune_targ
     } else {
         qsort(times, (size_t)o->reps, sizeof *times, cmp_double);
         double median = o->reps % 2 ? times[o->reps / 2] : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
-        cJSON_AddNumberToObject(r, "ms", median);
+        cJSON_AddNumberToObject(r, "ms", o->use_min ? times[0] : median);
+        cJSON_AddNumberToObject(r, "ms_median", median);
         cJSON_AddNumberToObject(r, "ms_min", times[0]);
         cJSON_AddNumberToObject(r, "ms_max", times[o->reps - 1]);
     }

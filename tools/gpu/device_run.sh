@@ -5,6 +5,12 @@
 #   devices   bchol devices
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
+#   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
+#             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (7)
+#             minutes; the file and its report land in $OUT. Carry the file back into the
+#             tree and run again until the log says "complete".
+#   tune-check  bench with the tuning file against BCHOL_TUNING_FILE=off (the backend
+#             defaults), float and double: per-size and geometric-mean speedup
 # Usage: tools/gpu/device_run.sh devices test bench
 set -u
 OUT=${OUT:-$PWD/out}
@@ -39,5 +45,27 @@ for step in "$@"; do
       python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
     done
     for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
+  tune)
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    mkdir -p "$(dirname "$TUNE_FILE")"
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
+      --max-minutes "${TUNE_MINUTES:-7}" --also-default architecture --quiet ${TUNE_ARGS:-} \
+      2> "$OUT/tune.log"
+    echo "bchol tune exit status $? (0 complete, 3 run again)"
+    cp "$TUNE_FILE" "$OUT/"
+    $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
+    tail -3 "$OUT/tune.log"; head -30 "$OUT/tune-report.txt" ;;
+  tune-check)
+    for p in s d; do
+      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --precision $p --n $SIZES \
+        > "$OUT/bench-untuned-$p.txt" 2>&1
+      BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES --explain \
+        > "$OUT/bench-tuned-$p.txt" 2>&1
+      # rows: n batch ms ...; speedup = untuned ms / tuned ms
+      awk -v p=$p '!/^#/ && $3+0 > 0 { if (FNR == NR) u[$1] = $3; else if ($1 in u) {
+          r = u[$1] / $3; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", p, $1, u[$1], $3, r;
+          s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
+        "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
+    done ;;
   esac
 done
