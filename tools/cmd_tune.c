@@ -19,35 +19,19 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_SIZES 128
-#define MAX_SETS 16
 #define EXIT_INCOMPLETE 3
-
-typedef struct {
-    char name[32];
-    int count;
-    int values[TUNE_MAX_VALUES];
-} value_set;
 
 typedef struct {
     const char *device, *output, *report, *against;
     int resume, quiet, jobs, dry_run;
-    /* the sweep; with --resume, what is not given here comes from the file */
-    int sizes[MAX_SIZES], nsizes;
-    char precisions[3];
-    char variants[128];
-    char uplo;
+    /* with --resume, what is not given here comes from the file */
+    tune_space space;
+    tune_timing timing;
     long long batch; /* 0: tune_default_batch */
-    int reps, warmup;
-    int use_min; /* --statistic min: the fastest repeat counts (noisy shared machines) */
-    double fraction;
-    unsigned long long seed;
-    int has_seed;
-    value_set sets[MAX_SETS];
-    int nsets;
     char also_default[16];
     double max_minutes;
     long long max_configs;
+    int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
             statistic;
@@ -94,7 +78,7 @@ static void usage(FILE *f)
             "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume).\n");
 }
 
-static int parse_set(const char *text, value_set *s)
+static int parse_set(const char *text, tune_value_set *s)
 {
     const char *eq = strchr(text, '=');
     if (!eq || eq == text || (size_t)(eq - text) >= sizeof s->name) return -1;
@@ -132,10 +116,10 @@ static int parse(int argc, char **argv, tune_options *o)
 {
     memset(o, 0, sizeof *o);
     o->output = "bchol-tuning.json";
-    o->uplo = 'L';
-    o->reps = 5;
-    o->warmup = 1;
-    o->fraction = 1;
+    o->timing.uplo = 'L';
+    o->timing.reps = 5;
+    o->timing.warmup = 1;
+    o->space.fraction = 1;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -164,58 +148,58 @@ static int parse(int argc, char **argv, tune_options *o)
         else if (!strcmp(k, "--report")) o->report = v;
         else if (!strcmp(k, "--against")) o->against = v;
         else if (!strcmp(k, "--n")) {
-            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
+            if ((o->space.nsizes = util_parse_sizes(v, o->space.sizes, TUNE_MAX_SIZES)) <= 0) {
                 fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
                 return -1;
             }
-            for (int s = 0; s < o->nsizes; s++)
-                if (o->sizes[s] < 1) {
+            for (int s = 0; s < o->space.nsizes; s++)
+                if (o->space.sizes[s] < 1) {
                     fprintf(stderr, "bchol tune: sizes must be >= 1\n");
                     return -1;
                 }
             o->given.sizes = 1;
         } else if (!strcmp(k, "--precision")) {
             if (!strcmp(v, "s") || !strcmp(v, "d") || !strcmp(v, "sd") || !strcmp(v, "ds"))
-                snprintf(o->precisions, sizeof o->precisions, "%s", v);
+                snprintf(o->space.precisions, sizeof o->space.precisions, "%s", v);
             else {
                 fprintf(stderr, "bchol tune: --precision takes s, d or sd\n");
                 return -1;
             }
             o->given.precisions = 1;
         } else if (!strcmp(k, "--variants")) {
-            snprintf(o->variants, sizeof o->variants, "%s", v);
+            snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
             o->given.variants = 1;
         } else if (!strcmp(k, "--uplo")) {
-            o->uplo = v[0];
+            o->timing.uplo = v[0];
             o->given.uplo = 1;
         } else if (!strcmp(k, "--batch")) {
             o->batch = atoll(v);
             o->given.batch = 1;
         } else if (!strcmp(k, "--reps")) {
-            o->reps = atoi(v);
+            o->timing.reps = atoi(v);
             o->given.reps = 1;
         } else if (!strcmp(k, "--warmup")) {
-            o->warmup = atoi(v);
+            o->timing.warmup = atoi(v);
             o->given.warmup = 1;
         } else if (!strcmp(k, "--statistic")) {
             if (strcmp(v, "median") && strcmp(v, "min")) {
                 fprintf(stderr, "bchol tune: --statistic takes median or min\n");
                 return -1;
             }
-            o->use_min = !strcmp(v, "min");
+            o->timing.use_min = !strcmp(v, "min");
             o->given.statistic = 1;
         } else if (!strcmp(k, "--fraction")) {
-            o->fraction = atof(v);
+            o->space.fraction = atof(v);
             o->given.fraction = 1;
         } else if (!strcmp(k, "--seed")) {
-            o->seed = strtoull(v, NULL, 10);
+            o->space.seed = strtoull(v, NULL, 10);
             o->has_seed = 1;
         } else if (!strcmp(k, "--set")) {
-            if (o->nsets == MAX_SETS || parse_set(v, &o->sets[o->nsets])) {
+            if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets])) {
                 fprintf(stderr, "bchol tune: bad --set \"%s\" (NAME=V1,V2,...)\n", v);
                 return -1;
             }
-            o->nsets++;
+            o->space.nsets++;
             o->given.sets = 1;
         } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
         else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
@@ -232,8 +216,8 @@ static int parse(int argc, char **argv, tune_options *o)
             return -1;
         }
     }
-    if ((o->uplo != 'L' && o->uplo != 'U') || o->reps < 1 || o->warmup < 1 || o->batch < 0 ||
-        !(o->fraction > 0 && o->fraction <= 1) || o->jobs < 0) {
+    if ((o->timing.uplo != 'L' && o->timing.uplo != 'U') || o->timing.reps < 1 || o->timing.warmup < 1 || o->batch < 0 ||
+        !(o->space.fraction > 0 && o->space.fraction <= 1) || o->jobs < 0) {
         fprintf(stderr, "bchol tune: --uplo L|U, --reps >= 1, --warmup >= 1, --batch >= 0, "
                         "0 < --fraction <= 1, --jobs >= 0\n");
         return -1;
@@ -247,22 +231,22 @@ static cJSON *settings_json(const tune_options *o)
 {
     cJSON *t = cJSON_CreateObject();
     cJSON *sizes = cJSON_AddArrayToObject(t, "sizes");
-    for (int i = 0; i < o->nsizes; i++) cJSON_AddItemToArray(sizes, cJSON_CreateNumber(o->sizes[i]));
-    cJSON_AddStringToObject(t, "precisions", o->precisions);
-    cJSON_AddStringToObject(t, "variants", o->variants);
-    char uplo[2] = {o->uplo, 0};
+    for (int i = 0; i < o->space.nsizes; i++) cJSON_AddItemToArray(sizes, cJSON_CreateNumber(o->space.sizes[i]));
+    cJSON_AddStringToObject(t, "precisions", o->space.precisions);
+    cJSON_AddStringToObject(t, "variants", o->space.variants);
+    char uplo[2] = {o->timing.uplo, 0};
     cJSON_AddStringToObject(t, "uplo", uplo);
     cJSON_AddNumberToObject(t, "batch", (double)o->batch);
-    cJSON_AddNumberToObject(t, "reps", o->reps);
-    cJSON_AddNumberToObject(t, "warmup", o->warmup);
-    cJSON_AddStringToObject(t, "statistic", o->use_min ? "min" : "median");
-    cJSON_AddNumberToObject(t, "fraction", o->fraction);
-    cJSON_AddNumberToObject(t, "seed", (double)o->seed);
+    cJSON_AddNumberToObject(t, "reps", o->timing.reps);
+    cJSON_AddNumberToObject(t, "warmup", o->timing.warmup);
+    cJSON_AddStringToObject(t, "statistic", o->timing.use_min ? "min" : "median");
+    cJSON_AddNumberToObject(t, "fraction", o->space.fraction);
+    cJSON_AddNumberToObject(t, "seed", (double)o->space.seed);
     cJSON *sets = cJSON_AddObjectToObject(t, "set");
-    for (int i = 0; i < o->nsets; i++) {
-        cJSON *list = cJSON_AddArrayToObject(sets, o->sets[i].name);
-        for (int k = 0; k < o->sets[i].count; k++)
-            cJSON_AddItemToArray(list, cJSON_CreateNumber(o->sets[i].values[k]));
+    for (int i = 0; i < o->space.nsets; i++) {
+        cJSON *list = cJSON_AddArrayToObject(sets, o->space.sets[i].name);
+        for (int k = 0; k < o->space.sets[i].count; k++)
+            cJSON_AddItemToArray(list, cJSON_CreateNumber(o->space.sets[i].values[k]));
     }
     if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
     return t;
@@ -275,37 +259,37 @@ static void settings_from_file(tune_options *o, const cJSON *t)
     if (!cJSON_IsObject(t)) return;
     if (!o->given.sizes && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "sizes"))) {
         const cJSON *e;
-        o->nsizes = 0;
-        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->nsizes < MAX_SIZES && e->valueint > 0)
-            o->sizes[o->nsizes++] = e->valueint;
+        o->space.nsizes = 0;
+        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->space.nsizes < TUNE_MAX_SIZES && e->valueint > 0)
+            o->space.sizes[o->space.nsizes++] = e->valueint;
     }
     if (!o->given.precisions && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "precisions")))
-        snprintf(o->precisions, sizeof o->precisions, "%s", x->valuestring);
+        snprintf(o->space.precisions, sizeof o->space.precisions, "%s", x->valuestring);
     if (!o->given.variants && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "variants")))
-        snprintf(o->variants, sizeof o->variants, "%s", x->valuestring);
+        snprintf(o->space.variants, sizeof o->space.variants, "%s", x->valuestring);
     if (!o->given.uplo && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "uplo")))
-        o->uplo = x->valuestring[0];
+        o->timing.uplo = x->valuestring[0];
     if (!o->given.batch && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "batch")))
         o->batch = (long long)x->valuedouble;
     if (!o->given.reps && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "reps")))
-        o->reps = x->valueint;
+        o->timing.reps = x->valueint;
     if (!o->given.warmup && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "warmup")))
-        o->warmup = x->valueint;
+        o->timing.warmup = x->valueint;
     if (!o->given.statistic && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "statistic")))
-        o->use_min = !strcmp(x->valuestring, "min");
+        o->timing.use_min = !strcmp(x->valuestring, "min");
     if (!o->given.fraction && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "fraction")))
-        o->fraction = x->valuedouble;
+        o->space.fraction = x->valuedouble;
     if (!o->has_seed && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "seed"))) {
-        o->seed = (unsigned long long)x->valuedouble;
+        o->space.seed = (unsigned long long)x->valuedouble;
         o->has_seed = 1;
     }
     if (!o->given.sets && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "set"))) {
         const cJSON *list;
-        o->nsets = 0;
+        o->space.nsets = 0;
         cJSON_ArrayForEach(list, x)
         {
-            if (o->nsets == MAX_SETS || !cJSON_IsArray(list)) continue;
-            value_set *s = &o->sets[o->nsets++];
+            if (o->space.nsets == TUNE_MAX_SETS || !cJSON_IsArray(list)) continue;
+            tune_value_set *s = &o->space.sets[o->space.nsets++];
             snprintf(s->name, sizeof s->name, "%s", list->string);
             s->count = 0;
             const cJSON *e;
@@ -319,252 +303,25 @@ static void settings_from_file(tune_options *o, const cJSON *t)
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)
 {
-    if (!o->nsizes) {
+    if (!o->space.nsizes) {
         const char *grid = dev->type & CL_DEVICE_TYPE_GPU
                                ? "4,8,12,16,24,32,48,64,96,128,192,256,384,512"
                                : "4,8,16,32,64,128";
-        o->nsizes = util_parse_sizes(grid, o->sizes, MAX_SIZES);
+        o->space.nsizes = util_parse_sizes(grid, o->space.sizes, TUNE_MAX_SIZES);
     }
-    if (!*o->precisions) snprintf(o->precisions, sizeof o->precisions, "%s", dev->fp64 ? "sd" : "s");
-    if (!*o->variants) {
-        o->variants[0] = 0;
+    if (!*o->space.precisions) snprintf(o->space.precisions, sizeof o->space.precisions, "%s", dev->fp64 ? "sd" : "s");
+    if (!*o->space.variants) {
+        o->space.variants[0] = 0;
         for (int i = 0; tune_variants[i]; i++) {
-            if (i) strcat(o->variants, ",");
-            strcat(o->variants, tune_variants[i]->name);
+            if (i) strcat(o->space.variants, ",");
+            strcat(o->space.variants, tune_variants[i]->name);
         }
     }
     if (!o->has_seed) {
-        o->seed = (unsigned long long)time(NULL);
+        o->space.seed = (unsigned long long)time(NULL);
         o->has_seed = 1;
     }
     if (!o->jobs) o->jobs = dev->type & CL_DEVICE_TYPE_GPU ? 8 : 1;
-}
-
-/* ---- the plan: every configuration to measure ---------------------------------------- */
-
-static int variant_selected(const tune_options *o, const char *name)
-{
-    char list[sizeof o->variants + 2];
-    snprintf(list, sizeof list, ",%s,", o->variants);
-    char needle[64];
-    snprintf(needle, sizeof needle, ",%s,", name);
-    return strstr(list, needle) != NULL;
-}
-
-/* Uniform in [0, 1) from the seed and the configuration, so that a fraction selects the
- * same configurations whatever the order or resumption. */
-static double draw(unsigned long long seed, const char *key)
-{
-    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
-    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-    util_rng r;
-    util_rng_seed(&r, h);
-    return (double)(util_rng_next(&r) >> 11) * 0x1p-53;
-}
-
-typedef struct {
-    tune_item *items;
-    int count, cap;
-} plan;
-
-static tune_item *plan_add(plan *p)
-{
-    if (p->count == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 1024;
-        tune_item *it = realloc(p->items, (size_t)cap * sizeof *it);
-        if (!it) return NULL;
-        p->items = it;
-        p->cap = cap;
-    }
-    memset(&p->items[p->count], 0, sizeof p->items[0]);
-    return &p->items[p->count++];
-}
-
-static void item_key(tune_item *it)
-{
-    cJSON *params = tune_config_json(it->v, it->cfg);
-    tune_key(it->precision, it->v->name, it->n, params, it->key, sizeof it->key);
-    cJSON_Delete(params);
-}
-
-typedef struct {
-    const char *category;
-    int count;
-    char example[200];
-} prune_count;
-
-/* Appends the configurations of one variant at one size; pruned ones are counted into
- * pruned (replacing the file's earlier counts for that size). */
-static int plan_variant(plan *p, const tune_options *o, const tune_variant *v, bchol_context *ctx,
-                        const tune_target *t, cJSON *pruned_list)
-{
-    int vals[TUNE_MAX_PARAMS][TUNE_MAX_VALUES], nv[TUNE_MAX_PARAMS], idx[TUNE_MAX_PARAMS] = {0};
-    for (int i = 0; i < v->nparams; i++) {
-        nv[i] = 0;
-        for (int s = 0; s < o->nsets; s++)
-            if (!strcmp(o->sets[s].name, v->param_names[i])) {
-                memcpy(vals[i], o->sets[s].values, sizeof vals[i]);
-                nv[i] = o->sets[s].count;
-            }
-        if (!nv[i]) nv[i] = v->values(i, t, vals[i], TUNE_MAX_VALUES);
-        if (!nv[i]) return 0;
-    }
-    int deflt[TUNE_MAX_PARAMS];
-    v->defaults(ctx, t, deflt);
-    int have_default = 0;
-    prune_count pc[8];
-    int npc = 0;
-    for (;;) {
-        int cfg[TUNE_MAX_PARAMS];
-        for (int i = 0; i < v->nparams; i++) cfg[i] = vals[i][idx[i]];
-        int is_default = !memcmp(cfg, deflt, sizeof(int) * (size_t)v->nparams);
-        char why[200];
-        const char *category = v->prune(cfg, t, why, sizeof why);
-        if (category && !is_default) {
-            int k = 0;
-            while (k < npc && strcmp(pc[k].category, category)) k++;
-            if (k == npc && npc < 8) pc[npc++] = (prune_count){category, 0, ""};
-            if (k < npc && !pc[k].count++) snprintf(pc[k].example, sizeof pc[k].example, "%s", why);
-        } else {
-            tune_item it = {t->precision, t->n, v, {0}, is_default, ""};
-            memcpy(it.cfg, cfg, sizeof cfg);
-            item_key(&it);
-            if (is_default || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
-                tune_item *slot = plan_add(p);
-                if (!slot) return -1;
-                *slot = it;
-                have_default |= is_default;
-            }
-        }
-        int i = v->nparams - 1; /* next configuration, the last parameter fastest */
-        while (i >= 0 && ++idx[i] == nv[i]) idx[i--] = 0;
-        if (i < 0) break;
-    }
-    if (!have_default) {
-        tune_item *slot = plan_add(p);
-        if (!slot) return -1;
-        *slot = (tune_item){t->precision, t->n, v, {0}, 1, ""};
-        memcpy(slot->cfg, deflt, sizeof deflt);
-        item_key(slot);
-    }
-    /* replace the pruned counts recorded for this precision, variant and size */
-    for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
-        const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
-        const cJSON *rp = cJSON_GetObjectItemCaseSensitive(r, "precision");
-        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
-        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
-        if (cJSON_IsString(rp) && rp->valuestring[0] == t->precision && cJSON_IsString(rv) &&
-            !strcmp(rv->valuestring, v->name) && cJSON_IsNumber(rn) && rn->valueint == t->n)
-            cJSON_DeleteItemFromArray(pruned_list, i);
-    }
-    for (int k = 0; k < npc; k++) {
-        cJSON *r = cJSON_CreateObject();
-        char prec[2] = {t->precision, 0};
-        cJSON_AddStringToObject(r, "precision", prec);
-        cJSON_AddStringToObject(r, "variant", v->name);
-        cJSON_AddNumberToObject(r, "n", t->n);
-        cJSON_AddStringToObject(r, "reason", pc[k].category);
-        cJSON_AddNumberToObject(r, "count", pc[k].count);
-        cJSON_AddStringToObject(r, "example", pc[k].example);
-        cJSON_AddItemToArray(pruned_list, r);
-    }
-    return 0;
-}
-
-/* ---- measuring one configuration --------------------------------------------------- */
-
-static void first_line(const char *text, char *out, size_t size)
-{
-    snprintf(out, size, "%s", text);
-    char *nl = strchr(out, '\n');
-    if (nl) *nl = 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Builds, verifies and times it; returns the record for the file. */
-static cJSON *measure(const tune_options *o, bchol_context *ctx, const tune_target *t,
-                      tune_workload *w, const tune_item *it)
-{
-    const tune_variant *v = it->v;
-    cJSON *r = cJSON_CreateObject();
-    char prec[2] = {it->precision, 0}, why[600];
-    cJSON_AddStringToObject(r, "precision", prec);
-    cJSON_AddStringToObject(r, "variant", v->name);
-    cJSON_AddNumberToObject(r, "n", it->n);
-    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
-    cJSON_AddItemToObject(r, "params", tune_config_json(v, it->cfg));
-    if (it->is_default) cJSON_AddTrueToObject(r, "default");
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-
-    bchol_params prm, eff;
-    v->to_params(it->cfg, &prm);
-    bchol_status st = v->prepare(ctx, t, o->uplo, &prm, &eff);
-    if (st) {
-        char line[400];
-        first_line(bchol_last_error(ctx), line, sizeof line);
-        snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
-        cJSON_AddStringToObject(r, "failed", why);
-        return r;
-    }
-    int ecfg[TUNE_MAX_PARAMS];
-    v->from_params(&eff, ecfg);
-    if (memcmp(ecfg, it->cfg, sizeof(int) * (size_t)v->nparams)) {
-        char as[200];
-        tune_format_config(v, ecfg, as, sizeof as);
-        if (!it->is_default) {
-            /* the library would run another configuration: that one is measured on its own */
-            snprintf(why, sizeof why,
-                     "the built kernel takes fewer work-items (CL_KERNEL_WORK_GROUP_SIZE): the "
-                     "library would run %s",
-                     as);
-            cJSON_AddStringToObject(r, "failed", why);
-            return r;
-        }
-        cJSON_AddStringToObject(r, "runs_as", as); /* what the untuned library runs */
-        prm = eff;
-    }
-    double *times = malloc((size_t)o->reps * sizeof *times);
-    bchol_context_set_timing(ctx, 1);
-    for (int k = 0; k < o->warmup + o->reps && !st; k++) {
-        if (tune_workload_reset(w)) {
-            snprintf(why, sizeof why, "resetting the batch failed");
-            st = BCHOL_ERR_OPENCL;
-            break;
-        }
-        double ms = 0;
-        if ((st = v->run(ctx, w, &prm)) || (st = bchol_last_call_ms(ctx, &ms))) {
-            char line[400];
-            first_line(bchol_last_error(ctx), line, sizeof line);
-            snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
-            break;
-        }
-        if (k == 0 && tune_workload_verify(w, why, sizeof why)) {
-            st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
-            break;
-        }
-        if (k >= o->warmup) times[k - o->warmup] = ms;
-    }
-    if (st) {
-        cJSON_AddStringToObject(r, "failed", why);
-    } else {
-        qsort(times, (size_t)o->reps, sizeof *times, cmp_double);
-        double median = o->reps % 2 ? times[o->reps / 2] : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
-        cJSON_AddNumberToObject(r, "ms", o->use_min ? times[0] : median);
-        cJSON_AddNumberToObject(r, "ms_median", median);
-        cJSON_AddNumberToObject(r, "ms_min", times[0]);
-        cJSON_AddNumberToObject(r, "ms_max", times[o->reps - 1]);
-    }
-    free(times);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    cJSON_AddNumberToObject(r, "seconds",
-                            round(((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)) * 1000) / 1000);
-    return r;
 }
 
 /* ---- the sweep ------------------------------------------------------------------------ */
@@ -610,7 +367,7 @@ static void best_so_far(const tune_file *f, const tune_item *it, double *best, d
 }
 
 static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
-                 const bchol_device_info *dev, plan *p)
+                 const bchol_device_info *dev, tune_plan *p)
 {
     int total = p->count, done = 0, new_done = 0, stopped = 0;
     for (int i = 0; i < p->count; i++) done += tune_file_find(f, p->items[i].key) != NULL;
@@ -642,14 +399,14 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 free(todo);
                 return -1;
             }
-            if (tune_workload_init(&w, ctx, t.precision, o->uplo, t.n, batch, why, sizeof why)) {
+            if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, why, sizeof why)) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
                 tune_workload_free(&w);
                 bchol_context_destroy(ctx);
                 g = end;
                 continue;
             }
-            if (o->jobs > 1) tune_prebuild_start(base, &t, o->uplo, p->items, todo, ntodo, o->jobs - 1);
+            if (o->jobs > 1) tune_prebuild_start(base, &t, o->timing.uplo, p->items, todo, ntodo, o->jobs - 1);
             for (int k = 0; k < ntodo; k++) {
                 const tune_item *it = &p->items[todo[k]];
                 double elapsed = now_s() - start;
@@ -660,7 +417,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     break;
                 }
                 if (o->jobs > 1) tune_prebuild_wait(k);
-                cJSON *r = measure(o, ctx, &t, &w, it);
+                cJSON *r = tune_measure(&o->timing, ctx, &t, &w, it);
                 double ms = record_ms(r);
                 const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
                 char failed_text[600] = "";
@@ -744,39 +501,20 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
     return 0;
 }
 
-/* Every configuration of the sweep, by precision, size and variant. */
-static int make_plan(plan *p, const tune_options *o, bchol_context *base, const bchol_device_info *dev,
-                     cJSON *pruned)
-{
-    for (const char *pr = o->precisions; *pr; pr++) {
-        if (*pr == 'd' && !dev->fp64) {
-            fprintf(stderr, "bchol tune: the device has no double precision: d skipped\n");
-            continue;
-        }
-        for (int s = 0; s < o->nsizes; s++)
-            for (int v = 0; tune_variants[v]; v++) {
-                if (!variant_selected(o, tune_variants[v]->name)) continue;
-                const tune_target t = {*dev, *pr, o->sizes[s]};
-                if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
-            }
-    }
-    return 0;
-}
-
 /* --dry-run: the plan on stdout, one configuration per line, then the pruned counts. */
 static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info *dev)
 {
     settings_defaults(o, dev);
-    plan p = {0};
+    tune_plan p = {0};
     cJSON *pruned = cJSON_CreateArray();
-    if (make_plan(&p, o, base, dev, pruned)) return 1;
+    if (tune_plan_make(&p, &o->space, base, dev, pruned)) return 1;
     for (int i = 0; i < p.count; i++)
         printf("%s%s\n", p.items[i].key, p.items[i].is_default ? " default" : "");
     int count = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, pruned) count += cJSON_GetObjectItemCaseSensitive(r, "count")->valueint;
-    printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->seed,
-           o->fraction, count);
+    printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
+           o->space.fraction, count);
     cJSON_ArrayForEach(r, pruned)
     {
         printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
@@ -788,7 +526,7 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
                cJSON_GetObjectItemCaseSensitive(r, "example")->valuestring);
     }
     cJSON_Delete(pruned);
-    free(p.items);
+    tune_plan_free(&p);
     return 0;
 }
 
@@ -822,13 +560,13 @@ int cmd_tune(int argc, char **argv)
     }
     settings_from_file(&o, cJSON_GetObjectItemCaseSensitive(f.root, "tuner"));
     settings_defaults(&o, &dev);
-    for (int i = 0; i < o.nsets; i++) {
+    for (int i = 0; i < o.space.nsets; i++) {
         int known = 0;
         for (int v = 0; tune_variants[v]; v++)
             for (int k = 0; k < tune_variants[v]->nparams; k++)
-                known |= !strcmp(tune_variants[v]->param_names[k], o.sets[i].name);
+                known |= !strcmp(tune_variants[v]->param_names[k], o.space.sets[i].name);
         if (!known) {
-            fprintf(stderr, "bchol tune: --set %s: no variant has that parameter\n", o.sets[i].name);
+            fprintf(stderr, "bchol tune: --set %s: no variant has that parameter\n", o.space.sets[i].name);
             tune_file_close(&f);
             bchol_context_destroy(base);
             return 2;
@@ -838,19 +576,19 @@ int cmd_tune(int argc, char **argv)
     cJSON_ReplaceItemInObjectCaseSensitive(f.root, "tuner", tuner);
 
     fprintf(stderr, "bchol tune: device %s (%s/%s/%s, driver %s); seed %llu, fraction %g\n", dev.raw_name,
-            dev.vendor, *dev.architecture ? dev.architecture : "-", dev.name, dev.driver, o.seed,
-            o.fraction);
-    plan p = {0};
+            dev.vendor, *dev.architecture ? dev.architecture : "-", dev.name, dev.driver, o.space.seed,
+            o.space.fraction);
+    tune_plan p = {0};
     cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
     if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
-    if (make_plan(&p, &o, base, &dev, pruned)) {
+    if (tune_plan_make(&p, &o.space, base, &dev, pruned)) {
         fprintf(stderr, "bchol tune: out of memory\n");
         return 1;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = sweep(&o, &f, base, &dev, &p);
-    free(p.items);
+    tune_plan_free(&p);
     tune_file_close(&f);
     bchol_context_destroy(base);
     return rc < 0 ? 1 : rc;

@@ -126,7 +126,35 @@ int tune_file_save(const tune_file *f, char *why, size_t size);
 /* Loads and parses any JSON file (NULL with why on failure). */
 cJSON *tune_json_load(const char *path, char *why, size_t size);
 
-/* ---- the sweep (cmd_tune.c, tune_prebuild.c) ------------------------------------------ */
+/* ---- the sweep (tune_plan.c, tune_measure.c, tune_prebuild.c, cmd_tune.c) -------------- */
+
+#define TUNE_MAX_SIZES 128
+#define TUNE_MAX_SETS 16
+
+/* --set NAME=LIST: a parameter's candidates instead of the variant's own. */
+typedef struct {
+    char name[32];
+    int count;
+    int values[TUNE_MAX_VALUES];
+} tune_value_set;
+
+/* What is swept. */
+typedef struct {
+    int sizes[TUNE_MAX_SIZES], nsizes;
+    char precisions[3]; /* "s", "d" or "sd" */
+    char variants[128]; /* comma-separated names */
+    double fraction;    /* of each size's configurations, drawn with seed */
+    unsigned long long seed;
+    tune_value_set sets[TUNE_MAX_SETS];
+    int nsets;
+} tune_space;
+
+/* How each configuration is run and timed. */
+typedef struct {
+    char uplo;
+    int reps, warmup;
+    int use_min; /* the fastest timed run counts instead of the median */
+} tune_timing;
 
 /* One configuration to measure. */
 typedef struct {
@@ -137,6 +165,22 @@ typedef struct {
     int is_default; /* the backend defaults: what the untuned library runs */
     char key[512];  /* tune_key: identifies its record in the file */
 } tune_item;
+
+typedef struct {
+    tune_item *items;
+    int count, cap;
+} tune_plan;
+
+/* Appends every configuration of the space on this device (ctx gives the backend
+ * defaults); pruned ones are counted into the array pruned, replacing earlier counts of
+ * the same precision, variant and size. */
+int tune_plan_make(tune_plan *p, const tune_space *space, bchol_context *ctx,
+                   const bchol_device_info *dev, cJSON *pruned);
+void tune_plan_free(tune_plan *p);
+
+/* Builds, verifies and times one configuration; the record for the file. */
+cJSON *tune_measure(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
+                    tune_workload *w, const tune_item *it);
 
 /* Builds items[todo[0..count-1]] ahead of the main thread in `threads` worker threads. */
 int tune_prebuild_start(bchol_context *base, const tune_target *t, char uplo,
