@@ -3,11 +3,13 @@
  *   { "format": "bchol-tuning", "format_version": 1, ...,
  *     "devices": [ { "family": "pocl" (optional), "vendor": "AMD", "architecture": "haswell",
  *                    "name": "AMD EPYC", "driver": "3.1+debian" (optional),
- *                    "chosen": [ { "precision": "s", "variant": "fused", "n": 16,
+ *                    "chosen": [ { "precision": "s", "variant": "fused", "n": 16, "n_to": 31,
  *                                  "params": { "ib": 8, "tbc": 1, "rpt": 4, "shape": "fixed" },
  *                                  "ms": 1.2, "default_ms": 2.3 }, ... ],
  *                    "tried": [ ... every configuration measured; not read here ... ] } ] }
  *
+ * An entry serves the sizes from its n up to the next entry's ("n_to", written for the
+ * reader, is not needed here).
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
 #include "tuning.h"

@@ -272,6 +272,12 @@ static cJSON *chosen_of(const cJSON *tried)
         cJSON_AddStringToObject(e, "precision", p);
         cJSON_AddStringToObject(e, "variant", g[i].variant);
         cJSON_AddNumberToObject(e, "n", g[i].n);
+        /* the sizes it serves: up to the next measured size (none: all above) */
+        for (int k = i + 1; k < count; k++)
+            if (g[k].best && g[k].precision == g[i].precision && !strcmp(g[k].variant, g[i].variant)) {
+                cJSON_AddNumberToObject(e, "n_to", g[k].n - 1);
+                break;
+            }
         cJSON_AddItemToObject(e, "params",
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
         cJSON_AddNumberToObject(e, "ms", ms_of(g[i].best));
