@@ -164,8 +164,31 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
                compared, worst);
 }
 
-static void report_group(const cJSON *tried, char precision, const tune_variant *v, const cJSON *tuned,
-                         const char *against)
+/* "pruned up front: 24 (private memory 18, registers 6)" for a precision and variant */
+static void report_pruned(const cJSON *pruned, char precision, const tune_variant *v)
+{
+    const char *reasons[16];
+    int counts[16], nreasons = 0, total = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, pruned)
+    {
+        if (str(r, "precision")[0] != precision || strcmp(str(r, "variant"), v->name)) continue;
+        int k = 0;
+        while (k < nreasons && strcmp(reasons[k], str(r, "reason"))) k++;
+        if (k == nreasons && nreasons < 16) {
+            reasons[nreasons] = str(r, "reason");
+            counts[nreasons++] = 0;
+        }
+        if (k < nreasons) counts[k] += (int)num(r, "count", 0);
+        total += (int)num(r, "count", 0);
+    }
+    printf("pruned up front (never built): %d", total);
+    for (int k = 0; k < nreasons; k++) printf("%s%s %d", k ? ", " : " (", reasons[k], counts[k]);
+    printf("%s\n", nreasons ? ")" : "");
+}
+
+static void report_group(const cJSON *tried, const cJSON *pruned, char precision, const tune_variant *v,
+                         const cJSON *tuned, const char *against)
 {
     int sizes[256], nsizes = 0;
     const cJSON *r;
@@ -246,6 +269,7 @@ static void report_group(const cJSON *tried, char precision, const tune_variant 
                100 * noise[nnoise / 2], 100 * noise[(nnoise * 9) / 10]);
     }
     printf("measuring took %.1f minutes (builds, checks and timed runs)\n", seconds / 60);
+    report_pruned(pruned, precision, v);
 
     /* parameters ordered by how much holding them at their worst value costs */
     int order[TUNE_MAX_PARAMS];
@@ -310,7 +334,8 @@ int tune_report(const char *path, const char *against)
         cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(other, "devices")) if (same_identity(t, s)) tuned = t;
         if (other && !tuned) printf("(%s has no section for this device)\n", against);
         for (const char *p = "sd"; *p; p++)
-            for (int v = 0; tune_variants[v]; v++) report_group(tried, *p, tune_variants[v], tuned, against);
+            for (int v = 0; tune_variants[v]; v++) report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v], tuned,
+                             against);
         shown++;
     }
     if (!shown) printf("\n(no measured configurations in this file)\n");
