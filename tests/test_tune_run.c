@@ -2,7 +2,8 @@
  * A tiny `bchol tune` run on the default device, end to end: two sizes and a handful of
  * configurations; stopped by its budget, killed with SIGKILL in the middle, resumed to the
  * end without measuring anything twice; its file read back (every configuration once,
- * the chosen entries the fastest of each size, the earlier measurements kept), used by
+ * each size's finalists re-timed in a confirmation round and the fastest of them chosen,
+ * the earlier measurements kept), used by
  * the dispatcher (bchol_potrf_params and a factorization), summarized by --report (and
  * --against itself: every pick the best) and explained by bench --explain; --fraction
  * draws the same configurations for the same seed.
@@ -208,17 +209,36 @@ int main(int argc, char **argv)
         CHECK(match && ms_of(match) == ms_of(old), "an earlier measurement changed or vanished");
     }
 
-    /* the chosen entries: the fastest configuration of each size */
+    /* the confirmation round: each size's 3 fastest and its defaults timed again; the
+     * chosen entry is the fastest of them in that round */
     const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen"), *e;
     CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2", cJSON_GetArraySize(chosen));
     bchol_params want[2] = {{0}};
     cJSON_ArrayForEach(e, chosen)
     {
-        int n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
-        double best = -1;
-        cJSON_ArrayForEach(r, tried(root)) if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == n &&
-                                                  (best < 0 || ms_of(r) < best)) best = ms_of(r);
-        CHECK(ms_of(e) == best, "n = %d: chosen %g ms, the fastest tried %g ms", n, ms_of(e), best);
+        int n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint, finalists = 0, deflt_final = 0;
+        double best = -1, third = -1;
+        cJSON_ArrayForEach(r, tried(root))
+        {
+            if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+            int faster = 0;
+            const cJSON *x;
+            cJSON_ArrayForEach(x, tried(root)) faster += cJSON_GetObjectItemCaseSensitive(x, "n")->valueint == n &&
+                                                        ms_of(x) < ms_of(r);
+            int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+            CHECK(!c == !(faster < 3 || is_default), "n = %d: confirm_ms on a record %d places from the top%s", n,
+                  faster, is_default ? " (the defaults)" : "");
+            if (!cJSON_IsNumber(c)) continue;
+            finalists++;
+            deflt_final += is_default;
+            if (best < 0 || c->valuedouble < best) best = c->valuedouble;
+            if (faster == 2) third = ms_of(r);
+        }
+        CHECK(finalists >= 3 && finalists <= 4 && deflt_final == 1 && third > 0,
+              "n = %d: %d records confirmed (%d defaults)", n, finalists, deflt_final);
+        CHECK(ms_of(e) == best && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "confirmed")),
+              "n = %d: chosen %g ms, the fastest confirmed %g ms", n, ms_of(e), best);
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
         bchol_params *w = &want[n == 6];
         w->variant = BCHOL_VARIANT_FUSED;

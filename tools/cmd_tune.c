@@ -350,6 +350,7 @@ static double record_ms(const cJSON *r)
 static void best_so_far(const tune_file *f, const tune_item *it, double *best, double *deflt)
 {
     *best = *deflt = -1;
+    int confirmed = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, f->tried)
     {
@@ -361,9 +362,82 @@ static void best_so_far(const tune_file *f, const tune_item *it, double *best, d
             continue;
         double ms = record_ms(r);
         if (ms < 0 || cJSON_GetObjectItemCaseSensitive(r, "failed")) continue;
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+        if (cJSON_IsNumber(c)) {
+            if (!confirmed) *best = *deflt = -1; /* the confirmation round decides */
+            confirmed = 1;
+            ms = c->valuedouble;
+        } else if (confirmed) {
+            continue;
+        }
         if (*best < 0 || ms < *best) *best = ms;
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"))) *deflt = ms;
     }
+}
+
+static int in_group(const cJSON *r, char precision, int n)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+    const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
+    return cJSON_IsString(p) && p->valuestring[0] == precision && cJSON_IsNumber(rn) && rn->valueint == n;
+}
+
+static int ok_record(const cJSON *r)
+{
+    return record_ms(r) >= 0 && !cJSON_GetObjectItemCaseSensitive(r, "failed");
+}
+
+/* A size whose measurements have not been through the confirmation round. */
+static int needs_confirmation(const tune_file *f, char precision, int n)
+{
+    int ok = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (!in_group(r, precision, n)) continue;
+        if (cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) return 0;
+        ok += ok_record(r);
+    }
+    return ok > 0;
+}
+
+/* The confirmation round of a size (tune_confirm): the TUNE_CONFIRM_BEST fastest
+ * configurations of each variant and the defaults, timed again. */
+static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx, const tune_target *t,
+                        tune_workload *w)
+{
+    cJSON *final[TUNE_CONFIRM_MAX], *r;
+    int count = 0;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (!in_group(r, t->precision, t->n)) continue;
+        cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms"); /* an earlier round's */
+        if (!ok_record(r)) continue;
+        /* keep each variant's fastest TUNE_CONFIRM_BEST by the sweep's time, and the defaults */
+        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant"), *x;
+        int faster = 0;
+        cJSON_ArrayForEach(x, f->tried)
+        {
+            const cJSON *xv = cJSON_GetObjectItemCaseSensitive(x, "variant");
+            faster += in_group(x, t->precision, t->n) && ok_record(x) && cJSON_IsString(xv) &&
+                      cJSON_IsString(variant) && !strcmp(xv->valuestring, variant->valuestring) &&
+                      record_ms(x) < record_ms(r);
+        }
+        if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) final[count++] = r;
+    }
+    char why[600];
+    if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %c n = %d: the confirmation round failed (%s); the sweep's "
+                        "times decide\n", t->precision, t->n, why);
+        for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
+    }
+    tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
+    if (tune_file_save(f, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+        return -1;
+    }
+    return 0;
 }
 
 static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
@@ -390,7 +464,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         for (int i = g; i < end; i++)
             if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
         const tune_target t = {*dev, p->items[g].precision, p->items[g].n};
-        if (ntodo) {
+        if (ntodo || needs_confirmation(f, t.precision, t.n)) {
             bchol_context *ctx;
             tune_workload w;
             long long batch = o->batch ? o->batch : tune_default_batch(dev, t.precision, t.n);
@@ -458,6 +532,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 }
             }
             if (o->jobs > 1) tune_prebuild_stop();
+            if (!stopped && confirm_size(o, f, ctx, &t, &w)) stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
         }

@@ -182,6 +182,17 @@ void tune_plan_free(tune_plan *p);
 cJSON *tune_measure(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
                     tune_workload *w, const tune_item *it);
 
+/*
+ * The confirmation round of a size: its fastest configurations and the defaults are timed
+ * again in interleaved rounds (--reps of them), so that load that came and went during
+ * the sweep hits all of them alike; "confirm_ms" in their records then decides the
+ * chosen entry. 0, or -1 with why.
+ */
+#define TUNE_CONFIRM_BEST 3
+#define TUNE_CONFIRM_MAX 16
+int tune_confirm(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
+                 tune_workload *w, cJSON *const *records, int count, char *why, size_t size);
+
 /* Builds items[todo[0..count-1]] ahead of the main thread in `threads` worker threads. */
 int tune_prebuild_start(bchol_context *base, const tune_target *t, char uplo,
                         const tune_item *items, const int *todo, int count, int threads);

@@ -214,7 +214,7 @@ void tune_file_close(tune_file *f)
 typedef struct {
     char precision;
     const char *variant;
-    int n, ok, failed;
+    int n, ok, failed, confirmed;
     const cJSON *best, *deflt;
 } group;
 
@@ -222,6 +222,13 @@ static double ms_of(const cJSON *r)
 {
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
     return cJSON_IsNumber(ms) && !cJSON_GetObjectItemCaseSensitive(r, "failed") ? ms->valuedouble : -1;
+}
+
+/* The time a record competes with after a confirmation round, or -1 if it was not in it. */
+static double confirmed_ms(const cJSON *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+    return cJSON_IsNumber(c) ? c->valuedouble : -1;
 }
 
 static int cmp_group(const void *pa, const void *pb)
@@ -253,15 +260,21 @@ static cJSON *chosen_of(const cJSON *tried)
         if (!g || !*p || !*v || !cJSON_IsNumber(n)) continue;
         int i = 0;
         while (i < count && !(g[i].precision == p[0] && !strcmp(g[i].variant, v) && g[i].n == n->valueint)) i++;
-        if (i == count) g[count++] = (group){p[0], v, n->valueint, 0, 0, NULL, NULL};
+        if (i == count) g[count++] = (group){p[0], v, n->valueint, 0, 0, 0, NULL, NULL};
         double ms = ms_of(r);
         if (ms < 0) {
             g[i].failed++;
             continue;
         }
         g[i].ok++;
-        if (!g[i].best || ms < ms_of(g[i].best)) g[i].best = r;
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"))) g[i].deflt = r;
+        /* once a size went through the confirmation round, only its finalists compete */
+        double c = confirmed_ms(r);
+        if (c >= 0 && !g[i].confirmed) {
+            g[i].confirmed = 1;
+            g[i].best = r;
+        } else if (c >= 0 ? c < confirmed_ms(g[i].best) : !g[i].confirmed && (!g[i].best || ms < ms_of(g[i].best)))
+            g[i].best = r;
     }
     if (g) qsort(g, (size_t)count, sizeof *g, cmp_group);
     cJSON *chosen = cJSON_CreateArray();
@@ -280,8 +293,13 @@ static cJSON *chosen_of(const cJSON *tried)
             }
         cJSON_AddItemToObject(e, "params",
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
-        cJSON_AddNumberToObject(e, "ms", ms_of(g[i].best));
-        if (g[i].deflt) cJSON_AddNumberToObject(e, "default_ms", ms_of(g[i].deflt));
+        const int conf = g[i].confirmed;
+        cJSON_AddNumberToObject(e, "ms", conf ? confirmed_ms(g[i].best) : ms_of(g[i].best));
+        if (g[i].deflt)
+            cJSON_AddNumberToObject(e, "default_ms", conf && confirmed_ms(g[i].deflt) >= 0
+                                                         ? confirmed_ms(g[i].deflt)
+                                                         : ms_of(g[i].deflt));
+        if (conf) cJSON_AddTrueToObject(e, "confirmed");
         const cJSON *batch = cJSON_GetObjectItemCaseSensitive(g[i].best, "batch");
         if (cJSON_IsNumber(batch)) cJSON_AddNumberToObject(e, "batch", batch->valuedouble);
         cJSON_AddNumberToObject(e, "ok", g[i].ok);

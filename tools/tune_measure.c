@@ -102,3 +102,50 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
                             round(((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)) * 1000) / 1000);
     return r;
 }
+
+/* Times the records again in interleaved rounds and writes "confirm_ms" into each. */
+int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t, tune_workload *w,
+                 cJSON *const *records, int count, char *why, size_t size)
+{
+    bchol_params prm[TUNE_CONFIRM_MAX];
+    const tune_variant *var[TUNE_CONFIRM_MAX];
+    double times[TUNE_CONFIRM_MAX][64];
+    const int rounds = o->reps < 64 ? o->reps : 64;
+    if (count > TUNE_CONFIRM_MAX) count = TUNE_CONFIRM_MAX;
+    for (int i = 0; i < count; i++) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(records[i], "variant");
+        int cfg[TUNE_MAX_PARAMS];
+        var[i] = cJSON_IsString(name) ? tune_variant_named(name->valuestring) : NULL;
+        if (!var[i] || tune_config_from_json(var[i], cJSON_GetObjectItemCaseSensitive(records[i], "params"), cfg)) {
+            snprintf(why, size, "a record to confirm has no known variant or parameters");
+            return -1;
+        }
+        bchol_params p;
+        var[i]->to_params(cfg, &p);
+        /* what the library runs (the defaults may have been fitted) */
+        bchol_status st = var[i]->prepare(ctx, t, o->uplo, &p, &prm[i]);
+        if (st) {
+            snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
+            return -1;
+        }
+    }
+    bchol_context_set_timing(ctx, 1);
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < count; i++) {
+            double ms;
+            bchol_status st = BCHOL_SUCCESS;
+            if (tune_workload_reset(w) || (st = var[i]->run(ctx, w, &prm[i])) ||
+                (st = bchol_last_call_ms(ctx, &ms))) {
+                snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
+                return -1;
+            }
+            times[i][r] = ms;
+        }
+    for (int i = 0; i < count; i++) {
+        qsort(times[i], (size_t)rounds, sizeof times[i][0], cmp_double);
+        double median = rounds % 2 ? times[i][rounds / 2] : 0.5 * (times[i][rounds / 2 - 1] + times[i][rounds / 2]);
+        cJSON_DeleteItemFromObjectCaseSensitive(records[i], "confirm_ms");
+        cJSON_AddNumberToObject(records[i], "confirm_ms", o->use_min ? times[i][0] : median);
+    }
+    return 0;
+}

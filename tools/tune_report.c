@@ -12,7 +12,7 @@
 
 typedef struct {
     const cJSON *r;
-    double ms;
+    double ms, confirm_ms; /* the sweep's time; the confirmation round's, or -1 */
     int cfg[TUNE_MAX_PARAMS];
 } ok_record;
 
@@ -61,6 +61,7 @@ static int collect(const cJSON *tried, char precision, const tune_variant *v, in
         if (count == max) continue;
         out[count].r = r;
         out[count].ms = ms;
+        out[count].confirm_ms = num(r, "confirm_ms", -1);
         if (tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(r, "params"), out[count].cfg))
             continue;
         count++;
@@ -144,10 +145,20 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
             continue;
         }
         tune_format_config(v, cfg, params, sizeof params);
-        double best = INFINITY, picked = -1;
+        /* the pick against the best here: in the confirmation round if the pick was one of
+         * its finalists, else in the sweep */
+        double best = INFINITY, best_confirmed = INFINITY, picked = -1, picked_confirmed = -1;
         for (int i = 0; i < count; i++) {
             if (rec[i].ms < best) best = rec[i].ms;
-            if (!memcmp(rec[i].cfg, cfg, sizeof(int) * (size_t)v->nparams)) picked = rec[i].ms;
+            if (rec[i].confirm_ms >= 0 && rec[i].confirm_ms < best_confirmed) best_confirmed = rec[i].confirm_ms;
+            if (!memcmp(rec[i].cfg, cfg, sizeof(int) * (size_t)v->nparams)) {
+                picked = rec[i].ms;
+                picked_confirmed = rec[i].confirm_ms;
+            }
+        }
+        if (picked_confirmed >= 0) {
+            picked = picked_confirmed;
+            best = best_confirmed;
         }
         if (picked < 0 || !count) {
             printf("%6d %8.0f %11s %11s %8s  %s (not measured here)\n", sizes[s], num(e, "n", -1), "-", "-", "-", params);
@@ -218,10 +229,13 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
     printf("%6s %8s %6s %6s %11s %11s %8s %7s  %s\n", "n", "batch", "ok", "failed", "best_ms",
            "default_ms", "speedup", "noise", "best parameters");
     for (int s = 0; s < nsizes; s++) {
-        int failed, count = collect(tried, precision, v, sizes[s], rec, max, &failed);
+        int failed, count = collect(tried, precision, v, sizes[s], rec, max, &failed), confirmed = 0;
         const ok_record *best = NULL, *deflt = NULL;
+        for (int i = 0; i < count; i++) confirmed |= rec[i].confirm_ms >= 0;
+        /* as the chosen entries: after a confirmation round its times decide */
+#define TIME(x) (confirmed && (x)->confirm_ms >= 0 ? (x)->confirm_ms : (x)->ms)
         for (int i = 0; i < count; i++) {
-            if (!best || rec[i].ms < best->ms) best = &rec[i];
+            if ((!confirmed || rec[i].confirm_ms >= 0) && (!best || TIME(&rec[i]) < TIME(best))) best = &rec[i];
             if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec[i].r, "default"))) deflt = &rec[i];
             double lo = num(rec[i].r, "ms_min", rec[i].ms), hi = num(rec[i].r, "ms_max", rec[i].ms);
             noise[nnoise++] = (hi - lo) / rec[i].ms;
@@ -242,15 +256,16 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
         char params[200], speedup[16] = "-", dms[16] = "-", spread[16];
         tune_format_config(v, best->cfg, params, sizeof params);
         if (deflt) {
-            snprintf(speedup, sizeof speedup, "%.2fx", deflt->ms / best->ms);
-            snprintf(dms, sizeof dms, "%.4f", deflt->ms);
-            log_speedup += log(deflt->ms / best->ms);
+            snprintf(speedup, sizeof speedup, "%.2fx", TIME(deflt) / TIME(best));
+            snprintf(dms, sizeof dms, "%.4f", TIME(deflt));
+            log_speedup += log(TIME(deflt) / TIME(best));
             nspeedup++;
         }
         snprintf(spread, sizeof spread, "%.1f%%",
                  100 * (num(best->r, "ms_max", best->ms) - num(best->r, "ms_min", best->ms)) / best->ms);
-        printf("%6d %8.0f %6d %6d %11.4f %11s %8s %7s  %s\n", sizes[s], num(best->r, "batch", 0),
-               count, failed, best->ms, dms, speedup, spread, params);
+        printf("%6d %8.0f %6d %6d %11.4f %11s %8s %7s  %s%s\n", sizes[s], num(best->r, "batch", 0),
+               count, failed, TIME(best), dms, speedup, spread, params, confirmed ? "" : "  (not confirmed)");
+#undef TIME
         for (int p = 0; p < v->nparams; p++) {
             double loss, spr;
             if (importance(rec, count, p, &loss, &spr)) {
@@ -260,6 +275,9 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
             }
         }
     }
+    printf("(best and default times from the confirmation round: each variant's %d fastest and the\n"
+           " defaults timed again in interleaved rounds; noise: (max - min) / median of the best's\n"
+           " first timed runs)\n", TUNE_CONFIRM_BEST);
     if (nspeedup)
         printf("geometric mean speedup over the defaults: %.3fx (%d sizes)\n", exp(log_speedup / nspeedup),
                nspeedup);
