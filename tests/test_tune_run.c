@@ -6,7 +6,8 @@
  * the earlier measurements kept), used by
  * the dispatcher (bchol_potrf_params and a factorization), summarized by --report (and
  * --against itself: every pick the best) and explained by bench --explain; --fraction
- * draws the same configurations for the same seed.
+ * draws the same configurations for the same seed; a narrower space on resume leaves the
+ * other records out of the choice.
  *
  *   test_tune_run <path of the bchol command>
  */
@@ -323,6 +324,38 @@ int main(int argc, char **argv)
     CHECK(!strcmp(drawn[0], drawn[1]) && strcmp(drawn[0], drawn[2]) && strstr(drawn[0], "s fused 8 "),
           "the same seed drew different configurations, or another seed the same ones");
     for (int i = 0; i < 3; i++) free(drawn[i]);
+
+    /* 8. a narrower space on resume (rpt 1 only): nothing is measured again, the records
+     * left out stay but no longer compete, and the confirmation round is redone */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--set", "ib=4,8", "--set", "tbc=1", "--set",
+             "rpt=1", "--set", "shape=fixed");
+    cJSON *narrow = load(file);
+    if (!narrow) return 1;
+    CHECK(rc == 0 && cJSON_GetArraySize(tried(narrow)) == total, "resume with --set rpt=1: exit %d, %d records (wanted %d)",
+          rc, cJSON_GetArraySize(tried(narrow)), total);
+    cJSON_ArrayForEach(r, tried(narrow))
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
+        int rpt = cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint;
+        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        CHECK(rpt == 1 || is_default || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"),
+              "a configuration outside the space (rpt %d) is in the confirmation round", rpt);
+    }
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(section(narrow), "chosen"))
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
+        int rpt = cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint, n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
+        int ok = rpt == 1;
+        cJSON_ArrayForEach(r, tried(narrow)) if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default")) &&
+                                                    cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == n) {
+            char *a = cJSON_PrintUnformatted(p), *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(r, "params"));
+            ok |= !strcmp(a, b);
+            free(a);
+            free(b);
+        }
+        CHECK(ok, "n = %d: chosen rpt %d is outside the narrowed space", n, rpt);
+    }
+    cJSON_Delete(narrow);
 
     cJSON_Delete(before);
     cJSON_Delete(root);

@@ -387,45 +387,59 @@ static int ok_record(const cJSON *r)
     return record_ms(r) >= 0 && !cJSON_GetObjectItemCaseSensitive(r, "failed");
 }
 
-/* A size whose measurements have not been through the confirmation round. */
-static int needs_confirmation(const tune_file *f, char precision, int n)
+/* The finalists of a size: each variant's TUNE_CONFIRM_BEST fastest configurations of the
+ * current space by the sweep's time, and the defaults. */
+static int finalists(const tune_file *f, char precision, int n, cJSON **out)
 {
-    int ok = 0;
-    const cJSON *r;
+    int count = 0, i = -1;
+    cJSON *r;
     cJSON_ArrayForEach(r, f->tried)
     {
-        if (!in_group(r, precision, n)) continue;
-        if (cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) return 0;
-        ok += ok_record(r);
+        i++;
+        if (!in_group(r, precision, n) || !ok_record(r) || !tune_file_in_space(f, i)) continue;
+        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant"), *x;
+        int faster = 0, k = -1;
+        cJSON_ArrayForEach(x, f->tried)
+        {
+            const cJSON *xv = cJSON_GetObjectItemCaseSensitive(x, "variant");
+            k++;
+            faster += in_group(x, precision, n) && ok_record(x) && tune_file_in_space(f, k) &&
+                      cJSON_IsString(xv) && cJSON_IsString(variant) &&
+                      !strcmp(xv->valuestring, variant->valuestring) && record_ms(x) < record_ms(r);
+        }
+        if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) out[count++] = r;
     }
-    return ok > 0;
+    return count;
 }
 
-/* The confirmation round of a size (tune_confirm): the TUNE_CONFIRM_BEST fastest
- * configurations of each variant and the defaults, timed again. */
+/* A size whose finalists are not exactly the records timed in its confirmation round (none
+ * yet, or the space or the measurements changed since). */
+static int needs_confirmation(const tune_file *f, char precision, int n)
+{
+    cJSON *final[TUNE_CONFIRM_MAX], *r;
+    int count = finalists(f, precision, n, final), confirmed = 0;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (!in_group(r, precision, n) || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) continue;
+        int is_final = 0;
+        for (int i = 0; i < count; i++) is_final |= final[i] == r;
+        if (!is_final) return 1;
+        confirmed++;
+    }
+    return confirmed != count;
+}
+
+/* The confirmation round of a size (tune_confirm) over its finalists. */
 static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx, const tune_target *t,
                         tune_workload *w)
 {
     cJSON *final[TUNE_CONFIRM_MAX], *r;
-    int count = 0;
     cJSON_ArrayForEach(r, f->tried)
     {
-        if (!in_group(r, t->precision, t->n)) continue;
-        cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms"); /* an earlier round's */
-        if (!ok_record(r)) continue;
-        /* keep each variant's fastest TUNE_CONFIRM_BEST by the sweep's time, and the defaults */
-        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
-        const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant"), *x;
-        int faster = 0;
-        cJSON_ArrayForEach(x, f->tried)
-        {
-            const cJSON *xv = cJSON_GetObjectItemCaseSensitive(x, "variant");
-            faster += in_group(x, t->precision, t->n) && ok_record(x) && cJSON_IsString(xv) &&
-                      cJSON_IsString(variant) && !strcmp(xv->valuestring, variant->valuestring) &&
-                      record_ms(x) < record_ms(r);
-        }
-        if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) final[count++] = r;
+        if (in_group(r, t->precision, t->n)) cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
     }
+    int count = finalists(f, t->precision, t->n, final);
     char why[600];
     if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
         fprintf(stderr, "bchol tune: %c n = %d: the confirmation round failed (%s); the sweep's "
@@ -576,6 +590,66 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
     return 0;
 }
 
+/* The configurations of the current space, for tune_file_restrict: sizes (of a precision
+ * and variant) that the plan sweeps compete with the plan's configurations only; others
+ * keep every record. */
+typedef struct {
+    const char **keys, **groups;
+    int count;
+} space_index;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "s fused 16 {...}" -> "s fused 16" */
+static void group_of(const char *key, char *out, size_t size)
+{
+    int spaces = 0;
+    size_t i = 0;
+    for (; key[i] && i + 1 < size; i++) {
+        if (key[i] == ' ' && ++spaces == 3) break;
+        out[i] = key[i];
+    }
+    out[i] = 0;
+}
+
+static int in_space(const char *key, void *user)
+{
+    const space_index *x = user;
+    char group[128];
+    const char *g = group;
+    group_of(key, group, sizeof group);
+    if (!bsearch(&g, x->groups, (size_t)x->count, sizeof *x->groups, cmp_str)) return 1;
+    return bsearch(&key, x->keys, (size_t)x->count, sizeof *x->keys, cmp_str) != NULL;
+}
+
+static int restrict_to_plan(tune_file *f, const tune_plan *p)
+{
+    space_index x = {malloc((size_t)(p->count + 1) * sizeof(char *)),
+                     malloc((size_t)(p->count + 1) * sizeof(char *)), p->count};
+    char (*groups)[128] = malloc((size_t)(p->count + 1) * sizeof *groups);
+    if (!x.keys || !x.groups || !groups) {
+        free(x.keys);
+        free(x.groups);
+        free(groups);
+        return -1;
+    }
+    for (int i = 0; i < p->count; i++) {
+        x.keys[i] = p->items[i].key;
+        group_of(p->items[i].key, groups[i], sizeof groups[i]);
+        x.groups[i] = groups[i];
+    }
+    qsort(x.keys, (size_t)x.count, sizeof *x.keys, cmp_str);
+    qsort(x.groups, (size_t)x.count, sizeof *x.groups, cmp_str);
+    tune_file_restrict(f, in_space, &x);
+    free(x.keys);
+    free(x.groups);
+    free(groups);
+    return 0;
+}
+
 /* --dry-run: the plan on stdout, one configuration per line, then the pruned counts. */
 static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info *dev)
 {
@@ -656,10 +730,11 @@ int cmd_tune(int argc, char **argv)
     tune_plan p = {0};
     cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
     if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
-    if (tune_plan_make(&p, &o.space, base, &dev, pruned)) {
+    if (tune_plan_make(&p, &o.space, base, &dev, pruned) || restrict_to_plan(&f, &p)) {
         fprintf(stderr, "bchol tune: out of memory\n");
         return 1;
     }
+    tune_file_update_chosen(&f, *o.also_default ? o.also_default : NULL);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = sweep(&o, &f, base, &dev, &p);

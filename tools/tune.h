@@ -102,6 +102,7 @@ typedef struct {
     cJSON *section; /* the section of the device being tuned */
     cJSON *tried;   /* its "tried" array */
     char **keys;    /* tune_record_key of each tried record, in order */
+    unsigned char *in_space; /* per record: 1 if it may be chosen (tune_file_restrict) */
     int nkeys, cap;
 } tune_file;
 
@@ -118,6 +119,12 @@ void tune_key(char precision, const char *variant, int n, const cJSON *params, c
 cJSON *tune_file_find(const tune_file *f, const char *key);
 /* Appends a tried record (takes it). */
 int tune_file_add(tune_file *f, cJSON *record);
+/* Which records may be chosen: in_space(key) for each; records added later may. Records
+ * of configurations the current space leaves out (an earlier run's) stay in the file but
+ * no longer compete. */
+void tune_file_restrict(tune_file *f, int (*in_space)(const char *key, void *user), void *user);
+/* Whether record i (in the order of "tried") may be chosen. */
+int tune_file_in_space(const tune_file *f, int i);
 /* Recomputes "chosen" of the device section (and of the derived "default" section that
  * --also-default asks for: level "architecture", "vendor" or "family"; NULL for none). */
 void tune_file_update_chosen(tune_file *f, const char *also_default);

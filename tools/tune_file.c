@@ -76,13 +76,15 @@ static int remember_key(tune_file *f, const cJSON *record)
     if (f->nkeys == f->cap) {
         int cap = f->cap ? 2 * f->cap : 256;
         char **k = realloc(f->keys, (size_t)cap * sizeof *k);
-        if (!k) return -1;
-        f->keys = k;
+        if (k) f->keys = k;
+        unsigned char *in = k ? realloc(f->in_space, (size_t)cap) : NULL;
+        if (!in) return -1;
+        f->in_space = in;
         f->cap = cap;
     }
     tune_record_key(record, key, sizeof key);
     if (!(f->keys[f->nkeys] = strdup(key))) return -1;
-    f->nkeys++;
+    f->in_space[f->nkeys++] = 1;
     return 0;
 }
 
@@ -92,6 +94,13 @@ cJSON *tune_file_find(const tune_file *f, const char *key)
         if (!strcmp(f->keys[i], key)) return cJSON_GetArrayItem(f->tried, i);
     return NULL;
 }
+
+void tune_file_restrict(tune_file *f, int (*in_space)(const char *key, void *user), void *user)
+{
+    for (int i = 0; i < f->nkeys; i++) f->in_space[i] = in_space(f->keys[i], user) != 0;
+}
+
+int tune_file_in_space(const tune_file *f, int i) { return i >= 0 && i < f->nkeys && f->in_space[i]; }
 
 int tune_file_add(tune_file *f, cJSON *record)
 {
@@ -206,6 +215,7 @@ void tune_file_close(tune_file *f)
     cJSON_Delete(f->root);
     for (int i = 0; i < f->nkeys; i++) free(f->keys[i]);
     free(f->keys);
+    free(f->in_space);
     memset(f, 0, sizeof *f);
 }
 
@@ -248,16 +258,17 @@ static void replace(cJSON *obj, const char *key, cJSON *value)
         cJSON_AddItemToObject(obj, key, value);
 }
 
-static cJSON *chosen_of(const cJSON *tried)
+static cJSON *chosen_of(const tune_file *f)
 {
-    int count = 0, cap = cJSON_GetArraySize(tried) + 1;
+    int count = 0, cap = cJSON_GetArraySize(f->tried) + 1, index = -1;
     group *g = calloc((size_t)cap, sizeof *g);
     const cJSON *r;
-    cJSON_ArrayForEach(r, tried)
+    cJSON_ArrayForEach(r, f->tried)
     {
         const char *p = str(r, "precision"), *v = str(r, "variant");
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
-        if (!g || !*p || !*v || !cJSON_IsNumber(n)) continue;
+        index++;
+        if (!g || !*p || !*v || !cJSON_IsNumber(n) || !tune_file_in_space(f, index)) continue;
         int i = 0;
         while (i < count && !(g[i].precision == p[0] && !strcmp(g[i].variant, v) && g[i].n == n->valueint)) i++;
         if (i == count) g[count++] = (group){p[0], v, n->valueint, 0, 0, 0, NULL, NULL};
@@ -312,7 +323,7 @@ static cJSON *chosen_of(const cJSON *tried)
 
 void tune_file_update_chosen(tune_file *f, const char *also_default)
 {
-    cJSON *chosen = chosen_of(f->tried);
+    cJSON *chosen = chosen_of(f);
     replace(f->section, "chosen", chosen);
     if (!also_default) return;
     /* a section for every device of this architecture, vendor or family (with "default"

@@ -25,7 +25,10 @@ static int copy_list(const int *list, int count, int *out, int max)
  * Candidates. ib: panels wider than the matrix (rounded up to a power of two) only add
  * registers. tbc: several matrices per group keep GPU warps full for tiny n; on CPUs they
  * only add barriers, so few. rpt: up to one work-item per matrix on CPUs (PoCL vectorizes
- * a work-item's rows); GPUs want many work-items, so at most 8 rows each.
+ * a work-item's rows); GPUs want many work-items, so at most 8 rows each. shape: on CPUs
+ * fixed only: PoCL compiles a work-group function per local size at its first launch, so a
+ * shrinking shape costs about n/rpt compilations (seconds) at every new n, which the timed
+ * runs after the warm-up do not show.
  */
 static int values(int param, const tune_target *t, int *out, int max)
 {
@@ -53,7 +56,7 @@ static int values(int param, const tune_target *t, int *out, int max)
         if (n <= list[count - 1] && k < max) out[k++] = n > 0 ? n : 1; /* a work-item per matrix */
         return k;
     }
-    case SHAPE: return copy_list(shapes, 2, out, max);
+    case SHAPE: return copy_list(shapes, is_gpu(t) ? 2 : 1, out, max);
     }
     return 0;
 }
