@@ -4,9 +4,11 @@
  * the dispatcher reads. Each candidate is built, run once and checked against reference
  * results (a warm-up: PoCL also compiles its work-group specializations then), then timed
  * with OpenCL profiling events; the median of the timed runs counts (or the fastest,
- * --statistic min). The file is saved after every configuration, so a killed or
- * budget-limited run continues with --resume.
- * The untuned library's configuration (the backend defaults) is always measured too.
+ * --statistic min). After a size's sweep its finalists (each variant's fastest few and
+ * the defaults) are timed again in interleaved rounds, and that round decides the chosen
+ * entry. The untuned library's configuration (the backend defaults) is always measured.
+ * The file is saved after every configuration, so a killed or budget-limited run
+ * continues with --resume.
  */
 #include "bchol_util.h"
 #include "commands.h"
