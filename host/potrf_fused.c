@@ -16,6 +16,8 @@ int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_
 {
     uint64_t per_row = (uint64_t)prm->tbc * (uint64_t)prm->ib * bchol__elem_size(p);
     uint64_t n = per_row ? ctx->info.local_mem / per_row : 0;
+    /* a panel takes max(n, ib) rows: if ib rows do not fit, no n does */
+    if (n < (uint64_t)prm->ib) return 0;
     return n > 1000000 ? 1000000 : (int)n;
 }
 
