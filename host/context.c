@@ -97,6 +97,7 @@ void bchol_context_destroy(bchol_context *ctx)
     bchol__program_cache_release(ctx);
     bchol__workspace_free(ctx);
     if (ctx->used_clblast) bchol__clblast_release();
+    bchol__tuning_release(ctx);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);
     pthread_mutex_destroy(&ctx->lock);

@@ -1,51 +1,152 @@
-/* The dispatcher: which variant and parameters a routine uses on this device. For now
- * the backend's defaults; the tuning file will override them. */
+/* The dispatcher: which variant and parameters a routine uses on this device.
+ *
+ * Variant (for BCHOL_VARIANT_AUTO): the tuning table's fastest variant at the nearest
+ * measured size below n, within the sizes the table measured; beyond them, or without a
+ * table, the backend's fused/separate crossover; the separate variant wherever the fused
+ * kernel cannot hold n in local memory.
+ * Parameters of that variant: the table's entry for it (tuning.h: vendor -> architecture
+ * -> name, nearest measured size below), else the backend's defaults. */
 #include "internal.h"
 #include "clblast_gemm.h"
+#include "tuning.h"
 
+#include <limits.h>
 #include <stdio.h>
 
-void bchol__fused_params(const bchol_context *ctx, bchol_precision p, int n,
-                         bchol_params *params, const char **source)
+/* The text the *_params routines hand out: valid until the next call in this thread. */
+static _Thread_local char source_text[1024];
+
+/* Every variant's defaults from the backend (each variant reads only its own fields). */
+static void backend_defaults(const bchol_context *ctx, bchol_precision p, int n,
+                             bchol_params *params)
 {
-    static _Thread_local char text[64]; /* per thread: contexts are shared between threads */
+    *params = (bchol_params){0};
     params->variant = BCHOL_VARIANT_FUSED;
     ctx->backend->fused_defaults((char)p, n, params);
-    if (source) {
-        snprintf(text, sizeof text, "backend %s defaults", ctx->backend->family);
-        *source = text;
-    }
+    ctx->backend->separate_defaults((char)p, n, params);
+    if (params->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) params->gemm = BCHOL_GEMM_OWN;
 }
 
-/* Largest n the dispatcher gives the fused variant (backend defaults). */
+/* Largest n the backend gives the fused variant. */
 static int crossover(const bchol_context *ctx, bchol_precision p)
 {
     return p == BCHOL_D ? ctx->backend->crossover_d : ctx->backend->crossover_s;
 }
 
-void bchol__complete_params(const bchol_context *ctx, bchol_precision p, int n,
-                            bchol_params *params)
+/* Copies the tuned fields of e's variant into out, leaving the other variants' fields. */
+static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
 {
-    bchol_params d = {0};
-    bchol__fused_params(ctx, p, n, &d, NULL);
+    const bchol_params *t = &e->params;
+    if (e->variant == BCHOL_VARIANT_FUSED) {
+        out->ib = t->ib;
+        out->tbc = t->tbc;
+        out->rpt = t->rpt;
+        out->shape = t->shape;
+    } else if (e->variant == BCHOL_VARIANT_SEPARATE) {
+        out->nb = t->nb;
+        out->pb = t->pb;
+        out->gemm = t->gemm;
+        out->tile = t->tile;
+        out->gb = t->gb;
+    }
+    out->variant = e->variant;
+}
+
+/* The variant AUTO runs at n, and why. */
+static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning *t, bchol_precision p,
+                                  int n, const bchol_params *defaults, char *why, size_t size)
+{
+    bchol_tuning_pick here = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, n);
+    bchol_tuning_pick last = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, INT_MAX);
+    bchol_variant v;
+    if (here.entry && last.entry && n <= last.entry->n) {
+        v = here.entry->variant;
+        snprintf(why, size, "variant %s: the fastest in the tuning table at n = %d",
+                 bchol__variant_name(v), here.entry->n);
+    } else {
+        v = n > crossover(ctx, p) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
+        snprintf(why, size, "variant %s: by the backend %s crossover at n = %d",
+                 bchol__variant_name(v), ctx->backend->family, crossover(ctx, p));
+    }
+    if (v == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, defaults)) {
+        v = BCHOL_VARIANT_SEPARATE;
+        snprintf(why, size, "variant separate: the fused kernel cannot hold n = %d in local memory", n);
+    }
+    return v;
+}
+
+/* The choice for `variant` (AUTO: see above), and why (why may be NULL). */
+static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant variant,
+                   bchol_params *out, char *why, size_t size)
+{
+    char scratch[8], vwhy[256] = "";
+    if (!why) {
+        why = scratch;
+        size = sizeof scratch;
+    }
+    backend_defaults(ctx, p, n, out);
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    if (variant <= BCHOL_VARIANT_AUTO) variant = auto_variant(ctx, t, p, n, out, vwhy, sizeof vwhy);
+    out->variant = variant;
+    const char *sep = vwhy[0] ? "; " : "", *family = ctx->backend->family;
+    const char *vname = bchol__variant_name(variant);
+
+    bchol_tuning_pick pick = bchol__tuning_lookup(t, &ctx->info, (char)p, variant, n);
+    const bchol_tuning_entry *e = pick.entry;
+    if (!e) {
+        if (t)
+            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c %s entry)%s%s",
+                     family, (char)p, vname, sep, vwhy);
+        else
+            snprintf(why, size, "backend %s defaults (%s)%s%s", family, ctx->tuning_note, sep, vwhy);
+        return;
+    }
+    const bchol_tuning_section *s = pick.section;
+    if (e->variant == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &e->params)) {
+        snprintf(why, size,
+                 "backend %s defaults (the tuned %c %s entry for n = %d in %s needs more local "
+                 "memory than the device has at n = %d)%s%s",
+                 family, e->precision, vname, e->n, s->file, n, sep, vwhy);
+        return;
+    }
+    take_entry(e, out);
+    char measured[128] = "";
+    if (e->ms >= 0 && e->default_ms >= 0)
+        snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
+                 e->default_ms);
+    char where[96];
+    if (pick.below_smallest)
+        snprintf(where, sizeof where, "the smallest measured size (n = %d is below it)", n);
+    else if (e->n == n)
+        snprintf(where, sizeof where, "measured at this size");
+    else
+        snprintf(where, sizeof where, "the nearest measured size below n = %d", n);
+    snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s%s%s",
+             s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
+             s->family, e->precision, vname, e->n, where, measured, sep, vwhy);
+}
+
+void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params,
+                         const char **source)
+{
+    choose(ctx, p, n, BCHOL_VARIANT_FUSED, params, source ? source_text : NULL, sizeof source_text);
+    if (source) *source = source_text;
+}
+
+void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params)
+{
+    bchol_params d;
+    choose(ctx, p, n, params->variant, &d, NULL, 0);
+    if (params->variant <= BCHOL_VARIANT_AUTO) params->variant = d.variant;
     if (params->ib <= 0) params->ib = d.ib;
     if (params->tbc <= 0) params->tbc = d.tbc;
     if (params->rpt <= 0) params->rpt = d.rpt;
     if (params->shape <= 0) params->shape = d.shape;
-
-    /* The separate variant: above the crossover, and wherever the fused kernel cannot
-     * hold n in local memory. */
-    ctx->backend->separate_defaults((char)p, n, &d);
-    if (d.gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) d.gemm = BCHOL_GEMM_OWN;
     if (params->nb <= 0) params->nb = d.nb;
     if (params->pb <= 0) params->pb = d.pb;
     if (params->gemm <= 0) params->gemm = d.gemm;
     if (params->tile <= 0) params->tile = d.tile;
     if (params->gb <= 0) params->gb = d.gb;
-    if (params->variant <= BCHOL_VARIANT_AUTO)
-        params->variant = n > crossover(ctx, p) || n > bchol__fused_max_n(ctx, p, params)
-                              ? BCHOL_VARIANT_SEPARATE
-                              : BCHOL_VARIANT_FUSED;
 }
 
 bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol_params *params,
@@ -58,11 +159,9 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
                            (int)precision);
     if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "bchol_potrf_params: argument 3 (n = %d) must be >= 0", n);
     if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "bchol_potrf_params: argument 4 (params) is NULL");
-    bchol_params chosen = {0};
-    bchol__fused_params(ctx, (bchol_precision)precision, n, &chosen, source);
-    chosen.variant = BCHOL_VARIANT_AUTO;
-    bchol__complete_params(ctx, (bchol_precision)precision, n, &chosen);
-    *params = chosen;
+    choose(ctx, (bchol_precision)precision, n, BCHOL_VARIANT_AUTO, params, source_text,
+           sizeof source_text);
+    if (source) *source = source_text;
     return BCHOL_SUCCESS;
 }
 
@@ -71,12 +170,11 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
 void bchol__solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source)
 {
-    static char text[64];
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
     params->variant = BCHOL_SOLVE_SUBST;
     if (source) {
-        snprintf(text, sizeof text, "backend %s defaults", ctx->backend->family);
-        *source = text;
+        snprintf(source_text, sizeof source_text, "backend %s defaults", ctx->backend->family);
+        *source = source_text;
     }
 }
 
@@ -113,7 +211,7 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
  * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
  * Fig. 4). */
 
-void bchol__vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                             bchol_vbatched_params *params, const char **source)
 {
     bchol__fused_params(ctx, p, max_n, &params->fused, source);
@@ -122,7 +220,7 @@ void bchol__vbatched_params(const bchol_context *ctx, bchol_precision p, int max
     params->schedule = BCHOL_SCHEDULE_LAZY;
 }
 
-void bchol__complete_vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                                      bchol_vbatched_params *params)
 {
     bchol_vbatched_params d;

@@ -15,6 +15,7 @@ typedef enum { BCHOL_S = 's', BCHOL_D = 'd' } bchol_precision;
 static inline size_t bchol__elem_size(bchol_precision p) { return p == BCHOL_D ? 8 : 4; }
 
 struct bchol_program_entry; /* program_cache.c */
+struct bchol_tuning;        /* tuning.h */
 
 struct bchol_context {
     cl_platform_id platform;
@@ -41,6 +42,10 @@ struct bchol_context {
     int workspace_busy;
     /* CLBlast ran on this context: its program cache holds our OpenCL context. */
     int used_clblast;
+    /* Tuning tables for this device, read at the first call that needs parameters. */
+    int tuning_loaded;
+    struct bchol_tuning *tuning; /* NULL: none applies (tuning_note says why) */
+    char tuning_note[512];
 };
 
 /* ---- messages (message.c) ----------------------------------------------------------- */
@@ -175,16 +180,27 @@ int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int
 /* ---- dispatch (dispatch.c) ---------------------------------------------------------- */
 
 /* Parameters for the fused kernel at this precision and n; *source says where from. */
-void bchol__fused_params(const bchol_context *ctx, bchol_precision p, int n,
-                         bchol_params *params, const char **source);
+void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params,
+                         const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
-void bchol__complete_params(const bchol_context *ctx, bchol_precision p, int n,
-                            bchol_params *params);
+void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params);
+
+/* ---- tuning files (tuning_load.c; the tables are in tuning.h) ------------------------- */
+
+/* The tuning tables that apply to ctx's device (NULL if none), read once; a file that
+ * cannot be used gives one warning through bchol__warn. */
+const struct bchol_tuning *bchol__tuning_for(bchol_context *ctx);
+void bchol__tuning_release(bchol_context *ctx);
 
 /* ---- variants ----------------------------------------------------------------------- */
 
 /* Largest n the fused kernel can factor with these parameters (local memory). */
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *params);
+
+/* Builds the fused kernel for prm and fits its work-group to the built kernel's limit
+ * (prm->rpt or prm->tbc may change); fails when n does not fit local memory. */
+bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_params *prm,
+                                  int upper, int n, cl_kernel *kernel);
 
 /* Enqueues the fused left-looking factorization of a checked, non-empty batch. */
 bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,
@@ -212,6 +228,8 @@ bchol_status bchol__potrf_separate(bchol_call *call, bchol_precision p, const bc
 bchol_status bchol__workspace_acquire(bchol_context *ctx, size_t bytes, cl_mem *mem);
 void bchol__workspace_release(bchol_context *ctx, cl_mem mem);
 void bchol__workspace_free(bchol_context *ctx);
+/* The checks of bchol_params (argument 2 of the _ex routines and of bchol_potrf_prepare). */
+bchol_status bchol__check_params(bchol_context *ctx, const char *routine, const bchol_params *params);
 
 /* Fills count ints of buffer at element 0 with value; joins the call. */
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);
@@ -272,10 +290,10 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
 /* ---- variable-size batches (potrf_vbatched*.c, vbatched_check.c, dispatch.c) -------- */
 
 /* Parameters of the vbatched fused kernel for this precision and largest n. */
-void bchol__vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                             bchol_vbatched_params *params, const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
-void bchol__complete_vbatched_params(const bchol_context *ctx, bchol_precision p, int max_n,
+void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                                      bchol_vbatched_params *params);
 
 /*

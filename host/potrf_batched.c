@@ -155,3 +155,9 @@ bchol_status bchol_dpotrf_batched_ex(bchol_context *ctx, const bchol_params *par
     return bchol__potrf_batched(ctx, "bchol_dpotrf_batched_ex", BCHOL_D, params ? params : &no_params,
                                 uplo, n, A, offset, lda, stride, batch, info, event);
 }
+
+/* The same checks for bchol_potrf_prepare, where params is argument 2 as well. */
+bchol_status bchol__check_params(bchol_context *ctx, const char *routine, const bchol_params *params)
+{
+    return check_params(ctx, routine, params);
+}

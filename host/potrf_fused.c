@@ -16,6 +16,8 @@ int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_
 {
     uint64_t per_row = (uint64_t)prm->tbc * (uint64_t)prm->ib * bchol__elem_size(p);
     uint64_t n = per_row ? bchol__usable_local_mem(ctx) / per_row : 0;
+    /* a panel takes max(n, ib) rows: if ib rows do not fit, no n does */
+    if (n < (uint64_t)prm->ib) return 0;
     return n > 1000000 ? 1000000 : (int)n;
 }
 
@@ -34,6 +36,38 @@ static bchol_status get_fused_kernel(bchol_context *ctx, bchol_precision p,
     return bchol__get_kernel(ctx, fused_files, &o, "potrf_fused_step", k);
 }
 
+bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_params *prm,
+                                  int upper, int n, cl_kernel *kernel)
+{
+    bchol_status st;
+    if (local_bytes(p, prm, n) > bchol__usable_local_mem(ctx))
+        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                           "fused kernel: n = %d needs %zu bytes of local memory (ib = %d, "
+                           "tbc = %d); the device has %llu",
+                           n, local_bytes(p, prm, n), prm->ib, prm->tbc,
+                           (unsigned long long)bchol__usable_local_mem(ctx));
+
+    /* The first step has the most rows. If the built kernel takes fewer work-items than
+     * that needs, give each work-item more rows, or put fewer matrices in a group. */
+    for (int tries = 0;; tries++) {
+        if ((st = get_fused_kernel(ctx, p, prm, upper, n, kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
+        size_t want = (size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc;
+        if (want <= limit) return BCHOL_SUCCESS;
+        if (tries == 8)
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "fused kernel: no work-group shape fits n = %d (the kernel "
+                               "takes at most %zu work-items)",
+                               n, limit);
+        if (prm->tbc > 1) {
+            size_t fit = limit / (size_t)ceil_div(n, prm->rpt);
+            prm->tbc = fit > 1 ? (int)fit : 1;
+        } else {
+            prm->rpt = prm->rpt * 2 > ceil_div(n, (int)limit) ? prm->rpt * 2 : ceil_div(n, (int)limit);
+        }
+    }
+}
+
 bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,
                                 int upper, int n, cl_mem A, int64_t offset, int lda,
                                 int64_t stride, int64_t batch, cl_mem info)
@@ -42,33 +76,7 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
     bchol_params prm = *params;
     cl_kernel kernel = NULL;
     bchol_status st;
-
-    if (local_bytes(p, &prm, n) > bchol__usable_local_mem(ctx))
-        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                           "fused kernel: n = %d needs %zu bytes of local memory (ib = %d, "
-                           "tbc = %d); the device has %llu",
-                           n, local_bytes(p, &prm, n), prm.ib, prm.tbc,
-                           (unsigned long long)bchol__usable_local_mem(ctx));
-
-    /* The first step has the most rows. If the built kernel takes fewer work-items than
-     * that needs, give each work-item more rows, or put fewer matrices in a group. */
-    for (int tries = 0;; tries++) {
-        if ((st = get_fused_kernel(ctx, p, &prm, upper, n, &kernel))) return st;
-        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
-        if (want <= limit) break;
-        if (tries == 8)
-            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
-                               "fused kernel: no work-group shape fits n = %d (the kernel "
-                               "takes at most %zu work-items)",
-                               n, limit);
-        if (prm.tbc > 1) {
-            size_t fit = limit / (size_t)ceil_div(n, prm.rpt);
-            prm.tbc = fit > 1 ? (int)fit : 1;
-        } else {
-            prm.rpt = prm.rpt * 2 > ceil_div(n, (int)limit) ? prm.rpt * 2 : ceil_div(n, (int)limit);
-        }
-    }
+    if ((st = bchol__fused_prepare(ctx, p, &prm, upper, n, &kernel))) return st;
 
     const int lx_first = ceil_div(n, prm.rpt);
     const int64_t chunk = bchol__launch_batch_limit(ctx, prm.tbc, (size_t)lx_first * prm.tbc);

@@ -261,6 +261,10 @@ enum {
  * n on ctx's device, and where they came from (a short text, e.g. "backend pocl
  * defaults"). The variant is fused up to the device's crossover order and separate above
  * it (or where the fused kernel cannot hold n); the fields of both variants are filled.
+ * n on ctx's device, and where they came from: a text naming the tuning file, device
+ * section and entry, or saying why the backend defaults apply (e.g. "backend pocl
+ * defaults (BCHOL_TUNING_FILE=off)"). The text stays valid until the next call of this
+ * function in the same thread.
  */
 BCHOL_API bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n,
                                           bchol_params *params, const char **source);
@@ -494,6 +498,34 @@ BCHOL_API bchol_status bchol_spotrf_vbatched_host(bchol_context *ctx, char uplo,
 BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo, const int *n,
                                                   const int *lda, const int64_t *offsets,
                                                   double *A, int64_t batch, int *info);
+/* ---- tuning ---------------------------------------------------------------------- */
+
+/*
+ * The routines take their variant and parameters from a tuning file (JSON, written by
+ * `bchol tune`) when one has an entry for the device: matched by vendor, then
+ * architecture, then normalized name (bchol_device_info), each level exact before a
+ * "default" entry; a size between measured sizes takes the nearest measured size below.
+ * The files come from $BCHOL_TUNING_FILE if set ("off" uses none), else every *.json in
+ * $BCHOL_TUNING_DIR if set, else those shipped with bchol (installed under
+ * share/bchol/tuning, or the source tree's data/tuning). They are read at the first call
+ * on a context that needs parameters. A file that cannot be used (unreadable, not JSON,
+ * truncated, missing or mistyped fields, or a BCHOL_TUNING_FILE with nothing for this
+ * device) gives one warning (bchol_set_message_handler, bchol_last_warning) and the
+ * built-in defaults apply.
+ */
+
+/*
+ * Builds the kernels that bchol_{s,d}potrf_batched_ex would use with params (NULL or
+ * fields <= 0: the dispatcher's choice) for precision 's' or 'd', uplo and order n, so
+ * that a later call does not pay for the build, and returns in *effective the parameters
+ * that will run: the work-group is fitted to what the built kernel accepts
+ * (CL_KERNEL_WORK_GROUP_SIZE), which may change tbc or rpt. Enqueues nothing. Fails with
+ * BCHOL_ERR_UNSUPPORTED_SIZE when n does not fit local memory, BCHOL_ERR_RESOURCES when no
+ * work-group fits, or BCHOL_ERR_BUILD; bchol_last_error says why.
+ */
+BCHOL_API bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
+                                           char precision, char uplo, int n,
+                                           bchol_params *effective);
 
 #ifdef __cplusplus
 }

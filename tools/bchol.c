@@ -1,4 +1,4 @@
-/* bchol: the command-line front end (devices, bench). */
+/* bchol: the command-line front end (devices, bench, tune). */
 #include "commands.h"
 
 #include <stdio.h>
@@ -10,6 +10,7 @@ static int usage(FILE *f)
                "commands:\n"
                "  devices   list OpenCL platforms and devices with their normalized identity\n"
                "  bench     time batched Cholesky on a device (bchol bench --help)\n"
+               "  tune      measure the parameter space and write a tuning file (bchol tune --help)\n"
                "The device is chosen by --device or BCHOL_DEVICE: nvidia, pocl, gpu, cpu or P:D.\n");
     return f == stderr ? 2 : 0;
 }
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
     if (argc < 2) return usage(stderr);
     if (!strcmp(argv[1], "devices")) return cmd_devices(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "tune")) return cmd_tune(argc - 1, argv + 1);
     if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return usage(stdout);
     fprintf(stderr, "bchol: unknown command \"%s\"\n", argv[1]);

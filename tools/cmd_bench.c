@@ -32,6 +32,7 @@ typedef struct {
     bchol_params prm;
     bchol_variant variants[BENCH_MAX_VARIANTS];
     int nvariants;
+    int explain; /* --explain: say which tuning entry (or defaults) chose the parameters */
 } bench_options;
 
 static void usage(FILE *f)
@@ -50,7 +51,9 @@ static void usage(FILE *f)
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
             "  --variant LIST    auto, fused, separate, or a list (fused,separate) to compare (default auto)\n"
-            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n");
+            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n"
+            "  --explain         print, per size, which tuning file and entry chose the parameters\n"
+            "                    (or why the backend defaults apply)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -68,6 +71,10 @@ static int parse(int argc, char **argv, bench_options *o)
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
             exit(0);
+        }
+        if (!strcmp(k, "--explain")) {
+            o->explain = 1;
+            continue;
         }
         const char *v = i + 1 < argc ? argv[++i] : NULL;
         if (!v) {
@@ -137,6 +144,7 @@ typedef struct {
     double ms, gflops, error, peer_ms, peer_gflops;
     int ok, peer_ok;
     char params[64];
+    char source[1024]; /* where the parameters came from (--explain) */
 } bench_row;
 
 static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_row *row)
@@ -155,6 +163,10 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     bchol_params used;
     const char *source = "";
     bchol_potrf_params(ctx, o->precision, n, &used, &source);
+    snprintf(row->source, sizeof row->source, "%s%s", source,
+             o->prm.ib > 0 || o->prm.tbc > 0 || o->prm.rpt > 0 || o->prm.shape > 0
+                 ? "; parameters given on the command line override it"
+                 : "");
     if (o->prm.ib > 0) used.ib = o->prm.ib;
     if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
     if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
@@ -299,6 +311,7 @@ int cmd_bench(int argc, char **argv)
             printf(" %10.4f %10.2f %7.2fx%s", row.peer_ms, row.peer_gflops, row.peer_ms / row.ms,
                    row.peer_ok ? "" : " (peer info != 0)");
         printf("\n");
+        if (o.explain) printf("#   n = %d: %s\n", n, row.source);
         fflush(stdout);
         failed |= !row.ok;
     }

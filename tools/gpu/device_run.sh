@@ -11,7 +11,13 @@
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
 #             about 30 GiB of host and of device memory at most)
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge
+#   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
+#             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (7)
+#             minutes; the file and its report land in $OUT. Carry the file back into the
+#             tree and run again until the log says "complete".
+#   tune-check  bench with the tuning file against BCHOL_TUNING_FILE=off (the backend
+#             defaults), float and double: per-size and geometric-mean speedup
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -78,6 +84,28 @@ for step in "$@"; do
       start=$SECONDS
       BCHOL_DEVICE=nvidia $BUILD/tests/test_huge $args 2>&1 | tee -a "$OUT/huge.txt"
       echo "($((SECONDS - start)) s)" | tee -a "$OUT/huge.txt"
+    done ;;
+  tune)
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    mkdir -p "$(dirname "$TUNE_FILE")"
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
+      --max-minutes "${TUNE_MINUTES:-7}" --also-default architecture --quiet ${TUNE_ARGS:-} \
+      2> "$OUT/tune.log"
+    echo "bchol tune exit status $? (0 complete, 3 run again)"
+    cp "$TUNE_FILE" "$OUT/"
+    $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
+    tail -3 "$OUT/tune.log"; head -30 "$OUT/tune-report.txt" ;;
+  tune-check)
+    for p in s d; do
+      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --precision $p --n $SIZES \
+        > "$OUT/bench-untuned-$p.txt" 2>&1
+      BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES --explain \
+        > "$OUT/bench-tuned-$p.txt" 2>&1
+      # rows: n batch ms ...; speedup = untuned ms / tuned ms
+      awk -v p=$p '!/^#/ && $3+0 > 0 { if (FNR == NR) u[$1] = $3; else if ($1 in u) {
+          r = u[$1] / $3; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", p, $1, u[$1], $3, r;
+          s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
+        "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
     done ;;
   esac
 done

@@ -96,34 +96,52 @@ int util_ref_info(const void *a, int dbl, char uplo, int n, int lda)
 
 double util_eps(int dbl) { return dbl ? 0x1p-53 : 0x1p-24; }
 
+/* The lower triangle of the symmetric matrix at a as dense double rows: row i of L is
+ * contiguous, so each entry of L*L**T is one dot product. */
+static double *lower_rows(const void *a, int dbl, char uplo, int n, int lda)
+{
+    double *r = calloc((size_t)n * (size_t)n + 1, sizeof *r);
+    if (!r) abort();
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k <= i; k++) r[(size_t)i * n + k] = sym(a, dbl, uplo, i, k, lda);
+    return r;
+}
+
 double util_backward_error(const void *a, const void *f, int dbl, char uplo, int n, int lda)
 {
+    if (n == 0) return 0;
+    double *l = lower_rows(f, dbl, uplo, n, lda), *s = lower_rows(a, dbl, uplo, n, lda);
     /* Scaled by an even power of two, 2^-e for A and 2^(-e/2) for F (both exact), so that
      * the squares in the norms neither underflow nor overflow for matrices scaled near
      * the ends of the range (LAPACK's PO types 8 and 9); the ratio is unchanged. */
     double amax = 0;
-    for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) {
-            double v = fabs(sym(a, dbl, uplo, i, j, lda));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            double v = fabs(s[(size_t)i * n + j]);
             if (v > amax) amax = v;
         }
     int e = 0;
     if (amax > 0 && isfinite(amax)) frexp(amax, &e);
     e -= e & 1;
     const double sa = ldexp(1.0, -e), sf = ldexp(1.0, -e / 2);
+    for (size_t k = 0; k < (size_t)n * (size_t)n; k++) {
+        l[k] *= sf;
+        s[k] *= sa;
+    }
     double diff = 0, norm = 0;
-    for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) {
-            /* (F*F**T)(i, j) from the lower factor L(i,k) = stored (i,k) or (k,i) */
-            double s = 0;
-            for (int k = 0; k <= j; k++)
-                s += (sym(f, dbl, uplo, i, k, lda) * sf) * (sym(f, dbl, uplo, j, k, lda) * sf);
-            double v = sym(a, dbl, uplo, i, j, lda) * sa;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            /* (F*F**T)(i, j) = L(i, 0:j) . L(j, 0:j) */
+            const double *li = l + (size_t)i * n, *lj = l + (size_t)j * n;
+            double d = 0;
+            for (int k = 0; k <= j; k++) d += li[k] * lj[k];
+            double v = s[(size_t)i * n + j];
             double w = i == j ? 1.0 : 2.0; /* off-diagonals count twice in ||.||_F */
-            diff += w * (v - s) * (v - s);
+            diff += w * (v - d) * (v - d);
             norm += w * v * v;
         }
-    if (n == 0) return 0;
+    free(l);
+    free(s);
     if (norm == 0) return diff == 0 ? 0 : INFINITY;
     double r = sqrt(diff) / (n * sqrt(norm) * util_eps(dbl));
     return isnan(r) ? INFINITY : r;

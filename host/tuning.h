@@ -1,0 +1,78 @@
+/* Tuning tables: what a tuning file (JSON, written by `bchol tune`) tells the dispatcher,
+ * parsed into plain structs (tuning_file.c), matched to a device and a size
+ * (tuning_lookup.c), and loaded once per context (tuning_load.c). The first two are pure
+ * functions of their inputs (no OpenCL, no context) so that tests can run them alone. */
+#ifndef BCHOL_TUNING_H
+#define BCHOL_TUNING_H
+
+#include "bchol.h"
+
+#include <stddef.h>
+
+/* The chosen parameters of one variant at one measured size. */
+typedef struct bchol_tuning_entry {
+    char precision; /* 's' or 'd' */
+    bchol_variant variant;
+    int n;               /* the measured size; the entry serves n up to the next one */
+    bchol_params params; /* params.variant == variant */
+    double ms;           /* median time when tuned, or -1 if the file does not say */
+    double default_ms;   /* the backend defaults' time at the same size, or -1 */
+} bchol_tuning_entry;
+
+/* One device section of a file: the identity it applies to ("default" matches any value
+ * at that level; an empty family matches any family) and its entries. */
+typedef struct bchol_tuning_section {
+    char family[16], vendor[64], architecture[64], name[128], driver[64];
+    const char *file; /* the path it came from (owned by the table) */
+    int index;        /* position in the file's "devices" array */
+    int nentries;
+    bchol_tuning_entry *entries; /* sorted by precision, variant, n */
+} bchol_tuning_section;
+
+typedef struct bchol_tuning {
+    int nsections;
+    bchol_tuning_section *sections;
+    int nfiles;
+    char **files;
+} bchol_tuning;
+
+/* The tuning file format version this bchol reads and writes. */
+#define BCHOL_TUNING_FORMAT_VERSION 1
+
+/*
+ * Parses the text of one tuning file and appends its sections to t. Returns 0, or -1 with
+ * a message in why (naming the JSON path at fault) and t unchanged. Entries of variants
+ * this bchol does not know are skipped, so that newer files still load; anything else
+ * that is missing, of the wrong type or out of range rejects the whole file.
+ */
+int bchol__tuning_parse(bchol_tuning *t, const char *text, size_t length, const char *path,
+                        char *why, size_t why_size);
+/* Frees what t holds and empties it (t itself is the caller's). */
+void bchol__tuning_free(bchol_tuning *t);
+
+/*
+ * How well a section matches a device: -1 if not at all, else a score that orders
+ * vendor before architecture before name, an exact value before "default".
+ */
+int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *dev);
+
+typedef struct {
+    const bchol_tuning_entry *entry;     /* NULL: no section has an entry for the request */
+    const bchol_tuning_section *section; /* the section the entry came from */
+    int matched;                         /* number of sections that match the device */
+    int below_smallest;                  /* n is below every measured size: the smallest used */
+} bchol_tuning_pick;
+
+/*
+ * The entry for (precision, variant, n) on dev: the best-matching section that has any
+ * entry for the precision and variant (BCHOL_VARIANT_AUTO: any variant), then its nearest
+ * measured size at or below n (the smallest when n is below all), then among the variants
+ * measured at that size the fastest one (the crossover between variants).
+ */
+bchol_tuning_pick bchol__tuning_lookup(const bchol_tuning *t, const bchol_device_info *dev,
+                                       char precision, bchol_variant variant, int n);
+
+/* The name a variant has in tuning files ("fused"), or NULL. */
+const char *bchol__variant_name(bchol_variant variant);
+
+#endif

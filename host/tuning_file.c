@@ -1,0 +1,331 @@
+/* Tuning files: JSON text -> bchol_tuning (cJSON does the parsing). The layout:
+ *
+ *   { "format": "bchol-tuning", "format_version": 1, ...,
+ *     "devices": [ { "family": "pocl" (optional), "vendor": "AMD", "architecture": "haswell",
+ *                    "name": "AMD EPYC", "driver": "3.1+debian" (optional),
+ *                    "chosen": [ { "precision": "s", "variant": "fused", "n": 16, "n_to": 31,
+ *                                  "params": { "ib": 8, "tbc": 1, "rpt": 4, "shape": "fixed" },
+ *                                  "ms": 1.2, "default_ms": 2.3 }, ... ],
+ *                    "tried": [ ... every configuration measured; not read here ... ] } ] }
+ *
+ * An entry serves the sizes from its n up to the next entry's ("n_to", written for the
+ * reader, is not needed here).
+ * Each variant's parameters are listed in `variants` below: adding a variant to the
+ * tuning files is adding its row there. */
+#include "tuning.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *key;
+    size_t offset; /* of the int field in bchol_params */
+    int min, max;
+    const char *const *labels; /* NULL: an integer; else value i is written labels[i] */
+} param_def;
+
+static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
+
+static const param_def fused_params[] = {
+    {"ib", offsetof(bchol_params, ib), 1, 32, NULL},
+    {"tbc", offsetof(bchol_params, tbc), 1, 64, NULL},
+    {"rpt", offsetof(bchol_params, rpt), 1, 64, NULL},
+    {"shape", offsetof(bchol_params, shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
+};
+
+static const struct {
+    const char *name;
+    bchol_variant variant;
+    const param_def *params;
+    int nparams;
+} variants[] = {
+    {"fused", BCHOL_VARIANT_FUSED, fused_params, sizeof fused_params / sizeof fused_params[0]},
+};
+#define NVARIANTS (int)(sizeof variants / sizeof variants[0])
+
+const char *bchol__variant_name(bchol_variant variant)
+{
+    for (int i = 0; i < NVARIANTS; i++)
+        if (variants[i].variant == variant) return variants[i].name;
+    return NULL;
+}
+
+/* Formats the reason a file is rejected; always returns -1. */
+static int reject(char *why, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *type_name(const cJSON *v)
+{
+    if (!v) return "nothing (missing)";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNull(v)) return "null";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsObject(v)) return "an object";
+    return "an invalid value";
+}
+
+/* An integral JSON number within [min, max]. */
+static int get_int(const cJSON *v, int min, int max, int *out)
+{
+    if (!cJSON_IsNumber(v)) return -1;
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d) || d < min || d > max) return -1;
+    *out = (int)d;
+    return 0;
+}
+
+/* A string member copied into out; missing, of another type, empty or too long fails. */
+static int get_string(const cJSON *obj, const char *key, char *out, size_t size, int optional,
+                      const char *path, char *why, size_t why_size)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v && optional) {
+        out[0] = 0;
+        return 0;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return reject(why, why_size, "%s.%s: expected a non-empty string, found %s", path, key,
+                      v && cJSON_IsString(v) ? "an empty string" : type_name(v));
+    if (strlen(v->valuestring) >= size)
+        return reject(why, why_size, "%s.%s: longer than %zu characters", path, key, size - 1);
+    memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
+    return 0;
+}
+
+static int get_time(const cJSON *obj, const char *key, double *out, const char *path, char *why,
+                    size_t why_size)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = -1;
+    if (!v) return 0;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+        return reject(why, why_size, "%s.%s: expected a time in ms (a number >= 0), found %s", path,
+                      key, cJSON_IsNumber(v) ? "a negative or non-finite number" : type_name(v));
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int parse_params(const cJSON *obj, int vi, bchol_params *prm, const char *path, char *why,
+                        size_t why_size)
+{
+    if (!cJSON_IsObject(obj))
+        return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
+    memset(prm, 0, sizeof *prm);
+    prm->variant = variants[vi].variant;
+    for (int i = 0; i < variants[vi].nparams; i++) {
+        const param_def *d = &variants[vi].params[i];
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, d->key);
+        int value = 0, ok = 0;
+        if (d->labels && cJSON_IsString(v)) {
+            for (int k = d->min; k <= d->max; k++)
+                if (!strcmp(v->valuestring, d->labels[k])) {
+                    value = k;
+                    ok = 1;
+                }
+        } else if (!d->labels) {
+            ok = get_int(v, d->min, d->max, &value) == 0;
+        }
+        if (!ok) {
+            if (d->labels)
+                return reject(why, why_size, "%s.params.%s: expected \"%s\" or \"%s\", found %s",
+                              path, d->key, d->labels[d->min], d->labels[d->max],
+                              cJSON_IsString(v) ? "another string" : type_name(v));
+            return reject(why, why_size, "%s.params.%s: expected an integer in %d..%d, found %s",
+                          path, d->key, d->min, d->max,
+                          cJSON_IsNumber(v) ? "a number outside that range" : type_name(v));
+        }
+        *(int *)((char *)prm + d->offset) = value;
+    }
+    return 0;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const bchol_tuning_entry *a = pa, *b = pb;
+    if (a->precision != b->precision) return a->precision - b->precision;
+    if (a->variant != b->variant) return (int)a->variant - (int)b->variant;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+/* Fills s from devices[index]; s->entries is allocated (freed by the caller on failure). */
+static int parse_section(const cJSON *dev, int index, bchol_tuning_section *s, char *why,
+                         size_t why_size)
+{
+    char path[64], epath[96];
+    snprintf(path, sizeof path, "devices[%d]", index);
+    if (!cJSON_IsObject(dev))
+        return reject(why, why_size, "%s: expected an object, found %s", path, type_name(dev));
+    s->index = index;
+    if (get_string(dev, "family", s->family, sizeof s->family, 1, path, why, why_size) ||
+        get_string(dev, "vendor", s->vendor, sizeof s->vendor, 0, path, why, why_size) ||
+        get_string(dev, "architecture", s->architecture, sizeof s->architecture, 0, path, why,
+                   why_size) ||
+        get_string(dev, "name", s->name, sizeof s->name, 0, path, why, why_size) ||
+        get_string(dev, "driver", s->driver, sizeof s->driver, 1, path, why, why_size))
+        return -1;
+    const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(dev, "chosen");
+    if (!cJSON_IsArray(chosen))
+        return reject(why, why_size, "%s.chosen: expected an array, found %s", path,
+                      type_name(chosen));
+    int count = cJSON_GetArraySize(chosen);
+    s->entries = calloc(count > 0 ? (size_t)count : 1, sizeof *s->entries);
+    if (!s->entries) return reject(why, why_size, "out of memory");
+    int k = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, chosen)
+    {
+        snprintf(epath, sizeof epath, "%s.chosen[%d]", path, k);
+        if (!cJSON_IsObject(e))
+            return reject(why, why_size, "%s: expected an object, found %s", epath, type_name(e));
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "precision");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, "variant");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "n");
+        if (!cJSON_IsString(p) || (strcmp(p->valuestring, "s") && strcmp(p->valuestring, "d")))
+            return reject(why, why_size, "%s.precision: expected \"s\" or \"d\", found %s", epath,
+                          cJSON_IsString(p) ? "another string" : type_name(p));
+        if (!cJSON_IsString(v))
+            return reject(why, why_size, "%s.variant: expected a string, found %s", epath,
+                          type_name(v));
+        bchol_tuning_entry *t = &s->entries[s->nentries];
+        if (get_int(n, 0, 1 << 20, &t->n))
+            return reject(why, why_size, "%s.n: expected an integer in 0..%d, found %s", epath,
+                          1 << 20, cJSON_IsNumber(n) ? "a number outside that range" : type_name(n));
+        int vi = 0;
+        while (vi < NVARIANTS && strcmp(variants[vi].name, v->valuestring)) vi++;
+        k++;
+        if (vi == NVARIANTS) continue; /* a variant of a newer bchol */
+        t->precision = p->valuestring[0];
+        t->variant = variants[vi].variant;
+        if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), vi, &t->params, epath, why,
+                         why_size) ||
+            get_time(e, "ms", &t->ms, epath, why, why_size) ||
+            get_time(e, "default_ms", &t->default_ms, epath, why, why_size))
+            return -1;
+        for (int i = 0; i < s->nentries; i++)
+            if (!cmp_entry(&s->entries[i], t))
+                return reject(why, why_size, "%s: a second %c %s entry for n = %d", epath,
+                              t->precision, variants[vi].name, t->n);
+        s->nentries++;
+    }
+    qsort(s->entries, (size_t)s->nentries, sizeof *s->entries, cmp_entry);
+    return 0;
+}
+
+static int parse_root(const cJSON *root, bchol_tuning_section **out, int *count, char *why,
+                      size_t why_size)
+{
+    if (!cJSON_IsObject(root))
+        return reject(why, why_size, "expected a JSON object at the top, found %s", type_name(root));
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(format) || strcmp(format->valuestring, "bchol-tuning"))
+        return reject(why, why_size, "format: expected \"bchol-tuning\", found %s",
+                      cJSON_IsString(format) ? "another string" : type_name(format));
+    int version;
+    const cJSON *fv = cJSON_GetObjectItemCaseSensitive(root, "format_version");
+    if (get_int(fv, 1, 1000000, &version))
+        return reject(why, why_size, "format_version: expected a positive integer, found %s",
+                      type_name(fv));
+    if (version > BCHOL_TUNING_FORMAT_VERSION)
+        return reject(why, why_size, "format_version %d is newer than this bchol reads (%d)",
+                      version, BCHOL_TUNING_FORMAT_VERSION);
+    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(root, "devices");
+    if (!cJSON_IsArray(devices))
+        return reject(why, why_size, "devices: expected an array, found %s", type_name(devices));
+    int nd = cJSON_GetArraySize(devices);
+    bchol_tuning_section *s = calloc(nd > 0 ? (size_t)nd : 1, sizeof *s);
+    if (!s) return reject(why, why_size, "out of memory");
+    int i = 0;
+    const cJSON *dev;
+    cJSON_ArrayForEach(dev, devices)
+    {
+        if (parse_section(dev, i, &s[i], why, why_size)) {
+            for (int k = 0; k <= i; k++) free(s[k].entries);
+            free(s);
+            return -1;
+        }
+        i++;
+    }
+    *out = s;
+    *count = nd;
+    return 0;
+}
+
+/* 1 if the text ends inside a string or with brackets still open: a cut-off file (cJSON
+ * reports where a token began, which says little when the text simply stops). */
+static int ends_early(const char *text, size_t length)
+{
+    long depth = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < length; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = 0;
+        } else if (c == '"') in_string = 1;
+        else if (c == '{' || c == '[') depth++;
+        else if (c == '}' || c == ']') depth--;
+    }
+    return in_string || depth > 0;
+}
+
+int bchol__tuning_parse(bchol_tuning *t, const char *text, size_t length, const char *path,
+                        char *why, size_t why_size)
+{
+    if (length == 0) return reject(why, why_size, "the file is empty");
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
+    if (!root) {
+        if (ends_early(text, length))
+            return reject(why, why_size, "not valid JSON: the text ends early (truncated?)");
+        return reject(why, why_size, "not valid JSON near byte %zu",
+                      end && end >= text ? (size_t)(end - text) : (size_t)0);
+    }
+    bchol_tuning_section *s = NULL;
+    int count = 0;
+    int bad = parse_root(root, &s, &count, why, why_size);
+    cJSON_Delete(root);
+    if (bad) return -1;
+
+    /* Grow the table only once everything parsed, so that a failure leaves t as it was. */
+    char *file = strdup(path ? path : "");
+    char **files = file ? realloc(t->files, (size_t)(t->nfiles + 1) * sizeof *files) : NULL;
+    if (files) t->files = files;
+    bchol_tuning_section *all =
+        files ? realloc(t->sections, (size_t)(t->nsections + count + 1) * sizeof *all) : NULL;
+    if (!all) {
+        free(file);
+        for (int k = 0; k < count; k++) free(s[k].entries);
+        free(s);
+        return reject(why, why_size, "out of memory");
+    }
+    t->sections = all;
+    t->files[t->nfiles++] = file;
+    for (int k = 0; k < count; k++) {
+        s[k].file = file;
+        t->sections[t->nsections++] = s[k];
+    }
+    free(s);
+    return 0;
+}
+
+void bchol__tuning_free(bchol_tuning *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->nsections; i++) free(t->sections[i].entries);
+    for (int i = 0; i < t->nfiles; i++) free(t->files[i]);
+    free(t->sections);
+    free(t->files);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,209 @@
+/* Reads the tuning files for a context, once, at the first call that needs parameters:
+ * $BCHOL_TUNING_FILE ("off" reads none), else every *.json in $BCHOL_TUNING_DIR, else in
+ * the shipped folder (the installed data folder, else the source tree's data/tuning). A
+ * file that cannot be used, or a BCHOL_TUNING_FILE with nothing for this device, gives
+ * one warning through the context's message channel, and the backend defaults apply. */
+#include "internal.h"
+#include "tuning.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILE_BYTES (64u << 20)
+#define MAX_FILES 256
+
+#ifndef BCHOL_TUNING_INSTALL_DIR
+#define BCHOL_TUNING_INSTALL_DIR ""
+#endif
+#ifndef BCHOL_TUNING_SOURCE_DIR
+#define BCHOL_TUNING_SOURCE_DIR ""
+#endif
+
+static char *read_text(const char *path, size_t *length, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_size, "cannot be opened (%s)", strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    long size = -1;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode))
+        snprintf(why, why_size, "cannot be read: not a regular file");
+    else if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        snprintf(why, why_size, "cannot be read (%s)", strerror(errno));
+    else if ((unsigned long)size > MAX_FILE_BYTES)
+        snprintf(why, why_size, "is larger than %u MiB", MAX_FILE_BYTES >> 20);
+    else if (!(text = malloc((size_t)size + 1)))
+        snprintf(why, why_size, "out of memory");
+    else if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+        snprintf(why, why_size, "cannot be read (%s)", strerror(errno));
+        free(text);
+        text = NULL;
+    } else {
+        text[size] = 0;
+        *length = (size_t)size;
+    }
+    fclose(f);
+    return text;
+}
+
+static int load_file(bchol_tuning *t, const char *path, char *why, size_t why_size)
+{
+    size_t length = 0;
+    char *text = read_text(path, &length, why, why_size);
+    if (!text) return -1;
+    int bad = bchol__tuning_parse(t, text, length, path, why, why_size);
+    free(text);
+    return bad;
+}
+
+static int matching_sections(const bchol_tuning *t, const bchol_device_info *dev)
+{
+    int count = 0;
+    for (int i = 0; i < t->nsections; i++) count += bchol__tuning_match(&t->sections[i], dev) >= 0;
+    return count;
+}
+
+static void identity(const bchol_device_info *d, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s/%s (family %s)", d->vendor, *d->architecture ? d->architecture : "-",
+             d->name, d->family);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* Every *.json of dir into t, in name order; the first failure is described in warning. */
+static void load_dir(bchol_tuning *t, const char *dir, char *warning, size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char *names[MAX_FILES];
+    int count = 0, skipped = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && count < MAX_FILES)
+        if (e->d_name[0] != '.' && has_suffix(e->d_name, ".json") && (names[count] = strdup(e->d_name)))
+            count++;
+    closedir(d);
+    qsort(names, (size_t)count, sizeof names[0], cmp_name);
+    char first[512] = "";
+    for (int i = 0; i < count; i++) {
+        char path[4096], why[400];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (load_file(t, path, why, sizeof why)) {
+            if (!skipped++) snprintf(first, sizeof first, "%.100s: %.400s", path, why);
+        }
+        free(names[i]);
+    }
+    if (skipped)
+        snprintf(warning, size,
+                 "bchol: %d tuning file%s in %s could not be used and %s skipped (%s)", skipped,
+                 skipped > 1 ? "s" : "", dir, skipped > 1 ? "were" : "was", first);
+}
+
+/* The folder of tuning files when BCHOL_TUNING_FILE is unset: $BCHOL_TUNING_DIR, else the
+ * first shipped folder that exists. */
+static const char *tuning_dir(void)
+{
+    const char *env = getenv("BCHOL_TUNING_DIR");
+    if (env && *env) return env;
+    static const char *const shipped[] = {BCHOL_TUNING_INSTALL_DIR, BCHOL_TUNING_SOURCE_DIR};
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+        DIR *d = *shipped[i] ? opendir(shipped[i]) : NULL;
+        if (d) {
+            closedir(d);
+            return shipped[i];
+        }
+    }
+    return NULL;
+}
+
+/* Fills ctx->tuning and ctx->tuning_note; a warning for the caller to send. */
+static void load(bchol_context *ctx, char *warning, size_t size)
+{
+    char who[300], why[400];
+    identity(&ctx->info, who, sizeof who);
+    bchol_tuning *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no memory for tuning tables");
+        return;
+    }
+    const char *file = getenv("BCHOL_TUNING_FILE");
+    if (file && (!strcmp(file, "off") || !strcmp(file, "none") || !strcmp(file, "0"))) {
+        snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "BCHOL_TUNING_FILE=%s", file);
+    } else if (file && *file) {
+        if (load_file(t, file, why, sizeof why)) {
+            snprintf(warning, size,
+                     "bchol: tuning file %s (BCHOL_TUNING_FILE) could not be used: %s; using the "
+                     "built-in defaults",
+                     file, why);
+            snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
+                     "tuning file %s could not be used: %s", file, why);
+        } else if (!matching_sections(t, &ctx->info)) {
+            char holds[200] = "no device sections";
+            if (t->nsections)
+                snprintf(holds, sizeof holds, "%d section%s, the first for %.40s/%.40s/%.60s", t->nsections,
+                         t->nsections > 1 ? "s" : "", t->sections[0].vendor,
+                         t->sections[0].architecture, t->sections[0].name);
+            snprintf(warning, size,
+                     "bchol: tuning file %s (BCHOL_TUNING_FILE) has nothing for this device %s "
+                     "(it holds %s); using the built-in defaults",
+                     file, who, holds);
+            snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
+                     "tuning file %s has nothing for %s", file, who);
+        }
+    } else {
+        const char *dir = tuning_dir();
+        if (!dir) {
+            snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no tuning folder found");
+        } else {
+            load_dir(t, dir, warning, size);
+            if (!matching_sections(t, &ctx->info))
+                snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
+                         "no tuning file in %s is for %s", dir, who);
+        }
+    }
+    if (!matching_sections(t, &ctx->info)) {
+        bchol__tuning_free(t);
+        free(t);
+        t = NULL;
+    }
+    ctx->tuning = t;
+}
+
+const bchol_tuning *bchol__tuning_for(bchol_context *ctx)
+{
+    char warning[1024] = "";
+    pthread_mutex_lock(&ctx->lock);
+    if (!ctx->tuning_loaded) {
+        ctx->tuning_loaded = 1;
+        load(ctx, warning, sizeof warning);
+    }
+    const bchol_tuning *t = ctx->tuning;
+    pthread_mutex_unlock(&ctx->lock);
+    /* after the unlock: the message channel takes the lock itself */
+    if (*warning) bchol__warn(ctx, "%s", warning);
+    return t;
+}
+
+void bchol__tuning_release(bchol_context *ctx)
+{
+    if (ctx->tuning) bchol__tuning_free(ctx->tuning);
+    free(ctx->tuning);
+    ctx->tuning = NULL;
+    ctx->tuning_loaded = 0;
+}

@@ -1,0 +1,371 @@
+/*
+ * A tiny `bchol tune` run on the default device, end to end: two sizes and a handful of
+ * configurations; stopped by its budget, killed with SIGKILL in the middle, resumed to the
+ * end without measuring anything twice; its file read back (every configuration once,
+ * each size's finalists re-timed in a confirmation round and the fastest of them chosen,
+ * the earlier measurements kept), used by
+ * the dispatcher (bchol_potrf_params and a factorization), summarized by --report (and
+ * --against itself: every pick the best) and explained by bench --explain; --fraction
+ * draws the same configurations for the same seed; a narrower space on resume leaves the
+ * other records out of the choice.
+ *
+ *   test_tune_run <path of the bchol command>
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+static const char *bchol;
+static char dir[64], file[128];
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAILED (line %d): ", __LINE__);                                                \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* The sweep: n = 4 and 6, ib 4 or 8, rpt 1 or 2 (plus the defaults where they differ). */
+#define SWEEP "--n", "4,6", "--precision", "s", "--set", "ib=4,8", "--set", "tbc=1", "--set", \
+              "rpt=1,2", "--set", "shape=fixed", "--reps", "2", "--seed", "11", "--quiet"
+
+/* Runs bchol with args; stdout into out (if not NULL). Returns the exit status. */
+static pid_t start(char *const *args, const char *out)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (out && !freopen(out, "w", stdout)) _exit(127);
+        execv(bchol, args);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#define RUN(out, ...) finish(start((char *const[]){(char *)bchol, __VA_ARGS__, NULL}, out))
+
+static cJSON *load(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    return cJSON_Parse(text);
+}
+
+static cJSON *section(cJSON *root)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "devices"), 0);
+}
+
+static cJSON *tried(cJSON *root)
+{
+    return cJSON_GetObjectItemCaseSensitive(section(root), "tried");
+}
+
+static int count_tried(void)
+{
+    cJSON *root = load(file);
+    int n = root ? cJSON_GetArraySize(tried(root)) : -1;
+    cJSON_Delete(root);
+    return n;
+}
+
+static char *key_of(const cJSON *r)
+{
+    static char key[512];
+    char *params = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(r, "params"));
+    snprintf(key, sizeof key, "%s %d %s", cJSON_GetObjectItemCaseSensitive(r, "precision")->valuestring,
+             cJSON_GetObjectItemCaseSensitive(r, "n")->valueint, params);
+    free(params);
+    return key;
+}
+
+static double ms_of(const cJSON *r)
+{
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+    return cJSON_IsNumber(ms) ? ms->valuedouble : -1;
+}
+
+static int file_contains(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    static char text[1 << 16];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+    return strstr(text, needle) != NULL;
+}
+
+/* The configurations of a --dry-run listing (its lines not starting with '#'). */
+static char *plan_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *out = calloc(1, 1 << 16), line[1024];
+    size_t used = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '#' && used + strlen(line) < (1 << 16) - 1) {
+            strcpy(out + used, line);
+            used += strlen(line);
+        }
+    if (f) fclose(f);
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_tune_run <bchol command>\n");
+        return 2;
+    }
+    bchol = argv[1];
+    snprintf(dir, sizeof dir, "/tmp/bchol-test-tune-XXXXXX");
+    if (!mkdtemp(dir)) return 1;
+    snprintf(file, sizeof file, "%s/tuning.json", dir);
+    unsetenv("BCHOL_TUNING_FILE");
+
+    /* 1. a budget of 3 configurations: stops with status 3 and a valid file */
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP, "--max-configs", "3");
+    CHECK(rc == 3, "budget-limited run: exit %d, wanted 3", rc);
+    CHECK(count_tried() == 3, "after the budget: %d tried, wanted 3", count_tried());
+    rc = RUN(NULL, "tune", "--output", file, SWEEP);
+    CHECK(rc == 1, "a second run without --resume: exit %d, wanted 1 (refused)", rc);
+
+    /* 2. resumed, then killed once it has measured one more */
+    setenv("BCHOL_TUNE_PAUSE_MS", "300", 1); /* time to kill it between two configurations */
+    pid_t pid = start((char *const[]){(char *)bchol, "tune", "--output", file, "--resume", "--quiet", NULL}, NULL);
+    unsetenv("BCHOL_TUNE_PAUSE_MS");
+    int seen = 3;
+    for (int i = 0; i < 3000 && seen < 4; i++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        seen = count_tried();
+    }
+    kill(pid, SIGKILL);
+    rc = finish(pid);
+    int after_kill = count_tried();
+    printf("killed (status %d) with %d configurations in the file\n", rc, after_kill);
+    CHECK(rc == 128 + SIGKILL, "the resumed run was not killed (status %d): too fast to interrupt?", rc);
+    CHECK(after_kill >= 4 && after_kill < 8, "after the kill: %d tried; the file is not valid JSON, lost records or "
+          "the run was not interrupted", after_kill);
+    cJSON *before = load(file);
+    CHECK(before != NULL, "the killed run left an unreadable file");
+    if (!before) return 1;
+
+    /* 3. resumed to the end: status 0, every configuration once, earlier ones untouched */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0, "final resume: exit %d", rc);
+    cJSON *root = load(file);
+    CHECK(root != NULL, "the final file is not JSON");
+    if (!root) return 1;
+    const cJSON *tuner = cJSON_GetObjectItemCaseSensitive(root, "tuner");
+    CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(tuner, "status")->valuestring, "complete"), "status not complete");
+    CHECK(cJSON_GetObjectItemCaseSensitive(tuner, "seed")->valuedouble == 11, "the seed is not recorded");
+    const cJSON *r, *old;
+    int total = 0, defaults[2] = {0, 0};
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        total++;
+        char key[512];
+        snprintf(key, sizeof key, "%s", key_of(r));
+        int copies = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, tried(root)) copies += !strcmp(key, key_of(x));
+        CHECK(copies == 1, "%s measured %d times", key, copies);
+        CHECK(!cJSON_GetObjectItemCaseSensitive(r, "failed"), "%s failed: %s", key,
+              cJSON_GetObjectItemCaseSensitive(r, "failed")->valuestring);
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default")))
+            defaults[cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == 6]++;
+    }
+    /* 2 ib x 2 rpt per size, plus the backend defaults where they are not among them */
+    CHECK(total >= 8 && total <= 10, "%d configurations in the end, wanted 8 to 10", total);
+    CHECK(defaults[0] == 1 && defaults[1] == 1, "the defaults were measured %d and %d times", defaults[0], defaults[1]);
+    cJSON_ArrayForEach(old, tried(before))
+    {
+        const cJSON *x, *match = NULL;
+        char key[512];
+        snprintf(key, sizeof key, "%s", key_of(old));
+        cJSON_ArrayForEach(x, tried(root)) if (!strcmp(key, key_of(x))) match = x;
+        CHECK(match && ms_of(match) == ms_of(old), "an earlier measurement changed or vanished");
+    }
+
+    /* the confirmation round: each size's 3 fastest and its defaults timed again; the
+     * chosen entry is the fastest of them in that round */
+    const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen"), *e;
+    CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2", cJSON_GetArraySize(chosen));
+    bchol_params want[2] = {{0}};
+    cJSON_ArrayForEach(e, chosen)
+    {
+        int n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint, finalists = 0, deflt_final = 0;
+        double best = -1, third = -1;
+        cJSON_ArrayForEach(r, tried(root))
+        {
+            if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+            int faster = 0;
+            const cJSON *x;
+            cJSON_ArrayForEach(x, tried(root)) faster += cJSON_GetObjectItemCaseSensitive(x, "n")->valueint == n &&
+                                                        ms_of(x) < ms_of(r);
+            int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+            CHECK(!c == !(faster < 3 || is_default), "n = %d: confirm_ms on a record %d places from the top%s", n,
+                  faster, is_default ? " (the defaults)" : "");
+            if (!cJSON_IsNumber(c)) continue;
+            finalists++;
+            deflt_final += is_default;
+            if (best < 0 || c->valuedouble < best) best = c->valuedouble;
+            if (faster == 2) third = ms_of(r);
+        }
+        CHECK(finalists >= 3 && finalists <= 4 && deflt_final == 1 && third > 0,
+              "n = %d: %d records confirmed (%d defaults)", n, finalists, deflt_final);
+        CHECK(ms_of(e) == best && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "confirmed")),
+              "n = %d: chosen %g ms, the fastest confirmed %g ms", n, ms_of(e), best);
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
+        bchol_params *w = &want[n == 6];
+        w->variant = BCHOL_VARIANT_FUSED;
+        w->ib = cJSON_GetObjectItemCaseSensitive(p, "ib")->valueint;
+        w->tbc = cJSON_GetObjectItemCaseSensitive(p, "tbc")->valueint;
+        w->rpt = cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint;
+        w->shape = !strcmp(cJSON_GetObjectItemCaseSensitive(p, "shape")->valuestring, "fixed") ? BCHOL_SHAPE_FIXED
+                                                                                             : BCHOL_SHAPE_SHRINK;
+    }
+
+    /* 4. nothing left: a resume measures nothing and keeps every record */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    cJSON *again = load(file);
+    char *a = cJSON_PrintUnformatted(tried(root)), *b = again ? cJSON_PrintUnformatted(tried(again)) : NULL;
+    CHECK(rc == 0 && b && !strcmp(a, b), "a resume of a complete file changed its records (exit %d)", rc);
+    free(a);
+    free(b);
+    cJSON_Delete(again);
+
+    /* 5. the dispatcher takes the file: n = 4, 5 (nearest below: 4), 6, 100 (6) */
+    setenv("BCHOL_TUNING_FILE", file, 1);
+    bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) return 1;
+    const int sizes[] = {4, 5, 6, 100}, which[] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        bchol_params p;
+        const char *source;
+        bchol_potrf_params(ctx, 's', sizes[i], &p, &source);
+        const bchol_params *w = &want[which[i]];
+        CHECK(p.ib == w->ib && p.tbc == w->tbc && p.rpt == w->rpt && p.shape == w->shape && strstr(source, file),
+              "n = %d: ib %d tbc %d rpt %d shape %d from \"%s\"", sizes[i], p.ib, p.tbc, p.rpt, p.shape, source);
+        printf("n = %d: %s\n", sizes[i], source);
+    }
+    CHECK(!*bchol_last_warning(ctx), "warning: %s", bchol_last_warning(ctx));
+    {
+        const int n = 5, batch = 9;
+        float a0[5 * 5 * 9], f[5 * 5 * 9];
+        int info[9];
+        util_rng rng;
+        util_rng_seed(&rng, 3);
+        for (int k = 0; k < batch; k++) util_spd(a0 + k * n * n, 0, 'U', n, n, &rng);
+        memcpy(f, a0, sizeof f);
+        bchol_status st = bchol_spotrf_batched_host(ctx, 'U', n, f, n, n * n, batch, info);
+        double worst = 0;
+        for (int k = 0; k < batch && !st; k++) {
+            double err = util_backward_error(a0 + k * n * n, f + k * n * n, 0, 'U', n, n);
+            if (!(err <= worst)) worst = err;
+            CHECK(info[k] == 0, "info[%d] = %d", k, info[k]);
+        }
+        CHECK(!st && worst <= 30, "factorization with the tuned parameters: %s, backward error %g",
+              bchol_status_string(st), worst);
+    }
+    bchol_context_destroy(ctx);
+
+    /* 6. the report and bench --explain */
+    char out[128];
+    snprintf(out, sizeof out, "%s/report.txt", dir);
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "geometric mean speedup") && file_contains(out, "which parameters matter"),
+          "--report: exit %d or missing sections", rc);
+    /* against itself, every pick is the best measured */
+    rc = RUN(out, "tune", "--report", file, "--against", file);
+    CHECK(rc == 0 && file_contains(out, "2 of 2 sizes within 5% of the best measured here; the worst pick is 1.000x"),
+          "--report --against itself: exit %d or not every pick the best", rc);
+    rc = RUN(out, "bench", "--n", "6", "--batch", "16", "--reps", "1", "--warmup", "0", "--explain");
+    char needle[200];
+    snprintf(needle, sizeof needle, "n = 6: tuning file %s", file);
+    CHECK(rc == 0 && file_contains(out, needle), "bench --explain: exit %d, no \"%s\"", rc, needle);
+    unsetenv("BCHOL_TUNING_FILE");
+
+    /* 7. --fraction: a seed draws the same configurations; the plan alone (--dry-run) */
+    char plans[3][128];
+    char *seeds[3] = {"5", "5", "6"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(plans[i], sizeof plans[i], "%s/plan%d.txt", dir, i);
+        rc = RUN(plans[i], "tune", "--dry-run", "--n", "8,16", "--precision", "s", "--fraction", "0.3", "--seed",
+                 seeds[i]);
+        CHECK(rc == 0, "--dry-run: exit %d", rc);
+    }
+    char *drawn[3];
+    for (int i = 0; i < 3; i++) drawn[i] = plan_lines(plans[i]);
+    CHECK(!strcmp(drawn[0], drawn[1]) && strcmp(drawn[0], drawn[2]) && strstr(drawn[0], "s fused 8 "),
+          "the same seed drew different configurations, or another seed the same ones");
+    for (int i = 0; i < 3; i++) free(drawn[i]);
+
+    /* 8. a narrower space on resume (rpt 1 only): nothing is measured again, the records
+     * left out stay but no longer compete, and the confirmation round is redone */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--set", "ib=4,8", "--set", "tbc=1", "--set",
+             "rpt=1", "--set", "shape=fixed");
+    cJSON *narrow = load(file);
+    if (!narrow) return 1;
+    CHECK(rc == 0 && cJSON_GetArraySize(tried(narrow)) == total, "resume with --set rpt=1: exit %d, %d records (wanted %d)",
+          rc, cJSON_GetArraySize(tried(narrow)), total);
+    cJSON_ArrayForEach(r, tried(narrow))
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
+        int rpt = cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint;
+        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        CHECK(rpt == 1 || is_default || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"),
+              "a configuration outside the space (rpt %d) is in the confirmation round", rpt);
+    }
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(section(narrow), "chosen"))
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
+        int rpt = cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint, n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
+        int ok = rpt == 1;
+        cJSON_ArrayForEach(r, tried(narrow)) if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default")) &&
+                                                    cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == n) {
+            char *a = cJSON_PrintUnformatted(p), *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(r, "params"));
+            ok |= !strcmp(a, b);
+            free(a);
+            free(b);
+        }
+        CHECK(ok, "n = %d: chosen rpt %d is outside the narrowed space", n, rpt);
+    }
+    cJSON_Delete(narrow);
+
+    cJSON_Delete(before);
+    cJSON_Delete(root);
+    const char *leftovers[] = {"report.txt", "plan0.txt", "plan1.txt", "plan2.txt", "tuning.json"};
+    for (size_t i = 0; i < sizeof leftovers / sizeof leftovers[0]; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/%s", dir, leftovers[i]);
+        remove(path);
+    }
+    rmdir(dir);
+    printf("tune run: %s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}

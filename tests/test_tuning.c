@@ -1,0 +1,493 @@
+/*
+ * Tuning files through the public API on a device: a file that cannot be used gives one
+ * warning and the backend defaults (and the routines still work); a good file's entries
+ * reach bchol_potrf_params and the factorization, through the vendor -> architecture ->
+ * name chain and the nearest measured size below; BCHOL_TUNING_DIR and the shipped folder
+ * are read; bchol_potrf_prepare checks its arguments and fits the work-group.
+ * One case per run: test_tuning <case> (the scratch folder is made under /tmp).
+ */
+#include "bchol.h"
+#include "bchol_util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+static char dir[64];
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAILED (line %d): ", __LINE__);                                                \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static int warnings;
+static char last_warning[2048];
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_warning(const char *message, void *user)
+{
+    pthread_mutex_lock(&warn_lock);
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", message);
+    pthread_mutex_unlock(&warn_lock);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f)) {
+        printf("FAILED: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static bchol_context *new_context(void)
+{
+    bchol_context *ctx;
+    bchol_status st = bchol_context_create(NULL, &ctx);
+    if (st) {
+        printf("FAILED: no context: %s\n", bchol_last_error(NULL));
+        exit(1);
+    }
+    bchol_set_message_handler(ctx, on_warning, NULL);
+    return ctx;
+}
+
+static bchol_device_info device(void)
+{
+    bchol_context *ctx = new_context();
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    bchol_context_destroy(ctx);
+    return d;
+}
+
+/* What the dispatcher picks with no tuning file. */
+static bchol_params defaults(char precision, int n)
+{
+    const char *keep = getenv("BCHOL_TUNING_FILE");
+    char saved[1024] = "";
+    if (keep) snprintf(saved, sizeof saved, "%s", keep);
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    bchol_params p;
+    bchol_potrf_params(ctx, precision, n, &p, NULL);
+    bchol_context_destroy(ctx);
+    if (keep) setenv("BCHOL_TUNING_FILE", saved, 1);
+    else unsetenv("BCHOL_TUNING_FILE");
+    return p;
+}
+
+static int same(const bchol_params *a, const bchol_params *b)
+{
+    return a->variant == b->variant && a->ib == b->ib && a->tbc == b->tbc && a->rpt == b->rpt &&
+           a->shape == b->shape;
+}
+
+static const char *arch_of(const bchol_device_info *d)
+{
+    return *d->architecture ? d->architecture : "default";
+}
+
+/* A section for the given identity with one entry per (precision, n, ib, tbc, rpt, shape). */
+static void section(char *out, size_t size, const char *family, const char *vendor, const char *arch,
+                    const char *name, const char *entries)
+{
+    snprintf(out, size,
+             "{\"family\": \"%s\", \"vendor\": \"%s\", \"architecture\": \"%s\", \"name\": \"%s\", "
+             "\"chosen\": [%s], \"tried\": []}",
+             family, vendor, arch, name, entries);
+}
+
+static void entry(char *out, size_t size, char precision, int n, int ib, int tbc, int rpt,
+                  const char *shape)
+{
+    size_t len = strlen(out);
+    snprintf(out + len, size - len,
+             "%s{\"precision\": \"%c\", \"variant\": \"fused\", \"n\": %d, \"params\": {\"ib\": %d, "
+             "\"tbc\": %d, \"rpt\": %d, \"shape\": \"%s\"}, \"ms\": 1.0, \"default_ms\": 1.5}",
+             len ? ", " : "", precision, n, ib, tbc, rpt, shape);
+}
+
+static void file_of(char *out, size_t size, const char *sections)
+{
+    snprintf(out, size,
+             "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"bchol_version\": \"test\", "
+             "\"devices\": [%s]}\n",
+             sections);
+}
+
+/* Factors a small batch through the dispatcher (and params, if not NULL) and checks it. */
+static void factor(bchol_context *ctx, const bchol_params *params, int n, int batch)
+{
+    float *a = malloc(sizeof(float) * (size_t)n * n * batch), *a0 = malloc(sizeof(float) * (size_t)n * n * batch);
+    int *info = malloc(sizeof(int) * (size_t)batch);
+    util_rng rng;
+    util_rng_seed(&rng, 5);
+    for (int b = 0; b < batch; b++) util_spd(a + (size_t)b * n * n, 0, 'L', n, n, &rng);
+    memcpy(a0, a, sizeof(float) * (size_t)n * n * batch);
+    cl_int err;
+    cl_mem dA = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               sizeof(float) * (size_t)n * n * batch, a, &err);
+    cl_mem dI = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, sizeof(int) * (size_t)batch,
+                               NULL, &err);
+    bchol_status st = params ? bchol_spotrf_batched_ex(ctx, params, 'L', n, dA, 0, n, (int64_t)n * n, batch, dI, NULL)
+                             : bchol_spotrf_batched(ctx, 'L', n, dA, 0, n, (int64_t)n * n, batch, dI, NULL);
+    CHECK(st == BCHOL_SUCCESS, "spotrf n = %d: %s: %s", n, bchol_status_string(st), bchol_last_error(ctx));
+    clEnqueueReadBuffer(bchol_context_queue(ctx), dA, CL_TRUE, 0, sizeof(float) * (size_t)n * n * batch, a, 0,
+                        NULL, NULL);
+    clEnqueueReadBuffer(bchol_context_queue(ctx), dI, CL_TRUE, 0, sizeof(int) * (size_t)batch, info, 0, NULL,
+                        NULL);
+    double worst = 0;
+    for (int b = 0; b < batch && !st; b++) {
+        CHECK(info[b] == 0, "matrix %d: info %d", b, info[b]);
+        double e = util_backward_error(a0 + (size_t)b * n * n, a + (size_t)b * n * n, 0, 'L', n, n);
+        if (!(e <= worst)) worst = e;
+    }
+    CHECK(!st && worst <= 30, "n = %d: backward error %g", n, worst);
+    printf("factor n = %d batch %d: backward error %.3g\n", n, batch, worst);
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dI);
+    free(a);
+    free(a0);
+    free(info);
+}
+
+/* ---- files that cannot be used ---------------------------------------------------------- */
+
+static void *ask(void *arg)
+{
+    bchol_params p;
+    bchol_potrf_params((bchol_context *)arg, 's', 12, &p, NULL);
+    return NULL;
+}
+
+static void bad_file(const char *kind, const char *text, const char *needle)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s.json", dir, kind);
+    if (text) write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    const bchol_device_info d = device();
+    warnings = 0;
+    bchol_context *ctx = new_context();
+    /* several threads at the first use: still one warning */
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) pthread_create(&th[i], NULL, ask, ctx);
+    for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    const int sizes[] = {1, 8, 33, 100};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 1 + d.fp64; k++) {
+            const char prec = k ? 'd' : 's';
+            bchol_params p, want = defaults(prec, sizes[i]);
+            const char *source = NULL;
+            bchol_status st = bchol_potrf_params(ctx, prec, sizes[i], &p, &source);
+            CHECK(st == BCHOL_SUCCESS && same(&p, &want), "%s: %c n = %d: not the defaults", kind, prec, sizes[i]);
+            CHECK(source && strstr(source, "defaults") && strstr(source, path),
+                  "%s: source \"%s\" does not say why the defaults apply", kind, source ? source : "(null)");
+            if (i == 0 && k == 0) printf("source: %s\n", source);
+        }
+    if (!strcmp(kind, "malformed")) factor(ctx, NULL, 12, 5);
+    CHECK(warnings == 1, "%s: %d warnings, wanted one", kind, warnings);
+    CHECK(strstr(last_warning, path) && strstr(last_warning, needle) && strstr(last_warning, "defaults"),
+          "%s: warning \"%s\" lacks the path, \"%s\" or \"defaults\"", kind, last_warning, needle);
+    CHECK(!strcmp(bchol_last_warning(ctx), last_warning), "%s: bchol_last_warning differs", kind);
+    printf("warning: %s\n", last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    if (text) remove(path);
+}
+
+static void case_bad(const char *kind)
+{
+    const bchol_device_info d = device();
+    char entries[512] = "", sec[1024], good[2048];
+    entry(entries, sizeof entries, 's', 8, 4, 1, 2, "fixed");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(good, sizeof good, sec);
+    if (!strcmp(kind, "malformed")) {
+        char *text = strdup(good);
+        strstr(text, "\"chosen\": [")[8] = '='; /* "chosen"= [ */
+        bad_file(kind, text, "not valid JSON near byte");
+        free(text);
+    } else if (!strcmp(kind, "truncated")) {
+        good[strlen(good) * 2 / 3] = 0;
+        bad_file(kind, good, "the text ends early");
+    } else if (!strcmp(kind, "missing")) {
+        char s2[1024], text[2048];
+        section(s2, sizeof s2, d.family, "", arch_of(&d), d.name, entries);
+        file_of(text, sizeof text, s2);
+        bad_file(kind, text, "devices[0].vendor");
+    } else if (!strcmp(kind, "types")) {
+        /* "ib": 4, "tbc" becomes "ib": {},"tbc" (same length) */
+        memcpy(strstr(good, "\"ib\": 4, "), "\"ib\": {},", 9);
+        bad_file(kind, good, "params.ib: expected an integer");
+    } else if (!strcmp(kind, "foreign")) {
+        char s2[1024], text[2048];
+        section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);
+        file_of(text, sizeof text, s2);
+        bad_file(kind, text, "has nothing for this device");
+    } else if (!strcmp(kind, "empty")) {
+        bad_file(kind, "", "the file is empty");
+    } else if (!strcmp(kind, "unreadable")) {
+        bad_file(kind, NULL, "cannot be opened");
+    } else if (!strcmp(kind, "newer")) {
+        char *at = strstr(good, "\"format_version\": 1");
+        at[strlen("\"format_version\": ")] = '7';
+        bad_file(kind, good, "newer");
+    } else {
+        printf("FAILED: no bad kind \"%s\"\n", kind);
+        failures++;
+    }
+}
+
+static void case_off(void)
+{
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 8, &p, &source);
+    CHECK(warnings == 0, "%d warnings with BCHOL_TUNING_FILE=off", warnings);
+    CHECK(strstr(source, "BCHOL_TUNING_FILE=off") && strstr(source, "defaults"), "source \"%s\"", source);
+    bchol_context_destroy(ctx);
+}
+
+/* ---- files that are used ------------------------------------------------------------- */
+
+static void expect_params(bchol_context *ctx, char precision, int n, int ib, int tbc, int rpt, int shape,
+                          const char *needle)
+{
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, precision, n, &p, &source);
+    CHECK(p.variant == BCHOL_VARIANT_FUSED && p.ib == ib && p.tbc == tbc && p.rpt == rpt && p.shape == shape,
+          "%c n = %d: ib %d tbc %d rpt %d shape %d, wanted %d %d %d %d (%s)", precision, n, p.ib, p.tbc,
+          p.rpt, p.shape, ib, tbc, rpt, shape, source);
+    CHECK(strstr(source, needle) != NULL, "%c n = %d: source \"%s\" lacks \"%s\"", precision, n, source, needle);
+    printf("%c n = %3d: %s\n", precision, n, source);
+}
+
+/* Sections: this exact device (single precision), its architecture's default (double
+ * precision), another vendor's device. */
+static void good_file(char *text, size_t size, const bchol_device_info *d)
+{
+    char e0[512] = "", e1[512] = "", e2[512] = "", s0[1024], s1[1024], s2[1024], all[3200];
+    entry(e0, sizeof e0, 's', 4, 4, 1, 2, "shrink");
+    entry(e0, sizeof e0, 's', 16, 8, 2, 4, "fixed");
+    entry(e1, sizeof e1, 'd', 8, 16, 1, 1, "fixed");
+    entry(e1, sizeof e1, 's', 8, 32, 1, 1, "fixed"); /* never reached: the exact section has s */
+    entry(e2, sizeof e2, 's', 1, 2, 2, 2, "fixed");
+    section(s2, sizeof s2, d->family, "Acme", "X9", "Acme Accelerator", e2);
+    section(s1, sizeof s1, d->family, d->vendor, arch_of(d), "default", e1);
+    section(s0, sizeof s0, d->family, d->vendor, arch_of(d), d->name, e0);
+    snprintf(all, sizeof all, "%s, %s, %s", s2, s1, s0);
+    file_of(text, size, all);
+}
+
+static void case_file(void)
+{
+    const bchol_device_info d = device();
+    char path[128], text[4096];
+    snprintf(path, sizeof path, "%s/good.json", dir);
+    good_file(text, sizeof text, &d);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    expect_params(ctx, 's', 4, 4, 1, 2, BCHOL_SHAPE_SHRINK, "devices[2]");
+    expect_params(ctx, 's', 4, 4, 1, 2, BCHOL_SHAPE_SHRINK, "measured at this size");
+    expect_params(ctx, 's', 2, 4, 1, 2, BCHOL_SHAPE_SHRINK, "smallest measured size");
+    expect_params(ctx, 's', 10, 4, 1, 2, BCHOL_SHAPE_SHRINK, "nearest measured size below n = 10");
+    expect_params(ctx, 's', 15, 4, 1, 2, BCHOL_SHAPE_SHRINK, path);
+    expect_params(ctx, 's', 16, 8, 2, 4, BCHOL_SHAPE_FIXED, "entry for n = 16");
+    expect_params(ctx, 's', 40, 8, 2, 4, BCHOL_SHAPE_FIXED, "1 ms vs 1.5 ms");
+    if (d.fp64) {
+        expect_params(ctx, 'd', 8, 16, 1, 1, BCHOL_SHAPE_FIXED, "devices[1]");
+        expect_params(ctx, 'd', 3, 16, 1, 1, BCHOL_SHAPE_FIXED, "/default");
+    }
+    /* the factorization runs with the table's choice, and explicit fields win over it */
+    factor(ctx, NULL, 10, 9);
+    factor(ctx, NULL, 23, 6);
+    bchol_params part = {.variant = BCHOL_VARIANT_AUTO, .tbc = 3}, eff;
+    bchol_status st = bchol_potrf_prepare(ctx, &part, 's', 'L', 10, &eff);
+    CHECK(!st && eff.ib == 4 && eff.tbc == 3 && eff.rpt == 2 && eff.shape == BCHOL_SHAPE_SHRINK,
+          "prepare with tbc = 3 at n = 10: %s, ib %d tbc %d rpt %d shape %d", bchol_status_string(st),
+          eff.ib, eff.tbc, eff.rpt, eff.shape);
+    factor(ctx, &part, 10, 7);
+    CHECK(warnings == 0, "%d warnings (%s) from a good file", warnings, last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
+/* A tuned entry that does not fit local memory at a larger n gives way to the defaults. */
+static void case_local_memory(void)
+{
+    const bchol_device_info d = device();
+    char entries[512] = "", sec[1024], text[2048], path[128];
+    entry(entries, sizeof entries, 's', 1, 32, 64, 1, "fixed");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 matrices of n x 32 floats overflow */
+    bchol_params p, want = defaults('s', n);
+    const char *source;
+    bchol_potrf_params(ctx, 's', n, &p, &source);
+    CHECK(same(&p, &want), "n = %d: ib %d tbc %d, not the defaults", n, p.ib, p.tbc);
+    CHECK(strstr(source, "local memory") && strstr(source, "defaults"), "source \"%s\"", source);
+    printf("n = %d: %s\n", n, source);
+    /* where even ib = 32 rows of 64 matrices do not fit, no size takes the entry */
+    if (64ull * 32 * 32 * 4 > d.local_mem) {
+        want = defaults('s', 1);
+        bchol_potrf_params(ctx, 's', 1, &p, &source);
+        CHECK(same(&p, &want) && strstr(source, "local memory"), "n = 1: ib %d tbc %d (%s)", p.ib, p.tbc, source);
+    }
+    CHECK(warnings == 0, "%d warnings", warnings);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
+/* Without BCHOL_TUNING_FILE, the *.json files of BCHOL_TUNING_DIR in name order; a bad one
+ * is skipped with one warning. */
+static void case_dir(void)
+{
+    const bchol_device_info d = device();
+    char path[3][160], text[4096];
+    snprintf(path[0], sizeof path[0], "%s/a-bad.json", dir);
+    snprintf(path[1], sizeof path[1], "%s/b-good.json", dir);
+    snprintf(path[2], sizeof path[2], "%s/c-notes.txt", dir);
+    write_file(path[0], "{ \"format\": ");
+    good_file(text, sizeof text, &d);
+    write_file(path[1], text);
+    write_file(path[2], "not a tuning file");
+    unsetenv("BCHOL_TUNING_FILE");
+    setenv("BCHOL_TUNING_DIR", dir, 1);
+    bchol_context *ctx = new_context();
+    expect_params(ctx, 's', 16, 8, 2, 4, BCHOL_SHAPE_FIXED, path[1]);
+    CHECK(warnings == 1 && strstr(last_warning, path[0]) && strstr(last_warning, "truncated"),
+          "%d warnings, last \"%s\"", warnings, last_warning);
+    printf("warning: %s\n", last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_DIR");
+    for (int i = 0; i < 3; i++) remove(path[i]);
+}
+
+/* The shipped files: all of them must load without a warning; on PoCL one applies. */
+static void case_shipped(void)
+{
+    unsetenv("BCHOL_TUNING_FILE");
+    unsetenv("BCHOL_TUNING_DIR");
+    const bchol_device_info d = device();
+    bchol_context *ctx = new_context();
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 32, &p, &source);
+    printf("shipped: %s\n", source);
+    CHECK(warnings == 0, "a shipped tuning file gives a warning: %s", last_warning);
+    CHECK(strstr(source, "tuning") != NULL, "source \"%s\" names no tuning folder", source);
+    if (!strcmp(d.family, "pocl"))
+        CHECK(!strncmp(source, "tuning file ", 12) && strstr(source, "family pocl"),
+              "PoCL: the shipped file is not used: %s", source);
+    factor(ctx, NULL, 32, 4);
+    bchol_context_destroy(ctx);
+}
+
+/* ---- bchol_potrf_prepare ---------------------------------------------------------- */
+
+static void case_prepare(void)
+{
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    bchol_params eff, bad = {.variant = BCHOL_VARIANT_FUSED, .ib = 40};
+    struct {
+        const char *what;
+        bchol_status got, want;
+        const char *needle;
+    } calls[] = {
+        {"ctx NULL", bchol_potrf_prepare(NULL, NULL, 's', 'L', 8, &eff), BCHOL_ERR_CONTEXT, "argument 1"},
+        {"ib 40", bchol_potrf_prepare(ctx, &bad, 's', 'L', 8, &eff), BCHOL_ERR_ARGUMENT, "argument 2 (params->ib = 40)"},
+        {"precision x", bchol_potrf_prepare(ctx, NULL, 'x', 'L', 8, &eff), BCHOL_ERR_ARGUMENT, "argument 3"},
+        {"uplo Q", bchol_potrf_prepare(ctx, NULL, 's', 'Q', 8, &eff), BCHOL_ERR_UPLO, "argument 4"},
+        {"n -1", bchol_potrf_prepare(ctx, NULL, 's', 'L', -1, &eff), BCHOL_ERR_N, "argument 5"},
+        {"effective NULL", bchol_potrf_prepare(ctx, NULL, 's', 'L', 8, NULL), BCHOL_ERR_ARGUMENT, "argument 6"},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        /* the message is this thread's last: re-run the call right before reading it */
+        CHECK(calls[i].got == calls[i].want, "%s: %s", calls[i].what, bchol_status_string(calls[i].got));
+    }
+    CHECK(bchol_potrf_prepare(ctx, NULL, 's', 'L', -1, &eff) == BCHOL_ERR_N &&
+              strstr(bchol_last_error(ctx), "argument 5 (n = -1)"),
+          "n = -1: %s", bchol_last_error(ctx));
+    CHECK(bchol_potrf_prepare(ctx, NULL, 's', 'Q', 8, &eff) == BCHOL_ERR_UPLO &&
+              strstr(bchol_last_error(ctx), "argument 4"),
+          "uplo: %s", bchol_last_error(ctx));
+
+    /* the defaults are what the dispatcher picks */
+    bchol_params want;
+    bchol_potrf_params(ctx, 's', 24, &want, NULL);
+    CHECK(bchol_potrf_prepare(ctx, NULL, 's', 'U', 24, &eff) == BCHOL_SUCCESS && same(&eff, &want),
+          "defaults at n = 24: %s", bchol_last_error(ctx));
+    /* more work-items than a group takes: the library fits tbc (CL_KERNEL_WORK_GROUP_SIZE) */
+    int n = (int)(d.max_work_group / 64) + 4;
+    bchol_params big = {.variant = BCHOL_VARIANT_FUSED, .ib = 4, .tbc = 64, .rpt = 1, .shape = BCHOL_SHAPE_FIXED};
+    if ((unsigned long long)64 * n * 4 * 4 <= d.local_mem) {
+        bchol_status st = bchol_potrf_prepare(ctx, &big, 's', 'L', n, &eff);
+        CHECK(st == BCHOL_SUCCESS && eff.tbc < 64 && (size_t)eff.tbc * (size_t)((n + eff.rpt - 1) / eff.rpt) <= d.max_work_group,
+              "n = %d with tbc = 64: %s, tbc %d rpt %d (%s)", n, bchol_status_string(st), eff.tbc, eff.rpt,
+              bchol_last_error(ctx));
+        printf("n = %d, tbc = 64, rpt = 1 runs as tbc = %d, rpt = %d\n", n, eff.tbc, eff.rpt);
+        factor(ctx, &big, n, 3);
+    }
+    /* n beyond local memory */
+    bchol_params wide = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 64, .rpt = 1, .shape = BCHOL_SHAPE_FIXED};
+    n = (int)(d.local_mem / (64 * 32 * 4)) + 1;
+    CHECK(bchol_potrf_prepare(ctx, &wide, 's', 'L', n, &eff) == BCHOL_ERR_UNSUPPORTED_SIZE &&
+              strstr(bchol_last_error(ctx), "local memory"),
+          "n = %d beyond local memory: %s", n, bchol_last_error(ctx));
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare\n");
+        return 2;
+    }
+    snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
+    if (!mkdtemp(dir)) {
+        printf("FAILED: mkdtemp\n");
+        return 1;
+    }
+    const char *c = argv[1];
+    int known = 1;
+    if (!strcmp(c, "bad") && argc == 3) case_bad(argv[2]);
+    else if (!strcmp(c, "off")) case_off();
+    else if (!strcmp(c, "file")) case_file();
+    else if (!strcmp(c, "local_memory")) case_local_memory();
+    else if (!strcmp(c, "dir")) case_dir();
+    else if (!strcmp(c, "shipped")) case_shipped();
+    else if (!strcmp(c, "prepare")) case_prepare();
+    else known = 0;
+    rmdir(dir);
+    if (!known) {
+        fprintf(stderr, "test_tuning: no case \"%s\"\n", c);
+        return 2;
+    }
+    printf("%s: %s\n", c, failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}

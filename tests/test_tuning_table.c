@@ -1,0 +1,464 @@
+/*
+ * Tuning tables without a device: the parser (host/tuning_file.c) on good, malformed,
+ * truncated, incomplete and mistyped files; the lookup (host/tuning_lookup.c): the
+ * vendor -> architecture -> name chain with "default" at each level, and sizes between
+ * measured points; the per-context loading (host/tuning_load.c) on a stand-in context:
+ * one warning per unusable file, nothing kept. Built with AddressSanitizer where the
+ * compiler has it, so a leak or a read past the text fails the case.
+ * One case per run: test_tuning_table <case>.
+ */
+#include "internal.h"
+#include "tuning.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAILED (line %d): ", __LINE__);                                                \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* A valid file: one device section (family pocl) and one of an unknown variant's entries. */
+static const char *const good =
+    "{ \"format\": \"bchol-tuning\", \"format_version\": 1, \"bchol_version\": \"0.1.0\",\n"
+    "  \"devices\": [ { \"family\": \"pocl\", \"vendor\": \"AMD\", \"architecture\": \"haswell\",\n"
+    "    \"name\": \"AMD EPYC\", \"driver\": \"3.1\", \"extra\": [1, 2],\n"
+    "    \"chosen\": [\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 8, "
+    "\"tbc\": 2, \"rpt\": 4, \"shape\": \"shrink\"}, \"ms\": 1.5, \"default_ms\": 2.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 4, \"params\": {\"ib\": 4, "
+    "\"tbc\": 1, \"rpt\": 4, \"shape\": \"fixed\", \"future\": 3}},\n"
+    "      {\"precision\": \"d\", \"variant\": \"fused\", \"n\": 8, \"params\": {\"ib\": 16, "
+    "\"tbc\": 1, \"rpt\": 2, \"shape\": \"fixed\"}, \"ms\": 0.25},\n"
+    "      {\"precision\": \"s\", \"variant\": \"warp-drive\", \"n\": 8, \"params\": {}}\n"
+    "    ],\n"
+    "    \"tried\": [ {\"anything\": true} ] } ] }\n";
+
+static int parse(bchol_tuning *t, const char *text, char *why, size_t size)
+{
+    return bchol__tuning_parse(t, text, strlen(text), "test.json", why, size);
+}
+
+/* text with the first occurrence of `from` replaced by `to` (caller frees). */
+static char *edit(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at) {
+        printf("FAILED: test setup: \"%s\" not in the text\n", from);
+        exit(1);
+    }
+    size_t len = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(len);
+    snprintf(out, len, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* The edited file must be rejected with a message containing needle, leaving t empty. */
+static void rejects(const char *what, const char *from, const char *to, const char *needle)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    char *text = edit(good, from, to);
+    int rc = parse(&t, text, why, sizeof why);
+    CHECK(rc == -1, "%s: accepted", what);
+    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
+    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
+    printf("%-44s %s\n", what, why);
+    bchol__tuning_free(&t);
+    free(text);
+}
+
+static void case_valid(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, good, why, sizeof why) == 0, "good file rejected: %s", why);
+    CHECK(t.nsections == 1 && t.nfiles == 1, "%d sections, %d files", t.nsections, t.nfiles);
+    if (t.nsections == 1) {
+        const bchol_tuning_section *s = &t.sections[0];
+        CHECK(!strcmp(s->family, "pocl") && !strcmp(s->vendor, "AMD") &&
+                  !strcmp(s->architecture, "haswell") && !strcmp(s->name, "AMD EPYC") &&
+                  !strcmp(s->driver, "3.1") && !strcmp(s->file, "test.json"),
+              "identity %s/%s/%s/%s", s->family, s->vendor, s->architecture, s->name);
+        /* the unknown variant's entry is skipped; the rest sorted by precision, variant, n */
+        CHECK(s->nentries == 3, "%d entries", s->nentries);
+        if (s->nentries == 3) {
+            const bchol_tuning_entry *e = s->entries;
+            CHECK(e[0].precision == 'd' && e[0].n == 8 && e[0].params.ib == 16 && e[0].ms == 0.25 &&
+                      e[0].default_ms == -1,
+                  "entry 0: %c n=%d ib=%d", e[0].precision, e[0].n, e[0].params.ib);
+            CHECK(e[1].precision == 's' && e[1].n == 4 && e[1].params.shape == BCHOL_SHAPE_FIXED &&
+                      e[1].ms == -1,
+                  "entry 1: %c n=%d", e[1].precision, e[1].n);
+            CHECK(e[2].n == 16 && e[2].params.variant == BCHOL_VARIANT_FUSED && e[2].params.ib == 8 &&
+                      e[2].params.tbc == 2 && e[2].params.rpt == 4 &&
+                      e[2].params.shape == BCHOL_SHAPE_SHRINK && e[2].ms == 1.5 && e[2].default_ms == 2.0,
+                  "entry 2: n=%d ib=%d tbc=%d rpt=%d shape=%d", e[2].n, e[2].params.ib,
+                  e[2].params.tbc, e[2].params.rpt, e[2].params.shape);
+        }
+    }
+    /* a second file adds to the table; a bad third leaves it as it was */
+    CHECK(parse(&t, good, why, sizeof why) == 0, "second file: %s", why);
+    CHECK(parse(&t, "{\"format\": 1}", why, sizeof why) == -1, "bad third file accepted");
+    CHECK(t.nsections == 2 && t.nfiles == 2, "after three files: %d sections, %d files", t.nsections,
+          t.nfiles);
+    bchol__tuning_free(&t);
+    CHECK(t.nsections == 0 && t.sections == NULL, "free left sections");
+}
+
+static void case_malformed(void)
+{
+    const struct {
+        const char *text, *needle;
+    } bad[] = {
+        {"{ \"format\": \"bchol-tuning\", ", "truncated"},
+        {"{ \"format\": \"bchol-tuning\" \"x\": 1 }", "not valid JSON near byte"},
+        {"this is not JSON", "not valid JSON"},
+        {"[1, 2, 3]", "expected a JSON object at the top"},
+        {"{\"format\": \"something-else\", \"format_version\": 1, \"devices\": []}", "format"},
+        {"{\"format\": \"bchol-tuning\", \"format_version\": 2, \"devices\": []}", "newer"},
+        {"{\"format\": \"bchol-tuning\", \"format_version\": 1, \"devices\": {}}", "devices"},
+        {"\xff\xfe{}", "not valid JSON"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bchol_tuning t = {0};
+        char why[512] = "";
+        CHECK(parse(&t, bad[i].text, why, sizeof why) == -1, "text %zu accepted", i);
+        CHECK(strstr(why, bad[i].needle) != NULL, "text %zu: \"%s\" lacks \"%s\"", i, why, bad[i].needle);
+        CHECK(t.nsections == 0 && t.nfiles == 0, "text %zu changed the table", i);
+        printf("malformed %zu: %s\n", i, why);
+    }
+}
+
+/* Every prefix of a valid file that cuts into its JSON is rejected, without reading past
+ * the given length (the copies are not NUL-terminated where the cut is). */
+static void case_truncated(void)
+{
+    const size_t len = strlen(good);
+    const size_t last = (size_t)(strrchr(good, '}') - good); /* the closing brace */
+    int rejected = 0;
+    for (size_t cut = 0; cut <= last; cut++) {
+        char *copy = malloc(cut ? cut : 1);
+        memcpy(copy, good, cut);
+        bchol_tuning t = {0};
+        char why[512] = "";
+        int rc = bchol__tuning_parse(&t, copy, cut, "cut.json", why, sizeof why);
+        CHECK(rc == -1, "prefix of %zu bytes accepted", cut);
+        CHECK(rc == 0 || t.nsections == 0, "prefix of %zu bytes changed the table", cut);
+        CHECK(cut == 0 ? strstr(why, "empty") != NULL : strstr(why, "ends early (truncated?)") != NULL,
+              "prefix of %zu bytes: \"%s\"", cut, why);
+        rejected += rc == -1;
+        bchol__tuning_free(&t);
+        free(copy);
+    }
+    printf("%d of %zu prefixes rejected (file of %zu bytes)\n", rejected, last + 1, len);
+}
+
+static void case_missing(void)
+{
+    rejects("no format", "\"format\": \"bchol-tuning\",", "", "format: expected");
+    rejects("no format_version", "\"format_version\": 1,", "", "format_version");
+    rejects("no devices", "\"devices\": [", "\"machines\": [", "devices: expected an array");
+    rejects("no vendor", "\"vendor\": \"AMD\",", "", "devices[0].vendor");
+    rejects("no architecture", "\"architecture\": \"haswell\",", "", "devices[0].architecture");
+    rejects("no name", "\"name\": \"AMD EPYC\",", "", "devices[0].name");
+    rejects("no chosen", "\"chosen\"", "\"picked\"", "devices[0].chosen: expected an array");
+    rejects("no precision", "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16",
+            "{\"variant\": \"fused\", \"n\": 16", "devices[0].chosen[0].precision");
+    rejects("no variant", "\"variant\": \"fused\", \"n\": 16", "\"n\": 16", "chosen[0].variant");
+    rejects("no n", "\"n\": 16, ", "", "devices[0].chosen[0].n");
+    rejects("no params", "\"params\": {\"ib\": 8, ", "\"p\": {\"ib\": 8, ", "chosen[0].params: expected an object");
+    rejects("no ib", "{\"ib\": 8, \"tbc\": 2", "{\"tbc\": 2", "chosen[0].params.ib");
+    rejects("no shape", ", \"shape\": \"shrink\"", "", "chosen[0].params.shape");
+}
+
+static void case_types(void)
+{
+    rejects("format_version a string", "\"format_version\": 1", "\"format_version\": \"1\"", "format_version");
+    rejects("format_version 1.5", "\"format_version\": 1", "\"format_version\": 1.5", "format_version");
+    rejects("vendor a number", "\"vendor\": \"AMD\"", "\"vendor\": 7", "vendor: expected a non-empty string, found a number");
+    rejects("vendor empty", "\"vendor\": \"AMD\"", "\"vendor\": \"\"", "found an empty string");
+    rejects("family an array", "\"family\": \"pocl\"", "\"family\": [\"pocl\"]", "family");
+    rejects("devices[0] a string", "\"devices\": [ {", "\"devices\": [ \"x\", {", "devices[0]: expected an object");
+    rejects("chosen a number", "\"chosen\": [", "\"chosen\": 3, \"old\": [", "chosen: expected an array, found a number");
+    rejects("entry a number", "\"chosen\": [", "\"chosen\": [ 5,", "chosen[0]: expected an object");
+    rejects("precision x", "\"precision\": \"s\"", "\"precision\": \"x\"", "precision: expected \"s\" or \"d\"");
+    rejects("precision a number", "\"precision\": \"s\"", "\"precision\": 115", "precision");
+    rejects("variant a number", "\"variant\": \"fused\"", "\"variant\": 1", "variant: expected a string");
+    rejects("n a string", "\"n\": 16", "\"n\": \"16\"", "n: expected an integer");
+    rejects("n negative", "\"n\": 16", "\"n\": -16", "n: expected an integer");
+    rejects("n fractional", "\"n\": 16", "\"n\": 16.5", "n: expected an integer");
+    rejects("ib a string", "\"ib\": 8", "\"ib\": \"8\"", "params.ib: expected an integer in 1..32");
+    rejects("ib 33", "\"ib\": 8", "\"ib\": 33", "params.ib: expected an integer in 1..32");
+    rejects("ib 0", "\"ib\": 8", "\"ib\": 0", "params.ib");
+    rejects("tbc 65", "\"tbc\": 2", "\"tbc\": 65", "params.tbc");
+    rejects("rpt null", "\"rpt\": 4", "\"rpt\": null", "params.rpt: expected an integer in 1..64, found null");
+    rejects("shape unknown", "\"shape\": \"shrink\"", "\"shape\": \"round\"", "params.shape: expected \"fixed\" or \"shrink\"");
+    rejects("shape a number", "\"shape\": \"shrink\"", "\"shape\": 2", "params.shape");
+    rejects("shape default", "\"shape\": \"shrink\"", "\"shape\": \"default\"", "params.shape");
+    rejects("ms negative", "\"ms\": 1.5", "\"ms\": -1.5", "ms: expected a time");
+    rejects("ms a string", "\"ms\": 1.5", "\"ms\": \"fast\"", "ms: expected a time");
+    rejects("a duplicate entry", "\"n\": 4", "\"n\": 16", "a second s fused entry for n = 16");
+}
+
+static void case_empty(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(bchol__tuning_parse(&t, "", 0, "empty.json", why, sizeof why) == -1, "empty text accepted");
+    CHECK(strstr(why, "empty") != NULL, "\"%s\"", why);
+    CHECK(parse(&t, "   \n", why, sizeof why) == -1, "blank text accepted");
+    CHECK(parse(&t, "{}", why, sizeof why) == -1, "{} accepted");
+    printf("empty: %s\n", why);
+    /* no sections at all is valid but matches nothing */
+    CHECK(parse(&t, "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"devices\": []}", why,
+                sizeof why) == 0,
+          "a file without sections rejected: %s", why);
+    bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+    bchol_tuning_pick pick = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 8);
+    CHECK(!pick.entry && !pick.matched, "a file without sections gave an entry");
+    bchol__tuning_free(&t);
+}
+
+/* ---- lookup ---------------------------------------------------------------------------- */
+
+/* A section with one s fused entry at n = 8 whose ib tells the sections apart. */
+static void section(char *out, size_t size, const char *family, const char *vendor, const char *arch,
+                    const char *name, int ib, const char *precision)
+{
+    char fam[64] = "";
+    if (family) snprintf(fam, sizeof fam, "\"family\": \"%s\", ", family);
+    snprintf(out, size,
+             "{%s\"vendor\": \"%s\", \"architecture\": \"%s\", \"name\": \"%s\", \"chosen\": [ "
+             "{\"precision\": \"%s\", \"variant\": \"fused\", \"n\": 8, \"params\": {\"ib\": %d, "
+             "\"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}} ]}",
+             fam, vendor, arch, name, precision, ib);
+}
+
+static int pick_ib(const bchol_tuning *t, const char *family, const char *vendor, const char *arch,
+                   const char *name, char precision)
+{
+    bchol_device_info d = {0};
+    snprintf(d.family, sizeof d.family, "%s", family);
+    snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
+    snprintf(d.architecture, sizeof d.architecture, "%s", arch);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    bchol_tuning_pick pick = bchol__tuning_lookup(t, &d, precision, BCHOL_VARIANT_AUTO, 8);
+    return pick.entry ? pick.entry->params.ib : 0;
+}
+
+static void case_chain(void)
+{
+    /* ib names the section: 1 exact H200, 2 any SM9.0, 3 any NVIDIA, 4 any nvidia-family
+     * device, 5 any pocl device, 6 an exact PoCL CPU with only double entries */
+    char s[6][400], text[4000];
+    section(s[0], sizeof s[0], "nvidia", "NVIDIA", "SM9.0", "NVIDIA H200", 1, "s");
+    section(s[1], sizeof s[1], "nvidia", "NVIDIA", "SM9.0", "default", 2, "s");
+    section(s[2], sizeof s[2], NULL, "NVIDIA", "default", "default", 3, "s");
+    section(s[3], sizeof s[3], "nvidia", "default", "default", "default", 4, "s");
+    section(s[4], sizeof s[4], "pocl", "default", "default", "default", 5, "s");
+    section(s[5], sizeof s[5], "pocl", "AMD", "haswell", "AMD EPYC", 6, "d");
+    /* listed least specific first: the order in the file must not matter */
+    snprintf(text, sizeof text,
+             "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"devices\": [%s, %s, %s, %s, %s, %s]}",
+             s[4], s[3], s[2], s[1], s[5], s[0]);
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, text, why, sizeof why) == 0, "chain file rejected: %s", why);
+    int ib;
+    CHECK((ib = pick_ib(&t, "nvidia", "NVIDIA", "SM9.0", "NVIDIA H200", 's')) == 1, "H200 got %d, wanted 1", ib);
+    CHECK((ib = pick_ib(&t, "nvidia", "NVIDIA", "SM9.0", "NVIDIA H100 80GB HBM3", 's')) == 2,
+          "H100 (same architecture) got %d, wanted 2", ib);
+    CHECK((ib = pick_ib(&t, "nvidia", "NVIDIA", "SM8.0", "NVIDIA A100", 's')) == 3, "A100 got %d, wanted 3", ib);
+    CHECK((ib = pick_ib(&t, "generic", "NVIDIA", "SM8.0", "NVIDIA A100", 's')) == 3,
+          "vendor match without a family got %d, wanted 3", ib);
+    CHECK((ib = pick_ib(&t, "nvidia", "Acme", "X1", "Acme GPU", 's')) == 4, "another nvidia-family device got %d, wanted 4", ib);
+    CHECK((ib = pick_ib(&t, "pocl", "Intel", "skylake", "Xeon", 's')) == 5, "a PoCL Xeon got %d, wanted 5", ib);
+    /* the exact PoCL section has only double entries: single falls through to the default */
+    CHECK((ib = pick_ib(&t, "pocl", "AMD", "haswell", "AMD EPYC", 'd')) == 6, "EPYC double got %d, wanted 6", ib);
+    CHECK((ib = pick_ib(&t, "pocl", "AMD", "haswell", "AMD EPYC", 's')) == 5, "EPYC single got %d, wanted 5", ib);
+    CHECK((ib = pick_ib(&t, "generic", "Acme", "X1", "Acme GPU", 's')) == 0, "a foreign device got %d, wanted none", ib);
+    CHECK((ib = pick_ib(&t, "nvidia", "NVIDIA", "SM9.0", "NVIDIA H200", 'd')) == 0, "H200 double got %d, wanted none", ib);
+    bchol__tuning_free(&t);
+}
+
+static void case_sizes(void)
+{
+    const char *text =
+        "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"devices\": [ {\"vendor\": \"V\", "
+        "\"architecture\": \"A\", \"name\": \"N\", \"chosen\": ["
+        " {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 32, \"params\": {\"ib\": 3, \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}},"
+        " {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 8, \"params\": {\"ib\": 1, \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}},"
+        " {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 2, \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}},"
+        " {\"precision\": \"d\", \"variant\": \"fused\", \"n\": 100, \"params\": {\"ib\": 9, \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}}"
+        "]} ]}";
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, text, why, sizeof why) == 0, "sizes file rejected: %s", why);
+    bchol_device_info d = {.family = "pocl", .vendor = "V", .architecture = "A", .name = "N"};
+    const struct {
+        char precision;
+        int n, ib, below;
+    } want[] = {
+        {'s', 1, 1, 1},   {'s', 7, 1, 1},   {'s', 8, 1, 0},    {'s', 9, 1, 0},  {'s', 15, 1, 0},
+        {'s', 16, 2, 0},  {'s', 31, 2, 0},  {'s', 32, 3, 0},   {'s', 33, 3, 0}, {'s', 5000, 3, 0},
+        {'d', 99, 9, 1},  {'d', 100, 9, 0}, {'d', 101, 9, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        for (int v = 0; v < 2; v++) {
+            bchol_variant variant = v ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_AUTO;
+            bchol_tuning_pick p = bchol__tuning_lookup(&t, &d, want[i].precision, variant, want[i].n);
+            CHECK(p.entry && p.entry->params.ib == want[i].ib && p.below_smallest == want[i].below &&
+                      p.matched == 1 && p.section == &t.sections[0],
+                  "%c n = %d (variant %d): entry ib %d below %d, wanted ib %d below %d",
+                  want[i].precision, want[i].n, (int)variant, p.entry ? p.entry->params.ib : -1,
+                  p.below_smallest, want[i].ib, want[i].below);
+        }
+    }
+    bchol__tuning_free(&t);
+}
+
+/* ---- loading on a context ------------------------------------------------------------- */
+
+static int load_warnings;
+static char load_warning[1024];
+
+static void on_warning(const char *message, void *user)
+{
+    load_warnings++;
+    snprintf(load_warning, sizeof load_warning, "%s", message);
+}
+
+/* What bchol__tuning_for needs of a context: the lock, the identity, the message channel. */
+static bchol_context *stand_in(void)
+{
+    bchol_context *ctx = calloc(1, sizeof *ctx);
+    pthread_mutex_init(&ctx->lock, NULL);
+    snprintf(ctx->info.family, sizeof ctx->info.family, "pocl");
+    snprintf(ctx->info.vendor, sizeof ctx->info.vendor, "AMD");
+    snprintf(ctx->info.architecture, sizeof ctx->info.architecture, "haswell");
+    snprintf(ctx->info.name, sizeof ctx->info.name, "AMD EPYC");
+    ctx->handler = on_warning;
+    load_warnings = 0;
+    load_warning[0] = 0;
+    return ctx;
+}
+
+static void write_text(const char *path, const char *text, size_t length)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(text, 1, length, f) != length || fclose(f)) {
+        printf("FAILED: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* Loads with the environment as set; wants a table or not and a number of warnings. */
+static void load(const char *what, int want_table, int want_warnings, const char *needle)
+{
+    bchol_context *ctx = stand_in();
+    const bchol_tuning *t = NULL;
+    for (int i = 0; i < 3; i++) t = bchol__tuning_for(ctx); /* read once, warned once */
+    CHECK((t != NULL) == want_table, "%s: %s table", what, t ? "a" : "no");
+    CHECK(load_warnings == want_warnings, "%s: %d warnings, wanted %d (%s)", what, load_warnings,
+          want_warnings, load_warning);
+    CHECK(!needle || strstr(load_warning, needle) || strstr(ctx->tuning_note, needle),
+          "%s: neither the warning \"%s\" nor the note \"%s\" has \"%s\"", what, load_warning,
+          ctx->tuning_note, needle);
+    if (t) {
+        bchol_tuning_pick p = bchol__tuning_lookup(t, &ctx->info, 's', BCHOL_VARIANT_AUTO, 20);
+        CHECK(p.entry && p.entry->n == 16, "%s: no entry for s n = 20", what);
+    }
+    printf("%-24s warning \"%s\" note \"%s\"\n", what, load_warning, ctx->tuning_note);
+    bchol__tuning_release(ctx);
+    bchol__tuning_release(ctx); /* twice is harmless */
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+static void case_load(void)
+{
+    char dir[] = "/tmp/bchol-tuning-load-XXXXXX", path[128], other[128], stray[128];
+    if (!mkdtemp(dir)) {
+        printf("FAILED: mkdtemp\n");
+        failures++;
+        return;
+    }
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    snprintf(other, sizeof other, "%s/b.json", dir);
+    snprintf(stray, sizeof stray, "%s/c.txt", dir);
+    unsetenv("BCHOL_TUNING_DIR");
+
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    write_text(path, good, strlen(good));
+    load("good file", 1, 0, NULL);
+    write_text(path, good, strlen(good) / 2);
+    load("truncated file", 0, 1, "truncated");
+    write_text(path, "", 0);
+    load("empty file", 0, 1, "empty");
+    char *foreign = edit(good, "\"vendor\": \"AMD\"", "\"vendor\": \"Acme\"");
+    write_text(path, foreign, strlen(foreign));
+    load("foreign file", 0, 1, "nothing for this device");
+    char *mistyped = edit(good, "\"tbc\": 2", "\"tbc\": true");
+    write_text(path, mistyped, strlen(mistyped));
+    load("mistyped file", 0, 1, "params.tbc");
+    remove(path);
+    load("missing file", 0, 1, "cannot be opened");
+    setenv("BCHOL_TUNING_FILE", dir, 1);
+    load("a folder as the file", 0, 1, "cannot be");
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    load("off", 0, 0, "BCHOL_TUNING_FILE=off");
+
+    /* the folder: every *.json in name order; a bad one warned about once and skipped */
+    unsetenv("BCHOL_TUNING_FILE");
+    setenv("BCHOL_TUNING_DIR", dir, 1);
+    load("empty folder", 0, 0, "no tuning file in");
+    write_text(path, "{ \"format\": ", 13);
+    write_text(other, good, strlen(good));
+    write_text(stray, "not JSON", 8);
+    load("folder with a bad file", 1, 1, "a.json");
+    write_text(other, foreign, strlen(foreign));
+    load("folder for others", 0, 1, "no tuning file in");
+    remove(path);
+    load("folder, others only", 0, 0, "no tuning file in");
+    remove(other);
+    remove(stray);
+    rmdir(dir);
+    unsetenv("BCHOL_TUNING_DIR");
+    free(foreign);
+    free(mistyped);
+}
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} cases[] = {
+    {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
+    {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
+    {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_tuning_table <case>\n");
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!strcmp(argv[1], cases[i].name)) {
+            cases[i].run();
+            printf("%s: %s\n", argv[1], failures ? "FAILED" : "ok");
+            return failures ? 1 : 0;
+        }
+    fprintf(stderr, "test_tuning_table: no case \"%s\"\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,747 @@
+/*
+ * bchol tune: measures every configuration of every variant's search space (or a seeded
+ * random fraction) at each size and precision on one device, and writes the tuning file
+ * the dispatcher reads. Each candidate is built, run once and checked against reference
+ * results (a warm-up: PoCL also compiles its work-group specializations then), then timed
+ * with OpenCL profiling events; the median of the timed runs counts (or the fastest,
+ * --statistic min). After a size's sweep its finalists (each variant's fastest few and
+ * the defaults) are timed again in interleaved rounds, and that round decides the chosen
+ * entry. The untuned library's configuration (the backend defaults) is always measured.
+ * The file is saved after every configuration, so a killed or budget-limited run
+ * continues with --resume.
+ */
+#include "bchol_util.h"
+#include "commands.h"
+#include "tune.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXIT_INCOMPLETE 3
+
+typedef struct {
+    const char *device, *output, *report, *against;
+    int resume, quiet, jobs, dry_run;
+    /* with --resume, what is not given here comes from the file */
+    tune_space space;
+    tune_timing timing;
+    long long batch; /* 0: tune_default_batch */
+    char also_default[16];
+    double max_minutes;
+    long long max_configs;
+    int has_seed;
+    struct {
+        int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
+            statistic;
+    } given;
+} tune_options;
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig) { stop_requested = sig; }
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: bchol tune [options]          tune a device, writing a tuning file\n"
+            "       bchol tune --report FILE [--against TUNED]\n"
+            "                                     summarize a tuning file; with --against, how close\n"
+            "                                     TUNED's picks for FILE's sizes come to FILE's best\n"
+            "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
+            "  --output FILE       the tuning file (default bchol-tuning.json)\n"
+            "  --resume            continue FILE: measured configurations are skipped, options not\n"
+            "                      given take the values recorded in it (also fine if FILE is missing)\n"
+            "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
+            "                      4,8,12,16,24,32,48,64,96,128,192,256,384,512; CPUs 4,8,16,32,64,128)\n"
+            "  --precision s|d|sd  (default sd, s on devices without fp64)\n"
+            "  --variants LIST     variants to sweep, comma-separated (default: all: fused)\n"
+            "  --uplo L|U          (default L)\n"
+            "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
+            "  --reps R            timed runs per configuration (default 5)\n"
+            "  --statistic S       which of them counts: median (default) or min (the fastest run,\n"
+            "                      steadier on a machine shared with other work)\n"
+            "  --warmup W          untimed runs first, the first one verified (default 1)\n"
+            "  --fraction F        measure a seeded random fraction F of each size's configurations\n"
+            "                      (default 1: exhaustive); the defaults are always measured\n"
+            "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
+            "  --set NAME=LIST     candidate values of a parameter instead of the built-in ones,\n"
+            "                      e.g. --set ib=8,16 --set shape=fixed (repeatable)\n"
+            "  --max-minutes M     start no configuration after M minutes (continue with --resume)\n"
+            "  --max-configs K     stop after K new configurations (continue with --resume)\n"
+            "  --jobs J            build up to J-1 configurations ahead in threads (default: 1 on\n"
+            "                      CPUs, where PoCL's cache takes one writer; 8 on GPUs)\n"
+            "  --also-default L    also write the choices as the default of the device's\n"
+            "                      architecture, vendor or family (L), for devices without a file\n"
+            "  --quiet             one line per size instead of one per configuration\n"
+            "  --dry-run           print the configurations the sweep would measure, measure none\n"
+            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume).\n");
+}
+
+static int parse_set(const char *text, tune_value_set *s)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof s->name) return -1;
+    memcpy(s->name, text, (size_t)(eq - text));
+    s->name[eq - text] = 0;
+    s->count = 0;
+    const char *p = eq + 1;
+    while (*p && s->count < TUNE_MAX_VALUES) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[32];
+        if (!len || len >= sizeof word) return -1;
+        memcpy(word, p, len);
+        word[len] = 0;
+        /* a label of some variant's parameter, else an integer */
+        int value = -1;
+        for (int i = 0; tune_variants[i] && value < 0; i++)
+            for (int k = 0; k < tune_variants[i]->nparams && value < 0; k++)
+                if (!strcmp(tune_variants[i]->param_names[k], s->name) && tune_variants[i]->labels[k])
+                    for (int l = 0; tune_variants[i]->labels[k][l]; l++)
+                        if (!strcmp(tune_variants[i]->labels[k][l], word)) value = l;
+        if (value < 0) {
+            char *stop;
+            long v = strtol(word, &stop, 10);
+            if (*stop || v < 1 || v > 1 << 20) return -1;
+            value = (int)v;
+        }
+        s->values[s->count++] = value;
+        p = end ? end + 1 : p + len;
+    }
+    return s->count ? 0 : -1;
+}
+
+static int parse(int argc, char **argv, tune_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->output = "bchol-tuning.json";
+    o->timing.uplo = 'L';
+    o->timing.reps = 5;
+    o->timing.warmup = 1;
+    o->space.fraction = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(k, "--resume")) {
+            o->resume = 1;
+            continue;
+        }
+        if (!strcmp(k, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (!strcmp(k, "--dry-run")) {
+            o->dry_run = 1;
+            continue;
+        }
+        const char *v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v) {
+            fprintf(stderr, "bchol tune: %s needs a value\n", k);
+            return -1;
+        }
+        if (!strcmp(k, "--device")) o->device = v;
+        else if (!strcmp(k, "--output")) o->output = v;
+        else if (!strcmp(k, "--report")) o->report = v;
+        else if (!strcmp(k, "--against")) o->against = v;
+        else if (!strcmp(k, "--n")) {
+            if ((o->space.nsizes = util_parse_sizes(v, o->space.sizes, TUNE_MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
+                return -1;
+            }
+            for (int s = 0; s < o->space.nsizes; s++)
+                if (o->space.sizes[s] < 1) {
+                    fprintf(stderr, "bchol tune: sizes must be >= 1\n");
+                    return -1;
+                }
+            o->given.sizes = 1;
+        } else if (!strcmp(k, "--precision")) {
+            if (!strcmp(v, "s") || !strcmp(v, "d") || !strcmp(v, "sd") || !strcmp(v, "ds"))
+                snprintf(o->space.precisions, sizeof o->space.precisions, "%s", v);
+            else {
+                fprintf(stderr, "bchol tune: --precision takes s, d or sd\n");
+                return -1;
+            }
+            o->given.precisions = 1;
+        } else if (!strcmp(k, "--variants")) {
+            snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
+            o->given.variants = 1;
+        } else if (!strcmp(k, "--uplo")) {
+            o->timing.uplo = v[0];
+            o->given.uplo = 1;
+        } else if (!strcmp(k, "--batch")) {
+            o->batch = atoll(v);
+            o->given.batch = 1;
+        } else if (!strcmp(k, "--reps")) {
+            o->timing.reps = atoi(v);
+            o->given.reps = 1;
+        } else if (!strcmp(k, "--warmup")) {
+            o->timing.warmup = atoi(v);
+            o->given.warmup = 1;
+        } else if (!strcmp(k, "--statistic")) {
+            if (strcmp(v, "median") && strcmp(v, "min")) {
+                fprintf(stderr, "bchol tune: --statistic takes median or min\n");
+                return -1;
+            }
+            o->timing.use_min = !strcmp(v, "min");
+            o->given.statistic = 1;
+        } else if (!strcmp(k, "--fraction")) {
+            o->space.fraction = atof(v);
+            o->given.fraction = 1;
+        } else if (!strcmp(k, "--seed")) {
+            o->space.seed = strtoull(v, NULL, 10);
+            o->has_seed = 1;
+        } else if (!strcmp(k, "--set")) {
+            if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets])) {
+                fprintf(stderr, "bchol tune: bad --set \"%s\" (NAME=V1,V2,...)\n", v);
+                return -1;
+            }
+            o->space.nsets++;
+            o->given.sets = 1;
+        } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
+        else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
+        else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
+        else if (!strcmp(k, "--also-default")) {
+            if (strcmp(v, "architecture") && strcmp(v, "vendor") && strcmp(v, "family")) {
+                fprintf(stderr, "bchol tune: --also-default takes architecture, vendor or family\n");
+                return -1;
+            }
+            snprintf(o->also_default, sizeof o->also_default, "%s", v);
+            o->given.also_default = 1;
+        } else {
+            fprintf(stderr, "bchol tune: unknown option %s\n", k);
+            return -1;
+        }
+    }
+    if ((o->timing.uplo != 'L' && o->timing.uplo != 'U') || o->timing.reps < 1 || o->timing.warmup < 1 || o->batch < 0 ||
+        !(o->space.fraction > 0 && o->space.fraction <= 1) || o->jobs < 0) {
+        fprintf(stderr, "bchol tune: --uplo L|U, --reps >= 1, --warmup >= 1, --batch >= 0, "
+                        "0 < --fraction <= 1, --jobs >= 0\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- settings recorded in the file ("tuner") ---------------------------------------- */
+
+static cJSON *settings_json(const tune_options *o)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON *sizes = cJSON_AddArrayToObject(t, "sizes");
+    for (int i = 0; i < o->space.nsizes; i++) cJSON_AddItemToArray(sizes, cJSON_CreateNumber(o->space.sizes[i]));
+    cJSON_AddStringToObject(t, "precisions", o->space.precisions);
+    cJSON_AddStringToObject(t, "variants", o->space.variants);
+    char uplo[2] = {o->timing.uplo, 0};
+    cJSON_AddStringToObject(t, "uplo", uplo);
+    cJSON_AddNumberToObject(t, "batch", (double)o->batch);
+    cJSON_AddNumberToObject(t, "reps", o->timing.reps);
+    cJSON_AddNumberToObject(t, "warmup", o->timing.warmup);
+    cJSON_AddStringToObject(t, "statistic", o->timing.use_min ? "min" : "median");
+    cJSON_AddNumberToObject(t, "fraction", o->space.fraction);
+    cJSON_AddNumberToObject(t, "seed", (double)o->space.seed);
+    cJSON *sets = cJSON_AddObjectToObject(t, "set");
+    for (int i = 0; i < o->space.nsets; i++) {
+        cJSON *list = cJSON_AddArrayToObject(sets, o->space.sets[i].name);
+        for (int k = 0; k < o->space.sets[i].count; k++)
+            cJSON_AddItemToArray(list, cJSON_CreateNumber(o->space.sets[i].values[k]));
+    }
+    if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
+    return t;
+}
+
+/* Options not given on the command line take the values recorded by an earlier run. */
+static void settings_from_file(tune_options *o, const cJSON *t)
+{
+    const cJSON *x;
+    if (!cJSON_IsObject(t)) return;
+    if (!o->given.sizes && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "sizes"))) {
+        const cJSON *e;
+        o->space.nsizes = 0;
+        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->space.nsizes < TUNE_MAX_SIZES && e->valueint > 0)
+            o->space.sizes[o->space.nsizes++] = e->valueint;
+    }
+    if (!o->given.precisions && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "precisions")))
+        snprintf(o->space.precisions, sizeof o->space.precisions, "%s", x->valuestring);
+    if (!o->given.variants && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "variants")))
+        snprintf(o->space.variants, sizeof o->space.variants, "%s", x->valuestring);
+    if (!o->given.uplo && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "uplo")))
+        o->timing.uplo = x->valuestring[0];
+    if (!o->given.batch && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "batch")))
+        o->batch = (long long)x->valuedouble;
+    if (!o->given.reps && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "reps")))
+        o->timing.reps = x->valueint;
+    if (!o->given.warmup && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "warmup")))
+        o->timing.warmup = x->valueint;
+    if (!o->given.statistic && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "statistic")))
+        o->timing.use_min = !strcmp(x->valuestring, "min");
+    if (!o->given.fraction && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "fraction")))
+        o->space.fraction = x->valuedouble;
+    if (!o->has_seed && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "seed"))) {
+        o->space.seed = (unsigned long long)x->valuedouble;
+        o->has_seed = 1;
+    }
+    if (!o->given.sets && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "set"))) {
+        const cJSON *list;
+        o->space.nsets = 0;
+        cJSON_ArrayForEach(list, x)
+        {
+            if (o->space.nsets == TUNE_MAX_SETS || !cJSON_IsArray(list)) continue;
+            tune_value_set *s = &o->space.sets[o->space.nsets++];
+            snprintf(s->name, sizeof s->name, "%s", list->string);
+            s->count = 0;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, list) if (cJSON_IsNumber(e) && s->count < TUNE_MAX_VALUES)
+                s->values[s->count++] = e->valueint;
+        }
+    }
+    if (!o->given.also_default && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "also_default")))
+        snprintf(o->also_default, sizeof o->also_default, "%s", x->valuestring);
+}
+
+static void settings_defaults(tune_options *o, const bchol_device_info *dev)
+{
+    if (!o->space.nsizes) {
+        const char *grid = dev->type & CL_DEVICE_TYPE_GPU
+                               ? "4,8,12,16,24,32,48,64,96,128,192,256,384,512"
+                               : "4,8,16,32,64,128";
+        o->space.nsizes = util_parse_sizes(grid, o->space.sizes, TUNE_MAX_SIZES);
+    }
+    if (!*o->space.precisions) snprintf(o->space.precisions, sizeof o->space.precisions, "%s", dev->fp64 ? "sd" : "s");
+    if (!*o->space.variants) {
+        o->space.variants[0] = 0;
+        for (int i = 0; tune_variants[i]; i++) {
+            if (i) strcat(o->space.variants, ",");
+            strcat(o->space.variants, tune_variants[i]->name);
+        }
+    }
+    if (!o->has_seed) {
+        o->space.seed = (unsigned long long)time(NULL);
+        o->has_seed = 1;
+    }
+    if (!o->jobs) o->jobs = dev->type & CL_DEVICE_TYPE_GPU ? 8 : 1;
+}
+
+/* ---- the sweep ------------------------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static void hms(double s, char *out, size_t size)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(out, size, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else snprintf(out, size, "%ldm%02lds", t / 60, t % 60);
+}
+
+static double record_ms(const cJSON *r)
+{
+    const cJSON *ms = r ? cJSON_GetObjectItemCaseSensitive(r, "ms") : NULL;
+    return cJSON_IsNumber(ms) ? ms->valuedouble : -1;
+}
+
+/* Best and default times measured so far for a precision, variant and size. */
+static void best_so_far(const tune_file *f, const tune_item *it, double *best, double *deflt)
+{
+    *best = *deflt = -1;
+    int confirmed = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
+        if (!cJSON_IsString(p) || p->valuestring[0] != it->precision || !cJSON_IsString(v) ||
+            strcmp(v->valuestring, it->v->name) || !cJSON_IsNumber(n) || n->valueint != it->n)
+            continue;
+        double ms = record_ms(r);
+        if (ms < 0 || cJSON_GetObjectItemCaseSensitive(r, "failed")) continue;
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+        if (cJSON_IsNumber(c)) {
+            if (!confirmed) *best = *deflt = -1; /* the confirmation round decides */
+            confirmed = 1;
+            ms = c->valuedouble;
+        } else if (confirmed) {
+            continue;
+        }
+        if (*best < 0 || ms < *best) *best = ms;
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"))) *deflt = ms;
+    }
+}
+
+static int in_group(const cJSON *r, char precision, int n)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+    const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
+    return cJSON_IsString(p) && p->valuestring[0] == precision && cJSON_IsNumber(rn) && rn->valueint == n;
+}
+
+static int ok_record(const cJSON *r)
+{
+    return record_ms(r) >= 0 && !cJSON_GetObjectItemCaseSensitive(r, "failed");
+}
+
+/* The finalists of a size: each variant's TUNE_CONFIRM_BEST fastest configurations of the
+ * current space by the sweep's time, and the defaults. */
+static int finalists(const tune_file *f, char precision, int n, cJSON **out)
+{
+    int count = 0, i = -1;
+    cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        i++;
+        if (!in_group(r, precision, n) || !ok_record(r) || !tune_file_in_space(f, i)) continue;
+        int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant"), *x;
+        int faster = 0, k = -1;
+        cJSON_ArrayForEach(x, f->tried)
+        {
+            const cJSON *xv = cJSON_GetObjectItemCaseSensitive(x, "variant");
+            k++;
+            faster += in_group(x, precision, n) && ok_record(x) && tune_file_in_space(f, k) &&
+                      cJSON_IsString(xv) && cJSON_IsString(variant) &&
+                      !strcmp(xv->valuestring, variant->valuestring) && record_ms(x) < record_ms(r);
+        }
+        if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) out[count++] = r;
+    }
+    return count;
+}
+
+/* A size whose finalists are not exactly the records timed in its confirmation round (none
+ * yet, or the space or the measurements changed since). */
+static int needs_confirmation(const tune_file *f, char precision, int n)
+{
+    cJSON *final[TUNE_CONFIRM_MAX], *r;
+    int count = finalists(f, precision, n, final), confirmed = 0;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (!in_group(r, precision, n) || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) continue;
+        int is_final = 0;
+        for (int i = 0; i < count; i++) is_final |= final[i] == r;
+        if (!is_final) return 1;
+        confirmed++;
+    }
+    return confirmed != count;
+}
+
+/* The confirmation round of a size (tune_confirm) over its finalists. */
+static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx, const tune_target *t,
+                        tune_workload *w)
+{
+    cJSON *final[TUNE_CONFIRM_MAX], *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (in_group(r, t->precision, t->n)) cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
+    }
+    int count = finalists(f, t->precision, t->n, final);
+    char why[600];
+    if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %c n = %d: the confirmation round failed (%s); the sweep's "
+                        "times decide\n", t->precision, t->n, why);
+        for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
+    }
+    tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
+    if (tune_file_save(f, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+        return -1;
+    }
+    return 0;
+}
+
+static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
+                 const bchol_device_info *dev, tune_plan *p)
+{
+    int total = p->count, done = 0, new_done = 0, stopped = 0;
+    for (int i = 0; i < p->count; i++) done += tune_file_find(f, p->items[i].key) != NULL;
+    fprintf(stderr, "bchol tune: %d configurations, %d already measured in %s; %d to go\n", total,
+            done, f->path, total - done);
+    const double start = now_s();
+    char why[600];
+    /* testing aid: a pause after each saved configuration, so that a test can kill the
+     * run between two of them */
+    const char *pause_env = getenv("BCHOL_TUNE_PAUSE_MS");
+    const long pause_ms = pause_env ? atol(pause_env) : 0;
+    int *todo = malloc((size_t)(p->count + 1) * sizeof *todo);
+    for (int g = 0; g < p->count && !stopped;) {
+        /* one group: a precision and a size (every variant), one workload and context */
+        int end = g;
+        while (end < p->count && p->items[end].precision == p->items[g].precision &&
+               p->items[end].n == p->items[g].n)
+            end++;
+        int ntodo = 0;
+        for (int i = g; i < end; i++)
+            if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
+        const tune_target t = {*dev, p->items[g].precision, p->items[g].n};
+        if (ntodo || needs_confirmation(f, t.precision, t.n)) {
+            bchol_context *ctx;
+            tune_workload w;
+            long long batch = o->batch ? o->batch : tune_default_batch(dev, t.precision, t.n);
+            if (bchol_context_create_from_queue(bchol_context_queue(base), &ctx)) {
+                fprintf(stderr, "bchol tune: %s\n", bchol_last_error(NULL));
+                free(todo);
+                return -1;
+            }
+            if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, why, sizeof why)) {
+                fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
+                tune_workload_free(&w);
+                bchol_context_destroy(ctx);
+                g = end;
+                continue;
+            }
+            if (o->jobs > 1) tune_prebuild_start(base, &t, o->timing.uplo, p->items, todo, ntodo, o->jobs - 1);
+            for (int k = 0; k < ntodo; k++) {
+                const tune_item *it = &p->items[todo[k]];
+                double elapsed = now_s() - start;
+                double per = new_done ? elapsed / new_done : 0;
+                if (stop_requested || (o->max_configs && new_done >= o->max_configs) ||
+                    (o->max_minutes > 0 && elapsed + per > o->max_minutes * 60)) {
+                    stopped = 1;
+                    break;
+                }
+                if (o->jobs > 1) tune_prebuild_wait(k);
+                cJSON *r = tune_measure(&o->timing, ctx, &t, &w, it);
+                double ms = record_ms(r);
+                const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+                char failed_text[600] = "";
+                if (cJSON_IsString(failed)) snprintf(failed_text, sizeof failed_text, "%s", failed->valuestring);
+                if (tune_file_add(f, r)) {
+                    fprintf(stderr, "bchol tune: out of memory\n");
+                    stopped = -1;
+                    break;
+                }
+                tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
+                if (tune_file_save(f, why, sizeof why)) {
+                    fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+                    stopped = -1;
+                    break;
+                }
+                done++;
+                new_done++;
+                if (pause_ms > 0) {
+                    struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
+                    nanosleep(&pause, NULL);
+                }
+                if (!o->quiet) {
+                    double best, deflt;
+                    char cfg[200], el[32], eta[32], res[64], bs[32] = "-", ds[32] = "-";
+                    best_so_far(f, it, &best, &deflt);
+                    if (best >= 0) snprintf(bs, sizeof bs, "%.4f", best);
+                    if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
+                    tune_format_config(it->v, it->cfg, cfg, sizeof cfg);
+                    elapsed = now_s() - start;
+                    hms(elapsed, el, sizeof el);
+                    hms(elapsed / new_done * (total - done), eta, sizeof eta);
+                    if (*failed_text) snprintf(res, sizeof res, "failed");
+                    else snprintf(res, sizeof res, "%10.4f ms", ms);
+                    fprintf(stderr, "[%5d/%5d] %c n=%-4d %s %-34s%s %s  best %s  default %s  elapsed %s ETA %s\n",
+                            done, total, it->precision, it->n, it->v->name, cfg,
+                            it->is_default ? "*" : " ", res, bs, ds, el, eta);
+                    if (*failed_text) fprintf(stderr, "              %s\n", failed_text);
+                }
+            }
+            if (o->jobs > 1) tune_prebuild_stop();
+            if (!stopped && confirm_size(o, f, ctx, &t, &w)) stopped = -1;
+            tune_workload_free(&w);
+            bchol_context_destroy(ctx);
+        }
+        /* the size's summary */
+        for (int i = g; i < end && !stopped; i++) {
+            if (i > g && p->items[i].v == p->items[i - 1].v) continue;
+            double best, deflt;
+            best_so_far(f, &p->items[i], &best, &deflt);
+            char el[32], eta[32], bs[32] = "-", ds[32] = "-", sp[32] = "-";
+            double elapsed = now_s() - start;
+            hms(elapsed, el, sizeof el);
+            hms(new_done ? elapsed / new_done * (total - done) : 0, eta, sizeof eta);
+            if (best >= 0) snprintf(bs, sizeof bs, "%.4f", best);
+            if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
+            if (best > 0 && deflt > 0) snprintf(sp, sizeof sp, "%.2fx", deflt / best);
+            fprintf(stderr, "bchol tune: %c n=%-4d %s: best %s ms, defaults %s ms (%s)  [%d/%d, elapsed %s, ETA %s]\n",
+                    p->items[i].precision, p->items[i].n, p->items[i].v->name, bs, ds, sp, done,
+                    total, el, eta);
+        }
+        g = end;
+    }
+    free(todo);
+    cJSON *tuner = cJSON_GetObjectItemCaseSensitive(f->root, "tuner");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "status");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "done");
+    cJSON_DeleteItemFromObjectCaseSensitive(tuner, "total");
+    cJSON_AddStringToObject(tuner, "status", done == total ? "complete" : "incomplete");
+    cJSON_AddNumberToObject(tuner, "done", done);
+    cJSON_AddNumberToObject(tuner, "total", total);
+    if (tune_file_save(f, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+        return -1;
+    }
+    if (stopped < 0) return -1;
+    if (done < total) {
+        fprintf(stderr, "bchol tune: stopped after %d new configurations (%d/%d done); continue with "
+                        "--resume --output %s\n", new_done, done, total, f->path);
+        return EXIT_INCOMPLETE;
+    }
+    fprintf(stderr, "bchol tune: complete (%d configurations) in %s\n", total, f->path);
+    return 0;
+}
+
+/* The configurations of the current space, for tune_file_restrict: sizes (of a precision
+ * and variant) that the plan sweeps compete with the plan's configurations only; others
+ * keep every record. */
+typedef struct {
+    const char **keys, **groups;
+    int count;
+} space_index;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "s fused 16 {...}" -> "s fused 16" */
+static void group_of(const char *key, char *out, size_t size)
+{
+    int spaces = 0;
+    size_t i = 0;
+    for (; key[i] && i + 1 < size; i++) {
+        if (key[i] == ' ' && ++spaces == 3) break;
+        out[i] = key[i];
+    }
+    out[i] = 0;
+}
+
+static int in_space(const char *key, void *user)
+{
+    const space_index *x = user;
+    char group[128];
+    const char *g = group;
+    group_of(key, group, sizeof group);
+    if (!bsearch(&g, x->groups, (size_t)x->count, sizeof *x->groups, cmp_str)) return 1;
+    return bsearch(&key, x->keys, (size_t)x->count, sizeof *x->keys, cmp_str) != NULL;
+}
+
+static int restrict_to_plan(tune_file *f, const tune_plan *p)
+{
+    space_index x = {malloc((size_t)(p->count + 1) * sizeof(char *)),
+                     malloc((size_t)(p->count + 1) * sizeof(char *)), p->count};
+    char (*groups)[128] = malloc((size_t)(p->count + 1) * sizeof *groups);
+    if (!x.keys || !x.groups || !groups) {
+        free(x.keys);
+        free(x.groups);
+        free(groups);
+        return -1;
+    }
+    for (int i = 0; i < p->count; i++) {
+        x.keys[i] = p->items[i].key;
+        group_of(p->items[i].key, groups[i], sizeof groups[i]);
+        x.groups[i] = groups[i];
+    }
+    qsort(x.keys, (size_t)x.count, sizeof *x.keys, cmp_str);
+    qsort(x.groups, (size_t)x.count, sizeof *x.groups, cmp_str);
+    tune_file_restrict(f, in_space, &x);
+    free(x.keys);
+    free(x.groups);
+    free(groups);
+    return 0;
+}
+
+/* --dry-run: the plan on stdout, one configuration per line, then the pruned counts. */
+static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info *dev)
+{
+    settings_defaults(o, dev);
+    tune_plan p = {0};
+    cJSON *pruned = cJSON_CreateArray();
+    if (tune_plan_make(&p, &o->space, base, dev, pruned)) return 1;
+    for (int i = 0; i < p.count; i++)
+        printf("%s%s\n", p.items[i].key, p.items[i].is_default ? " default" : "");
+    int count = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, pruned) count += cJSON_GetObjectItemCaseSensitive(r, "count")->valueint;
+    printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
+           o->space.fraction, count);
+    cJSON_ArrayForEach(r, pruned)
+    {
+        printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
+               cJSON_GetObjectItemCaseSensitive(r, "precision")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "n")->valueint,
+               cJSON_GetObjectItemCaseSensitive(r, "count")->valueint,
+               cJSON_GetObjectItemCaseSensitive(r, "reason")->valuestring,
+               cJSON_GetObjectItemCaseSensitive(r, "example")->valuestring);
+    }
+    cJSON_Delete(pruned);
+    tune_plan_free(&p);
+    return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_options o;
+    if (parse(argc, argv, &o)) return 2;
+    if (o.report) return tune_report(o.report, o.against);
+
+    /* the untuned library's choice is the backend's: no tuning file while tuning */
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *base;
+    bchol_status st = bchol_context_create(o.device, &base);
+    if (st) {
+        fprintf(stderr, "bchol tune: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));
+        return 1;
+    }
+    bchol_device_info dev;
+    bchol_context_device_info(base, &dev);
+    if (o.dry_run) {
+        int rc = dry_run(&o, base, &dev);
+        bchol_context_destroy(base);
+        return rc;
+    }
+    tune_file f;
+    char why[600];
+    if (tune_file_open(&f, o.output, o.resume, &dev, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %s\n", why);
+        bchol_context_destroy(base);
+        return 1;
+    }
+    settings_from_file(&o, cJSON_GetObjectItemCaseSensitive(f.root, "tuner"));
+    settings_defaults(&o, &dev);
+    for (int i = 0; i < o.space.nsets; i++) {
+        int known = 0;
+        for (int v = 0; tune_variants[v]; v++)
+            for (int k = 0; k < tune_variants[v]->nparams; k++)
+                known |= !strcmp(tune_variants[v]->param_names[k], o.space.sets[i].name);
+        if (!known) {
+            fprintf(stderr, "bchol tune: --set %s: no variant has that parameter\n", o.space.sets[i].name);
+            tune_file_close(&f);
+            bchol_context_destroy(base);
+            return 2;
+        }
+    }
+    cJSON *tuner = settings_json(&o);
+    cJSON_ReplaceItemInObjectCaseSensitive(f.root, "tuner", tuner);
+
+    fprintf(stderr, "bchol tune: device %s (%s/%s/%s, driver %s); seed %llu, fraction %g\n", dev.raw_name,
+            dev.vendor, *dev.architecture ? dev.architecture : "-", dev.name, dev.driver, o.space.seed,
+            o.space.fraction);
+    tune_plan p = {0};
+    cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
+    if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
+    if (tune_plan_make(&p, &o.space, base, &dev, pruned) || restrict_to_plan(&f, &p)) {
+        fprintf(stderr, "bchol tune: out of memory\n");
+        return 1;
+    }
+    tune_file_update_chosen(&f, *o.also_default ? o.also_default : NULL);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int rc = sweep(&o, &f, base, &dev, &p);
+    tune_plan_free(&p);
+    tune_file_close(&f);
+    bchol_context_destroy(base);
+    return rc < 0 ? 1 : rc;
+}

@@ -1,0 +1,215 @@
+/* bchol tune: the pieces of the tuner, one file each.
+ *   tune_<variant>.c  a variant's search space: parameter names, candidate values, pruning
+ *                     rules, how to build and run one candidate (listed in tune_variants.c)
+ *   tune_workload.c   a strided batch on the device, its reference results and checks
+ *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
+ *                     atomic saves after every configuration (so a killed run resumes)
+ *   tune_report.c     bchol tune --report
+ *   cmd_tune.c        options, the sweep, progress and ETA on stderr
+ */
+#ifndef BCHOL_TUNE_H
+#define BCHOL_TUNE_H
+
+#include "bchol.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#define TUNE_MAX_PARAMS 8
+#define TUNE_MAX_VALUES 32
+#define BCHOL_TUNING_FILE_VERSION 1 /* the format the library reads (host/tuning.h) */
+
+/* What candidate lists and pruning rules may depend on. */
+typedef struct {
+    bchol_device_info dev;
+    char precision; /* 's' or 'd' */
+    int n;
+} tune_target;
+
+/* ---- variants (tune_<variant>.c) ------------------------------------------------- */
+
+struct tune_workload;
+
+typedef struct tune_variant {
+    const char *name; /* as in tuning files and bchol_potrf_params: "fused" */
+    bchol_variant variant;
+    int nparams;
+    const char *const *param_names; /* keys of "params" in tuning files */
+    /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
+     * is written labels[i][v] */
+    const char *const *const *labels;
+    /* Candidate values of parameter i for the target, in sweep order; returns the count. */
+    int (*values)(int param, const tune_target *t, int *out, int max);
+    /* NULL if the configuration can run; else a short category ("local memory", ...) and
+     * the details in why. Configurations pruned here are only counted, never built. */
+    const char *(*prune)(const int *cfg, const tune_target *t, char *why, size_t size);
+    void (*to_params)(const int *cfg, bchol_params *p);
+    void (*from_params)(const bchol_params *p, int *cfg);
+    /* The configuration the untuned library runs (the backend's defaults). */
+    void (*defaults)(bchol_context *ctx, const tune_target *t, int *cfg);
+    /* Builds what a run needs; the parameters that will actually run in *effective. */
+    bchol_status (*prepare)(bchol_context *ctx, const tune_target *t, char uplo,
+                            const bchol_params *p, bchol_params *effective);
+    /* Enqueues one run on the workload's batch (the call that is timed). */
+    bchol_status (*run)(bchol_context *ctx, const struct tune_workload *w, const bchol_params *p);
+} tune_variant;
+
+extern const tune_variant *const tune_variants[]; /* NULL-terminated */
+const tune_variant *tune_variant_named(const char *name);
+
+/* "ib=8 tbc=1 rpt=4 shape=fixed" */
+void tune_format_config(const tune_variant *v, const int *cfg, char *out, size_t size);
+/* The params object of a tuning file for cfg; and back (-1 if a key is missing or bad). */
+cJSON *tune_config_json(const tune_variant *v, const int *cfg);
+int tune_config_from_json(const tune_variant *v, const cJSON *params, int *cfg);
+
+/* ---- workload (tune_workload.c) --------------------------------------------------- */
+
+#define TUNE_SAMPLES 5
+
+/* A strided batch of random SPD matrices (lda = n, stride = n*n) with one matrix broken
+ * at a known pivot, its pristine copy on the device, and reference results for a sample. */
+typedef struct tune_workload {
+    bchol_context *ctx;
+    char precision, uplo;
+    int n;
+    long long batch;
+    size_t elem;
+    cl_mem A0, A, info; /* pristine input, the working copy, info */
+    int nsample;
+    long long sample[TUNE_SAMPLES];
+    int sample_info[TUNE_SAMPLES]; /* reference info of each sampled matrix */
+    void *sample_in, *sample_out;  /* their input, and scratch for the output */
+    int *info_host;
+} tune_workload;
+
+/* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
+long long tune_default_batch(const bchol_device_info *dev, char precision, int n);
+int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
+                       long long batch, char *why, size_t size);
+void tune_workload_free(tune_workload *w);
+/* Copies the pristine input over the working copy (not part of the timed call). */
+int tune_workload_reset(tune_workload *w);
+/* After a run: every info against the reference (all 0 but the broken matrix), and the
+ * backward error of the sampled matrices (<= 30). 0, or -1 with the first mismatch. */
+int tune_workload_verify(tune_workload *w, char *why, size_t size);
+
+/* ---- the tuning file (tune_file.c) ------------------------------------------------- */
+
+typedef struct {
+    char path[4096];
+    cJSON *root;
+    cJSON *section; /* the section of the device being tuned */
+    cJSON *tried;   /* its "tried" array */
+    char **keys;    /* tune_record_key of each tried record, in order */
+    unsigned char *in_space; /* per record: 1 if it may be chosen (tune_file_restrict) */
+    int nkeys, cap;
+} tune_file;
+
+/* Opens path for the device: with resume, continues the file if it exists (the section of
+ * this exact device, made if missing); without, refuses an existing file. */
+int tune_file_open(tune_file *f, const char *path, int resume, const bchol_device_info *dev,
+                   char *why, size_t size);
+void tune_file_close(tune_file *f);
+/* The identity key of a tried record ("s fused 16 {params}") into out. */
+void tune_record_key(const cJSON *record, char *out, size_t size);
+void tune_key(char precision, const char *variant, int n, const cJSON *params, char *out,
+              size_t size);
+/* The tried record with this key, or NULL. */
+cJSON *tune_file_find(const tune_file *f, const char *key);
+/* Appends a tried record (takes it). */
+int tune_file_add(tune_file *f, cJSON *record);
+/* Which records may be chosen: in_space(key) for each; records added later may. Records
+ * of configurations the current space leaves out (an earlier run's) stay in the file but
+ * no longer compete. */
+void tune_file_restrict(tune_file *f, int (*in_space)(const char *key, void *user), void *user);
+/* Whether record i (in the order of "tried") may be chosen. */
+int tune_file_in_space(const tune_file *f, int i);
+/* Recomputes "chosen" of the device section (and of the derived "default" section that
+ * --also-default asks for: level "architecture", "vendor" or "family"; NULL for none). */
+void tune_file_update_chosen(tune_file *f, const char *also_default);
+/* Writes the document: a temporary file, then rename (a killed run leaves a whole file). */
+int tune_file_save(const tune_file *f, char *why, size_t size);
+/* Loads and parses any JSON file (NULL with why on failure). */
+cJSON *tune_json_load(const char *path, char *why, size_t size);
+
+/* ---- the sweep (tune_plan.c, tune_measure.c, tune_prebuild.c, cmd_tune.c) -------------- */
+
+#define TUNE_MAX_SIZES 128
+#define TUNE_MAX_SETS 16
+
+/* --set NAME=LIST: a parameter's candidates instead of the variant's own. */
+typedef struct {
+    char name[32];
+    int count;
+    int values[TUNE_MAX_VALUES];
+} tune_value_set;
+
+/* What is swept. */
+typedef struct {
+    int sizes[TUNE_MAX_SIZES], nsizes;
+    char precisions[3]; /* "s", "d" or "sd" */
+    char variants[128]; /* comma-separated names */
+    double fraction;    /* of each size's configurations, drawn with seed */
+    unsigned long long seed;
+    tune_value_set sets[TUNE_MAX_SETS];
+    int nsets;
+} tune_space;
+
+/* How each configuration is run and timed. */
+typedef struct {
+    char uplo;
+    int reps, warmup;
+    int use_min; /* the fastest timed run counts instead of the median */
+} tune_timing;
+
+/* One configuration to measure. */
+typedef struct {
+    char precision;
+    int n;
+    const tune_variant *v;
+    int cfg[TUNE_MAX_PARAMS];
+    int is_default; /* the backend defaults: what the untuned library runs */
+    char key[512];  /* tune_key: identifies its record in the file */
+} tune_item;
+
+typedef struct {
+    tune_item *items;
+    int count, cap;
+} tune_plan;
+
+/* Appends every configuration of the space on this device (ctx gives the backend
+ * defaults); pruned ones are counted into the array pruned, replacing earlier counts of
+ * the same precision, variant and size. */
+int tune_plan_make(tune_plan *p, const tune_space *space, bchol_context *ctx,
+                   const bchol_device_info *dev, cJSON *pruned);
+void tune_plan_free(tune_plan *p);
+
+/* Builds, verifies and times one configuration; the record for the file. */
+cJSON *tune_measure(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
+                    tune_workload *w, const tune_item *it);
+
+/*
+ * The confirmation round of a size: its fastest configurations and the defaults are timed
+ * again in interleaved rounds (--reps of them), so that load that came and went during
+ * the sweep hits all of them alike; "confirm_ms" in their records then decides the
+ * chosen entry. 0, or -1 with why.
+ */
+#define TUNE_CONFIRM_BEST 3
+#define TUNE_CONFIRM_MAX 16
+int tune_confirm(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
+                 tune_workload *w, cJSON *const *records, int count, char *why, size_t size);
+
+/* Builds items[todo[0..count-1]] ahead of the main thread in `threads` worker threads. */
+int tune_prebuild_start(bchol_context *base, const tune_target *t, char uplo,
+                        const tune_item *items, const int *todo, int count, int threads);
+/* Waits until todo[k] is built if a worker took it (else the caller builds it). */
+void tune_prebuild_wait(int k);
+void tune_prebuild_stop(void);
+
+/* ---- report (tune_report.c) --------------------------------------------------------- */
+
+/* Prints the report of a tuning file; with against (or NULL), how its picks fare here. */
+int tune_report(const char *path, const char *against);
+
+#endif

@@ -1,0 +1,430 @@
+/* The tuning file while bchol tune runs: a cJSON document holding, for the device being
+ * tuned, every configuration tried ("tried", with its time or why it failed) and the
+ * fastest one per precision, variant and size ("chosen", what the library reads). It is
+ * written whole after every configuration (temporary file + rename), so a run killed at
+ * any point leaves a valid file that --resume continues. */
+#include "tune.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef BCHOL_VERSION
+#define BCHOL_VERSION "unknown"
+#endif
+
+static void now_iso(char *out, size_t size)
+{
+    time_t t = time(NULL);
+    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+}
+
+cJSON *tune_json_load(const char *path, char *why, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    long length = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (length = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)length + 1)) && fread(text, 1, (size_t)length, f) != (size_t)length) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (!text) {
+        snprintf(why, size, "%s: cannot be read", path);
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *root = length ? cJSON_ParseWithLengthOpts(text, (size_t)length, &end, 0) : NULL;
+    if (!root)
+        snprintf(why, size, "%s: %s", path,
+                 !length ? "the file is empty"
+                 : end && end - text >= length ? "not valid JSON: the text ends early (truncated?)"
+                                               : "not valid JSON");
+    free(text);
+    return root;
+}
+
+void tune_key(char precision, const char *variant, int n, const cJSON *params, char *out,
+              size_t size)
+{
+    char *p = params ? cJSON_PrintUnformatted(params) : NULL;
+    snprintf(out, size, "%c %s %d %s", precision, variant, n, p ? p : "{}");
+    free(p);
+}
+
+void tune_record_key(const cJSON *r, char *out, size_t size)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
+    tune_key(cJSON_IsString(p) ? p->valuestring[0] : '?', cJSON_IsString(v) ? v->valuestring : "?",
+             cJSON_IsNumber(n) ? n->valueint : -1, cJSON_GetObjectItemCaseSensitive(r, "params"),
+             out, size);
+}
+
+static int remember_key(tune_file *f, const cJSON *record)
+{
+    char key[512];
+    if (f->nkeys == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 256;
+        char **k = realloc(f->keys, (size_t)cap * sizeof *k);
+        if (k) f->keys = k;
+        unsigned char *in = k ? realloc(f->in_space, (size_t)cap) : NULL;
+        if (!in) return -1;
+        f->in_space = in;
+        f->cap = cap;
+    }
+    tune_record_key(record, key, sizeof key);
+    if (!(f->keys[f->nkeys] = strdup(key))) return -1;
+    f->in_space[f->nkeys++] = 1;
+    return 0;
+}
+
+cJSON *tune_file_find(const tune_file *f, const char *key)
+{
+    for (int i = 0; i < f->nkeys; i++)
+        if (!strcmp(f->keys[i], key)) return cJSON_GetArrayItem(f->tried, i);
+    return NULL;
+}
+
+void tune_file_restrict(tune_file *f, int (*in_space)(const char *key, void *user), void *user)
+{
+    for (int i = 0; i < f->nkeys; i++) f->in_space[i] = in_space(f->keys[i], user) != 0;
+}
+
+int tune_file_in_space(const tune_file *f, int i) { return i >= 0 && i < f->nkeys && f->in_space[i]; }
+
+int tune_file_add(tune_file *f, cJSON *record)
+{
+    if (remember_key(f, record)) {
+        cJSON_Delete(record);
+        return -1;
+    }
+    cJSON_AddItemToArray(f->tried, record);
+    return 0;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int same_identity(const cJSON *s, const char *family, const char *vendor, const char *arch,
+                         const char *name)
+{
+    return !strcmp(str(s, "family"), family) && !strcmp(str(s, "vendor"), vendor) &&
+           !strcmp(str(s, "architecture"), arch) && !strcmp(str(s, "name"), name);
+}
+
+static const char *arch_of(const bchol_device_info *d)
+{
+    return *d->architecture ? d->architecture : "default";
+}
+
+static cJSON *new_section(const bchol_device_info *d)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "family", d->family);
+    cJSON_AddStringToObject(s, "vendor", d->vendor);
+    cJSON_AddStringToObject(s, "architecture", arch_of(d));
+    cJSON_AddStringToObject(s, "name", d->name);
+    cJSON_AddStringToObject(s, "driver", d->driver);
+    cJSON_AddStringToObject(s, "raw_name", d->raw_name);
+    cJSON_AddStringToObject(s, "platform", d->platform_version);
+    cJSON_AddArrayToObject(s, "chosen");
+    cJSON_AddArrayToObject(s, "pruned");
+    cJSON_AddArrayToObject(s, "tried");
+    return s;
+}
+
+int tune_file_open(tune_file *f, const char *path, int resume, const bchol_device_info *dev,
+                   char *why, size_t size)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->path, sizeof f->path, "%s", path);
+    int exists = access(path, F_OK) == 0;
+    if (exists && !resume) {
+        snprintf(why, size, "%s exists: pass --resume to continue it, or remove it", path);
+        return -1;
+    }
+    if (exists) {
+        if (!(f->root = tune_json_load(path, why, size))) return -1;
+        const cJSON *format = cJSON_GetObjectItemCaseSensitive(f->root, "format");
+        const cJSON *version = cJSON_GetObjectItemCaseSensitive(f->root, "format_version");
+        cJSON *devices = cJSON_GetObjectItemCaseSensitive(f->root, "devices");
+        if (!cJSON_IsString(format) || strcmp(format->valuestring, "bchol-tuning") ||
+            !cJSON_IsNumber(version) || version->valueint != BCHOL_TUNING_FILE_VERSION ||
+            !cJSON_IsArray(devices)) {
+            snprintf(why, size, "%s is not a bchol tuning file of format version %d", path,
+                     BCHOL_TUNING_FILE_VERSION);
+            tune_file_close(f);
+            return -1;
+        }
+        cJSON *s;
+        cJSON_ArrayForEach(s, devices)
+        {
+            if (same_identity(s, dev->family, dev->vendor, arch_of(dev), dev->name) &&
+                cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "tried")))
+                f->section = s;
+        }
+        if (f->section && strcmp(str(f->section, "driver"), dev->driver))
+            fprintf(stderr,
+                    "bchol tune: %s was tuned with driver %s, this one is %s; its measurements "
+                    "are kept\n",
+                    path, str(f->section, "driver"), dev->driver);
+    } else {
+        char date[32];
+        now_iso(date, sizeof date);
+        f->root = cJSON_CreateObject();
+        cJSON_AddStringToObject(f->root, "format", "bchol-tuning");
+        cJSON_AddNumberToObject(f->root, "format_version", BCHOL_TUNING_FILE_VERSION);
+        cJSON_AddStringToObject(f->root, "bchol_version", BCHOL_VERSION);
+        cJSON_AddStringToObject(f->root, "created", date);
+        cJSON_AddStringToObject(f->root, "updated", date);
+        cJSON_AddObjectToObject(f->root, "tuner");
+        cJSON_AddArrayToObject(f->root, "devices");
+    }
+    if (!f->section) {
+        f->section = new_section(dev);
+        cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(f->root, "devices"), f->section);
+    }
+    f->tried = cJSON_GetObjectItemCaseSensitive(f->section, "tried");
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (remember_key(f, r)) {
+            snprintf(why, size, "out of memory");
+            tune_file_close(f);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void tune_file_close(tune_file *f)
+{
+    cJSON_Delete(f->root);
+    for (int i = 0; i < f->nkeys; i++) free(f->keys[i]);
+    free(f->keys);
+    free(f->in_space);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- chosen entries ---------------------------------------------------------------- */
+
+typedef struct {
+    char precision;
+    const char *variant;
+    int n, ok, failed, confirmed;
+    const cJSON *best, *deflt;
+} group;
+
+static double ms_of(const cJSON *r)
+{
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+    return cJSON_IsNumber(ms) && !cJSON_GetObjectItemCaseSensitive(r, "failed") ? ms->valuedouble : -1;
+}
+
+/* The time a record competes with after a confirmation round, or -1 if it was not in it. */
+static double confirmed_ms(const cJSON *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+    return cJSON_IsNumber(c) ? c->valuedouble : -1;
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+    const group *a = pa, *b = pb;
+    if (a->precision != b->precision) return a->precision - b->precision;
+    int v = strcmp(a->variant, b->variant);
+    if (v) return v;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+static void replace(cJSON *obj, const char *key, cJSON *value)
+{
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value);
+    else
+        cJSON_AddItemToObject(obj, key, value);
+}
+
+static cJSON *chosen_of(const tune_file *f)
+{
+    int count = 0, cap = cJSON_GetArraySize(f->tried) + 1, index = -1;
+    group *g = calloc((size_t)cap, sizeof *g);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        const char *p = str(r, "precision"), *v = str(r, "variant");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
+        index++;
+        if (!g || !*p || !*v || !cJSON_IsNumber(n) || !tune_file_in_space(f, index)) continue;
+        int i = 0;
+        while (i < count && !(g[i].precision == p[0] && !strcmp(g[i].variant, v) && g[i].n == n->valueint)) i++;
+        if (i == count) g[count++] = (group){p[0], v, n->valueint, 0, 0, 0, NULL, NULL};
+        double ms = ms_of(r);
+        if (ms < 0) {
+            g[i].failed++;
+            continue;
+        }
+        g[i].ok++;
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"))) g[i].deflt = r;
+        /* once a size went through the confirmation round, only its finalists compete */
+        double c = confirmed_ms(r);
+        if (c >= 0 && !g[i].confirmed) {
+            g[i].confirmed = 1;
+            g[i].best = r;
+        } else if (c >= 0 ? c < confirmed_ms(g[i].best) : !g[i].confirmed && (!g[i].best || ms < ms_of(g[i].best)))
+            g[i].best = r;
+    }
+    if (g) qsort(g, (size_t)count, sizeof *g, cmp_group);
+    cJSON *chosen = cJSON_CreateArray();
+    for (int i = 0; i < count; i++) {
+        if (!g[i].best) continue; /* every configuration failed: the defaults stay */
+        cJSON *e = cJSON_CreateObject();
+        char p[2] = {g[i].precision, 0};
+        cJSON_AddStringToObject(e, "precision", p);
+        cJSON_AddStringToObject(e, "variant", g[i].variant);
+        cJSON_AddNumberToObject(e, "n", g[i].n);
+        /* the sizes it serves: up to the next measured size (none: all above) */
+        for (int k = i + 1; k < count; k++)
+            if (g[k].best && g[k].precision == g[i].precision && !strcmp(g[k].variant, g[i].variant)) {
+                cJSON_AddNumberToObject(e, "n_to", g[k].n - 1);
+                break;
+            }
+        cJSON_AddItemToObject(e, "params",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
+        const int conf = g[i].confirmed;
+        cJSON_AddNumberToObject(e, "ms", conf ? confirmed_ms(g[i].best) : ms_of(g[i].best));
+        if (g[i].deflt)
+            cJSON_AddNumberToObject(e, "default_ms", conf && confirmed_ms(g[i].deflt) >= 0
+                                                         ? confirmed_ms(g[i].deflt)
+                                                         : ms_of(g[i].deflt));
+        if (conf) cJSON_AddTrueToObject(e, "confirmed");
+        const cJSON *batch = cJSON_GetObjectItemCaseSensitive(g[i].best, "batch");
+        if (cJSON_IsNumber(batch)) cJSON_AddNumberToObject(e, "batch", batch->valuedouble);
+        cJSON_AddNumberToObject(e, "ok", g[i].ok);
+        cJSON_AddNumberToObject(e, "failed", g[i].failed);
+        cJSON_AddItemToArray(chosen, e);
+    }
+    free(g);
+    return chosen;
+}
+
+void tune_file_update_chosen(tune_file *f, const char *also_default)
+{
+    cJSON *chosen = chosen_of(f);
+    replace(f->section, "chosen", chosen);
+    if (!also_default) return;
+    /* a section for every device of this architecture, vendor or family (with "default"
+     * below that level), holding the same choices */
+    const char *family = str(f->section, "family"), *vendor = str(f->section, "vendor"),
+               *arch = str(f->section, "architecture"), *name = str(f->section, "name");
+    const int level = !strcmp(also_default, "architecture") ? 1 : !strcmp(also_default, "vendor") ? 2 : 3;
+    const char *v = level >= 3 ? "default" : vendor, *a = level >= 2 ? "default" : arch;
+    cJSON *devices = cJSON_GetObjectItemCaseSensitive(f->root, "devices"), *s, *derived = NULL;
+    cJSON_ArrayForEach(s, devices)
+    {
+        if (same_identity(s, family, v, a, "default")) derived = s;
+    }
+    if (!derived) {
+        derived = cJSON_CreateObject();
+        cJSON_AddStringToObject(derived, "family", family);
+        cJSON_AddStringToObject(derived, "vendor", v);
+        cJSON_AddStringToObject(derived, "architecture", a);
+        cJSON_AddStringToObject(derived, "name", "default");
+        cJSON_AddItemToArray(devices, derived);
+    }
+    char from[400];
+    snprintf(from, sizeof from, "%s/%s/%s (family %s)", vendor, arch, name, family);
+    replace(derived, "derived_from", cJSON_CreateString(from));
+    replace(derived, "chosen", cJSON_Duplicate(chosen, 1));
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static int is_record_list(const char *key)
+{
+    return !strcmp(key, "chosen") || !strcmp(key, "tried") || !strcmp(key, "pruned");
+}
+
+/* Values through cJSON; the layout by hand so that each record of a list is one line. */
+static int write_value(FILE *out, const cJSON *v)
+{
+    char *text = cJSON_PrintUnformatted(v);
+    if (!text) return -1;
+    fputs(text, out);
+    free(text);
+    return 0;
+}
+
+static int write_section(FILE *out, const cJSON *s)
+{
+    int bad = 0;
+    fputs("    {", out);
+    for (const cJSON *c = s->child; c; c = c->next) {
+        fprintf(out, "\n      \"%s\": ", c->string);
+        if (cJSON_IsArray(c) && is_record_list(c->string) && c->child) {
+            fputs("[", out);
+            for (const cJSON *r = c->child; r; r = r->next) {
+                fputs("\n        ", out);
+                bad |= write_value(out, r);
+                if (r->next) fputs(",", out);
+            }
+            fputs("\n      ]", out);
+        } else {
+            bad |= write_value(out, c);
+        }
+        if (c->next) fputs(",", out);
+    }
+    fputs("\n    }", out);
+    return bad;
+}
+
+int tune_file_save(const tune_file *f, char *why, size_t size)
+{
+    char tmp[4200], date[32];
+    now_iso(date, sizeof date);
+    replace(f->root, "updated", cJSON_CreateString(date));
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", f->path, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        snprintf(why, size, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int bad = 0;
+    fputs("{", out);
+    for (const cJSON *c = f->root->child; c; c = c->next) {
+        fprintf(out, "\n  \"%s\": ", c->string);
+        if (!strcmp(c->string, "devices") && cJSON_IsArray(c) && c->child) {
+            fputs("[\n", out);
+            for (const cJSON *s = c->child; s; s = s->next) {
+                bad |= write_section(out, s);
+                fputs(s->next ? ",\n" : "\n", out);
+            }
+            fputs("  ]", out);
+        } else {
+            bad |= write_value(out, c);
+        }
+        if (c->next) fputs(",", out);
+    }
+    fputs("\n}\n", out);
+    bad |= ferror(out);
+    bad |= fclose(out) != 0;
+    if (bad || rename(tmp, f->path)) {
+        snprintf(why, size, "%s: %s", f->path, bad ? "write failed" : strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,151 @@
+/* Measuring one configuration: build it (pruned when the library would run another
+ * work-group), run it once and check the results against the reference (the warm-up),
+ * then time --reps runs with OpenCL profiling events. Returns the record for the file:
+ * the time, or why it failed. */
+#include "tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void first_line(const char *text, char *out, size_t size)
+{
+    snprintf(out, size, "%s", text);
+    char *nl = strchr(out, '\n');
+    if (nl) *nl = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target *t,
+                    tune_workload *w, const tune_item *it)
+{
+    const tune_variant *v = it->v;
+    cJSON *r = cJSON_CreateObject();
+    char prec[2] = {it->precision, 0}, why[600];
+    cJSON_AddStringToObject(r, "precision", prec);
+    cJSON_AddStringToObject(r, "variant", v->name);
+    cJSON_AddNumberToObject(r, "n", it->n);
+    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
+    cJSON_AddItemToObject(r, "params", tune_config_json(v, it->cfg));
+    if (it->is_default) cJSON_AddTrueToObject(r, "default");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+
+    bchol_params prm, eff;
+    v->to_params(it->cfg, &prm);
+    bchol_status st = v->prepare(ctx, t, o->uplo, &prm, &eff);
+    if (st) {
+        char line[400];
+        first_line(bchol_last_error(ctx), line, sizeof line);
+        snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
+        cJSON_AddStringToObject(r, "failed", why);
+        return r;
+    }
+    int ecfg[TUNE_MAX_PARAMS];
+    v->from_params(&eff, ecfg);
+    if (memcmp(ecfg, it->cfg, sizeof(int) * (size_t)v->nparams)) {
+        char as[200];
+        tune_format_config(v, ecfg, as, sizeof as);
+        if (!it->is_default) {
+            /* the library would run another configuration: that one is measured on its own */
+            snprintf(why, sizeof why,
+                     "the built kernel takes fewer work-items (CL_KERNEL_WORK_GROUP_SIZE): the "
+                     "library would run %s",
+                     as);
+            cJSON_AddStringToObject(r, "failed", why);
+            return r;
+        }
+        cJSON_AddStringToObject(r, "runs_as", as); /* what the untuned library runs */
+        prm = eff;
+    }
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    bchol_context_set_timing(ctx, 1);
+    for (int k = 0; k < o->warmup + o->reps && !st; k++) {
+        if (tune_workload_reset(w)) {
+            snprintf(why, sizeof why, "resetting the batch failed");
+            st = BCHOL_ERR_OPENCL;
+            break;
+        }
+        double ms = 0;
+        if ((st = v->run(ctx, w, &prm)) || (st = bchol_last_call_ms(ctx, &ms))) {
+            char line[400];
+            first_line(bchol_last_error(ctx), line, sizeof line);
+            snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
+            break;
+        }
+        if (k == 0 && tune_workload_verify(w, why, sizeof why)) {
+            st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
+            break;
+        }
+        if (k >= o->warmup) times[k - o->warmup] = ms;
+    }
+    if (st) {
+        cJSON_AddStringToObject(r, "failed", why);
+    } else {
+        qsort(times, (size_t)o->reps, sizeof *times, cmp_double);
+        double median = o->reps % 2 ? times[o->reps / 2] : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
+        cJSON_AddNumberToObject(r, "ms", o->use_min ? times[0] : median);
+        cJSON_AddNumberToObject(r, "ms_median", median);
+        cJSON_AddNumberToObject(r, "ms_min", times[0]);
+        cJSON_AddNumberToObject(r, "ms_max", times[o->reps - 1]);
+    }
+    free(times);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cJSON_AddNumberToObject(r, "seconds",
+                            round(((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)) * 1000) / 1000);
+    return r;
+}
+
+/* Times the records again in interleaved rounds and writes "confirm_ms" into each. */
+int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t, tune_workload *w,
+                 cJSON *const *records, int count, char *why, size_t size)
+{
+    bchol_params prm[TUNE_CONFIRM_MAX];
+    const tune_variant *var[TUNE_CONFIRM_MAX];
+    double times[TUNE_CONFIRM_MAX][64];
+    const int rounds = o->reps < 64 ? o->reps : 64;
+    if (count > TUNE_CONFIRM_MAX) count = TUNE_CONFIRM_MAX;
+    for (int i = 0; i < count; i++) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(records[i], "variant");
+        int cfg[TUNE_MAX_PARAMS];
+        var[i] = cJSON_IsString(name) ? tune_variant_named(name->valuestring) : NULL;
+        if (!var[i] || tune_config_from_json(var[i], cJSON_GetObjectItemCaseSensitive(records[i], "params"), cfg)) {
+            snprintf(why, size, "a record to confirm has no known variant or parameters");
+            return -1;
+        }
+        bchol_params p;
+        var[i]->to_params(cfg, &p);
+        /* what the library runs (the defaults may have been fitted) */
+        bchol_status st = var[i]->prepare(ctx, t, o->uplo, &p, &prm[i]);
+        if (st) {
+            snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
+            return -1;
+        }
+    }
+    bchol_context_set_timing(ctx, 1);
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < count; i++) {
+            double ms;
+            bchol_status st = BCHOL_SUCCESS;
+            if (tune_workload_reset(w) || (st = var[i]->run(ctx, w, &prm[i])) ||
+                (st = bchol_last_call_ms(ctx, &ms))) {
+                snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
+                return -1;
+            }
+            times[i][r] = ms;
+        }
+    for (int i = 0; i < count; i++) {
+        qsort(times[i], (size_t)rounds, sizeof times[i][0], cmp_double);
+        double median = rounds % 2 ? times[i][rounds / 2] : 0.5 * (times[i][rounds / 2 - 1] + times[i][rounds / 2]);
+        cJSON_DeleteItemFromObjectCaseSensitive(records[i], "confirm_ms");
+        cJSON_AddNumberToObject(records[i], "confirm_ms", o->use_min ? times[i][0] : median);
+    }
+    return 0;
+}

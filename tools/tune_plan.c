@@ -1,0 +1,158 @@
+/* The plan of a sweep: every configuration of every selected variant's space at each
+ * precision and size, in sweep order (precision, size, variant, then the parameters with
+ * the last fastest), after pruning (counted per reason) and the seeded --fraction draw;
+ * the backend defaults always belong to it. */
+#include "bchol_util.h"
+#include "tune.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int variant_selected(const tune_space *o, const char *name)
+{
+    char list[sizeof o->variants + 2];
+    snprintf(list, sizeof list, ",%s,", o->variants);
+    char needle[64];
+    snprintf(needle, sizeof needle, ",%s,", name);
+    return strstr(list, needle) != NULL;
+}
+
+/* Uniform in [0, 1) from the seed and the configuration, so that a fraction selects the
+ * same configurations whatever the order or resumption. */
+static double draw(unsigned long long seed, const char *key)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    util_rng r;
+    util_rng_seed(&r, h);
+    return (double)(util_rng_next(&r) >> 11) * 0x1p-53;
+}
+
+static tune_item *plan_add(tune_plan *p)
+{
+    if (p->count == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 1024;
+        tune_item *it = realloc(p->items, (size_t)cap * sizeof *it);
+        if (!it) return NULL;
+        p->items = it;
+        p->cap = cap;
+    }
+    memset(&p->items[p->count], 0, sizeof p->items[0]);
+    return &p->items[p->count++];
+}
+
+static void item_key(tune_item *it)
+{
+    cJSON *params = tune_config_json(it->v, it->cfg);
+    tune_key(it->precision, it->v->name, it->n, params, it->key, sizeof it->key);
+    cJSON_Delete(params);
+}
+
+typedef struct {
+    const char *category;
+    int count;
+    char example[200];
+} prune_count;
+
+/* Appends the configurations of one variant at one size; pruned ones are counted into
+ * pruned (replacing the file's earlier counts for that size). */
+static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *ctx,
+                        const tune_target *t, cJSON *pruned_list)
+{
+    int vals[TUNE_MAX_PARAMS][TUNE_MAX_VALUES], nv[TUNE_MAX_PARAMS], idx[TUNE_MAX_PARAMS] = {0};
+    for (int i = 0; i < v->nparams; i++) {
+        nv[i] = 0;
+        for (int s = 0; s < o->nsets; s++)
+            if (!strcmp(o->sets[s].name, v->param_names[i])) {
+                memcpy(vals[i], o->sets[s].values, sizeof vals[i]);
+                nv[i] = o->sets[s].count;
+            }
+        if (!nv[i]) nv[i] = v->values(i, t, vals[i], TUNE_MAX_VALUES);
+        if (!nv[i]) return 0;
+    }
+    int deflt[TUNE_MAX_PARAMS];
+    v->defaults(ctx, t, deflt);
+    int have_default = 0;
+    prune_count pc[8];
+    int npc = 0;
+    for (;;) {
+        int cfg[TUNE_MAX_PARAMS];
+        for (int i = 0; i < v->nparams; i++) cfg[i] = vals[i][idx[i]];
+        int is_default = !memcmp(cfg, deflt, sizeof(int) * (size_t)v->nparams);
+        char why[200];
+        const char *category = v->prune(cfg, t, why, sizeof why);
+        if (category && !is_default) {
+            int k = 0;
+            while (k < npc && strcmp(pc[k].category, category)) k++;
+            if (k == npc && npc < 8) pc[npc++] = (prune_count){category, 0, ""};
+            if (k < npc && !pc[k].count++) snprintf(pc[k].example, sizeof pc[k].example, "%s", why);
+        } else {
+            tune_item it = {t->precision, t->n, v, {0}, is_default, ""};
+            memcpy(it.cfg, cfg, sizeof cfg);
+            item_key(&it);
+            if (is_default || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
+                tune_item *slot = plan_add(p);
+                if (!slot) return -1;
+                *slot = it;
+                have_default |= is_default;
+            }
+        }
+        int i = v->nparams - 1; /* next configuration, the last parameter fastest */
+        while (i >= 0 && ++idx[i] == nv[i]) idx[i--] = 0;
+        if (i < 0) break;
+    }
+    if (!have_default) {
+        tune_item *slot = plan_add(p);
+        if (!slot) return -1;
+        *slot = (tune_item){t->precision, t->n, v, {0}, 1, ""};
+        memcpy(slot->cfg, deflt, sizeof deflt);
+        item_key(slot);
+    }
+    /* replace the pruned counts recorded for this precision, variant and size */
+    for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
+        const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
+        const cJSON *rp = cJSON_GetObjectItemCaseSensitive(r, "precision");
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
+        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
+        if (cJSON_IsString(rp) && rp->valuestring[0] == t->precision && cJSON_IsString(rv) &&
+            !strcmp(rv->valuestring, v->name) && cJSON_IsNumber(rn) && rn->valueint == t->n)
+            cJSON_DeleteItemFromArray(pruned_list, i);
+    }
+    for (int k = 0; k < npc; k++) {
+        cJSON *r = cJSON_CreateObject();
+        char prec[2] = {t->precision, 0};
+        cJSON_AddStringToObject(r, "precision", prec);
+        cJSON_AddStringToObject(r, "variant", v->name);
+        cJSON_AddNumberToObject(r, "n", t->n);
+        cJSON_AddStringToObject(r, "reason", pc[k].category);
+        cJSON_AddNumberToObject(r, "count", pc[k].count);
+        cJSON_AddStringToObject(r, "example", pc[k].example);
+        cJSON_AddItemToArray(pruned_list, r);
+    }
+    return 0;
+}
+
+int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
+                   const bchol_device_info *dev, cJSON *pruned)
+{
+    for (const char *pr = o->precisions; *pr; pr++) {
+        if (*pr == 'd' && !dev->fp64) {
+            fprintf(stderr, "bchol tune: the device has no double precision: d skipped\n");
+            continue;
+        }
+        for (int s = 0; s < o->nsizes; s++)
+            for (int v = 0; tune_variants[v]; v++) {
+                if (!variant_selected(o, tune_variants[v]->name)) continue;
+                const tune_target t = {*dev, *pr, o->sizes[s]};
+                if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
+            }
+    }
+    return 0;
+}
+
+void tune_plan_free(tune_plan *p)
+{
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}

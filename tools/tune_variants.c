@@ -1,0 +1,61 @@
+/* The variants bchol tune sweeps (one table each, tune_<variant>.c), and the helpers that
+ * turn a configuration into text and into the "params" object of a tuning file. */
+#include "tune.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const tune_variant tune_fused;
+
+const tune_variant *const tune_variants[] = {&tune_fused, NULL};
+
+const tune_variant *tune_variant_named(const char *name)
+{
+    for (int i = 0; tune_variants[i]; i++)
+        if (!strcmp(tune_variants[i]->name, name)) return tune_variants[i];
+    return NULL;
+}
+
+void tune_format_config(const tune_variant *v, const int *cfg, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < v->nparams && used < size; i++) {
+        int w = v->labels[i] ? snprintf(out + used, size - used, "%s%s=%s", i ? " " : "",
+                                        v->param_names[i], v->labels[i][cfg[i]])
+                             : snprintf(out + used, size - used, "%s%s=%d", i ? " " : "",
+                                        v->param_names[i], cfg[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+cJSON *tune_config_json(const tune_variant *v, const int *cfg)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int i = 0; o && i < v->nparams; i++) {
+        if (v->labels[i])
+            cJSON_AddStringToObject(o, v->param_names[i], v->labels[i][cfg[i]]);
+        else
+            cJSON_AddNumberToObject(o, v->param_names[i], cfg[i]);
+    }
+    return o;
+}
+
+int tune_config_from_json(const tune_variant *v, const cJSON *params, int *cfg)
+{
+    for (int i = 0; i < v->nparams; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(params, v->param_names[i]);
+        if (v->labels[i]) {
+            int found = -1;
+            for (int k = 0; cJSON_IsString(x) && v->labels[i][k]; k++)
+                if (!strcmp(x->valuestring, v->labels[i][k])) found = k;
+            if (found < 0) return -1;
+            cfg[i] = found;
+        } else {
+            if (!cJSON_IsNumber(x)) return -1;
+            cfg[i] = x->valueint;
+        }
+    }
+    return 0;
+}

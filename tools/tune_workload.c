@@ -1,0 +1,163 @@
+/* The batch a candidate is timed on: random diagonally dominant SPD matrices (so every
+ * reference info is 0) but one, broken at pivot n/2 + 1, and the reference results the
+ * run is checked against: info of every matrix, the backward error of a sample. */
+#include "bchol_util.h"
+#include "tune.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BYTES (32u << 20) /* host staging while the batch is generated */
+#define THRESHOLD 30.0          /* backward error in units of n*eps, as the tests */
+
+long long tune_default_batch(const bchol_device_info *dev, char precision, int n)
+{
+    const unsigned long long per = (unsigned long long)n * n * (precision == 'd' ? 8 : 4);
+    long long batch;
+    if (dev->type & CL_DEVICE_TYPE_GPU)
+        batch = n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; /* as bchol bench */
+    else {
+        /* a run of a few tens of ms at ~1 Gflop/s */
+        batch = 4000000LL / ((long long)n * n + 1);
+        batch = batch < 64 ? 64 : batch > 16384 ? 16384 : batch;
+    }
+    if (per && (unsigned long long)batch * per > dev->max_alloc) batch = (long long)(dev->max_alloc / per);
+    if (per && (unsigned long long)batch * per * 2 > dev->global_mem / 2)
+        batch = (long long)(dev->global_mem / 4 / per);
+    return batch < 2 ? 2 : batch;
+}
+
+void tune_workload_free(tune_workload *w)
+{
+    if (w->A0) clReleaseMemObject(w->A0);
+    if (w->A) clReleaseMemObject(w->A);
+    if (w->info) clReleaseMemObject(w->info);
+    free(w->sample_in);
+    free(w->sample_out);
+    free(w->info_host);
+    memset(w, 0, sizeof *w);
+}
+
+static int fail(char *why, size_t size, const char *what, cl_int err)
+{
+    snprintf(why, size, "%s: OpenCL error %d", what, (int)err);
+    return -1;
+}
+
+int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
+                       long long batch, char *why, size_t size)
+{
+    memset(w, 0, sizeof *w);
+    w->ctx = ctx;
+    w->precision = precision;
+    w->uplo = uplo;
+    w->n = n;
+    w->batch = batch;
+    w->elem = precision == 'd' ? 8 : 4;
+    const int dbl = precision == 'd';
+    const size_t per = (size_t)n * (size_t)n * w->elem, bytes = per * (size_t)batch;
+    const long long broken = batch / 2;
+
+    /* the sample: both ends, the broken matrix, two between */
+    const long long at[TUNE_SAMPLES] = {0, batch / 4, broken, (3 * batch) / 4, batch - 1};
+    for (int i = 0; i < TUNE_SAMPLES; i++) {
+        int dup = 0;
+        for (int k = 0; k < w->nsample; k++) dup |= w->sample[k] == at[i];
+        if (!dup) w->sample[w->nsample++] = at[i];
+    }
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = bchol_context_queue(ctx);
+    w->A0 = clCreateBuffer(cl, CL_MEM_READ_ONLY, bytes, NULL, &err);
+    if (!w->A0) return fail(why, size, "the pristine batch", err);
+    w->A = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!w->A) return fail(why, size, "the working batch", err);
+    w->info = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, &err);
+    if (!w->info) return fail(why, size, "info", err);
+    w->sample_in = malloc(per * TUNE_SAMPLES);
+    w->sample_out = malloc(per * TUNE_SAMPLES);
+    w->info_host = malloc((size_t)batch * sizeof(int));
+    size_t chunk = CHUNK_BYTES / per;
+    chunk = chunk < 1 ? 1 : chunk > (size_t)batch ? (size_t)batch : chunk;
+    char *stage = malloc(chunk * per);
+    if (!w->sample_in || !w->sample_out || !w->info_host || !stage) {
+        free(stage);
+        snprintf(why, size, "out of host memory for n = %d, batch = %lld", n, batch);
+        return -1;
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)n * 1000003u + (uint64_t)precision);
+    for (long long first = 0; first < batch; first += (long long)chunk) {
+        long long count = batch - first < (long long)chunk ? batch - first : (long long)chunk;
+        for (long long b = 0; b < count; b++) {
+            char *m = stage + (size_t)b * per;
+            util_spd_fast(m, dbl, n, n, &rng);
+            if (first + b == broken) util_break_at(m, dbl, 'L', n, n, n / 2);
+            for (int k = 0; k < w->nsample; k++)
+                if (w->sample[k] == first + b) {
+                    memcpy((char *)w->sample_in + (size_t)k * per, m, per);
+                    w->sample_info[k] = util_ref_info(m, dbl, uplo, n, n);
+                }
+        }
+        err = clEnqueueWriteBuffer(q, w->A0, CL_TRUE, (size_t)first * per, (size_t)count * per,
+                                   stage, 0, NULL, NULL);
+        if (err) {
+            free(stage);
+            return fail(why, size, "writing the batch", err);
+        }
+    }
+    free(stage);
+    return 0;
+}
+
+int tune_workload_reset(tune_workload *w)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const size_t bytes = (size_t)w->n * (size_t)w->n * w->elem * (size_t)w->batch;
+    if (clEnqueueCopyBuffer(q, w->A0, w->A, 0, 0, bytes, 0, NULL, NULL)) return -1;
+    /* info is garbage until the run's first step writes it: poison it so a run that
+     * skips matrices cannot pass on a previous run's values */
+    const int poison = -7777;
+    if (clEnqueueFillBuffer(q, w->info, &poison, sizeof poison, 0, (size_t)w->batch * sizeof(int),
+                            0, NULL, NULL))
+        return -1;
+    return clFinish(q) ? -1 : 0;
+}
+
+int tune_workload_verify(tune_workload *w, char *why, size_t size)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const size_t per = (size_t)w->n * (size_t)w->n * w->elem;
+    const int dbl = w->precision == 'd';
+    cl_int err = clEnqueueReadBuffer(q, w->info, CL_TRUE, 0, (size_t)w->batch * sizeof(int),
+                                     w->info_host, 0, NULL, NULL);
+    for (int k = 0; k < w->nsample && !err; k++)
+        err = clEnqueueReadBuffer(q, w->A, CL_TRUE, (size_t)w->sample[k] * per, per,
+                                  (char *)w->sample_out + (size_t)k * per, 0, NULL, NULL);
+    if (err) return fail(why, size, "reading the results", err);
+    const long long broken = w->batch / 2;
+    int broken_info = 0;
+    for (int k = 0; k < w->nsample; k++)
+        if (w->sample[k] == broken) broken_info = w->sample_info[k];
+    for (long long b = 0; b < w->batch; b++) {
+        int want = b == broken ? broken_info : 0;
+        if (w->info_host[b] != want) {
+            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b,
+                     w->info_host[b], want);
+            return -1;
+        }
+    }
+    for (int k = 0; k < w->nsample; k++) {
+        if (w->sample_info[k]) continue;
+        double e = util_backward_error((char *)w->sample_in + (size_t)k * per,
+                                       (char *)w->sample_out + (size_t)k * per, dbl, w->uplo, w->n,
+                                       w->n);
+        if (!(e <= THRESHOLD)) {
+            snprintf(why, size, "verification: matrix %lld has backward error %.3g (> %g)",
+                     w->sample[k], e, THRESHOLD);
+            return -1;
+        }
+    }
+    return 0;
+}
