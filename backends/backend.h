@@ -19,6 +19,10 @@ typedef struct bchol_backend {
     void (*fused_defaults)(char precision, int n, bchol_params *params);
     /* Most work-groups one launch may hold (grid limits of the driver). */
     int64_t max_groups_per_launch;
+    /* Interleaved variant: defaults of its fields (nb, looking, unroll, chunking, chunk,
+     * math) at this precision and n, and the variant strided batches use. */
+    void (*interleaved_defaults)(char precision, int n, bchol_params *params);
+    bchol_variant (*strided_variant)(char precision, int n);
 } bchol_backend;
 
 /* The backend for a device (the generic one if no other matches). */

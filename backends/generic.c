@@ -19,6 +19,19 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->shape = BCHOL_SHAPE_SHRINK;
 }
 
+/* Interleaved variant: the NVIDIA choices; strided batches stay on the fused kernel. */
+static void interleaved_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 8;
+    p->looking = BCHOL_LOOKING_TOP;
+    p->unroll = n <= 20 ? BCHOL_UNROLL_FULL : BCHOL_UNROLL_TILES;
+    p->chunking = BCHOL_CHUNKED;
+    p->chunk = 32;
+    p->math = BCHOL_MATH_IEEE;
+}
+
+static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -27,4 +40,6 @@ const bchol_backend bchol__backend_generic = {
     .binary_cache = 1,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 65535LL * 1024,
+    .interleaved_defaults = interleaved_defaults,
+    .strided_variant = strided_variant,
 };

@@ -41,6 +41,22 @@ static void fused_defaults(char precision, int n, bchol_params *p)
         p->tbc = 1;
 }
 
+/* Interleaved variant, from the seed's P100 results (Kurzak, Gates et al., Figs. 15-19):
+ * chunks of 32 (one warp per group), top-looking, tiles of 8, the whole factorization
+ * unrolled up to n = 20. Strided batches stay on the fused kernel until the conversions
+ * are measured to pay off here. */
+static void interleaved_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 8;
+    p->looking = BCHOL_LOOKING_TOP;
+    p->unroll = n <= 20 ? BCHOL_UNROLL_FULL : BCHOL_UNROLL_TILES;
+    p->chunking = BCHOL_CHUNKED;
+    p->chunk = 32;
+    p->math = BCHOL_MATH_IEEE;
+}
+
+static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -49,4 +65,6 @@ const bchol_backend bchol__backend_nvidia = {
     .binary_cache = 1,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647 / 64,
+    .interleaved_defaults = interleaved_defaults,
+    .strided_variant = strided_variant,
 };

@@ -60,6 +60,23 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->tbc = 1;
 }
 
+/* Interleaved variant on PoCL: PoCL vectorizes the loop over a work-group's work-items, so
+ * consecutive matrices fill the SIMD lanes. PLACEHOLDER: to be measured. */
+static void interleaved_defaults(char precision, int n, bchol_params *p)
+{
+    p->nb = 8;
+    p->looking = BCHOL_LOOKING_TOP;
+    p->unroll = n <= 16 ? BCHOL_UNROLL_FULL : BCHOL_UNROLL_TILES;
+    p->chunking = BCHOL_CHUNKED;
+    p->chunk = 64;
+    p->math = BCHOL_MATH_IEEE;
+}
+
+static bchol_variant strided_variant(char precision, int n)
+{
+    return n <= 32 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_FUSED;
+}
+
 const bchol_backend bchol__backend_pocl = {
     .family = "pocl",
     .matches = matches,
@@ -68,4 +85,6 @@ const bchol_backend bchol__backend_pocl = {
     .binary_cache = 0,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647,
+    .interleaved_defaults = interleaved_defaults,
+    .strided_variant = strided_variant,
 };

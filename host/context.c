@@ -12,6 +12,7 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     ctx->platform = platform;
     ctx->device = device;
     pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->workspace_lock, NULL);
     bchol__query_device(platform, device, &ctx->info);
     /* Testing aid: act as on a device without double precision. */
     const char *no_fp64 = getenv("BCHOL_DEVICE_NO_FP64");
@@ -94,6 +95,8 @@ void bchol_context_destroy(bchol_context *ctx)
     if (ctx->timed_first) clReleaseEvent(ctx->timed_first);
     if (ctx->timed_last) clReleaseEvent(ctx->timed_last);
     bchol__program_cache_release(ctx);
+    if (ctx->workspace) clReleaseMemObject(ctx->workspace);
+    pthread_mutex_destroy(&ctx->workspace_lock);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx) clReleaseContext(ctx->cl_ctx);
     pthread_mutex_destroy(&ctx->lock);

@@ -34,6 +34,13 @@ struct bchol_context {
 
     int timing;
     cl_event timed_first, timed_last;
+
+    /* Device workspace of the interleaved variant, kept for later calls (it grows to the
+     * largest need, at most 256 MiB); workspace_lock is held while a call enqueues the
+     * commands that use it (the queue is in order, so later calls run after them). */
+    pthread_mutex_t workspace_lock;
+    cl_mem workspace;
+    size_t workspace_bytes;
 };
 
 /* ---- messages (message.c) ----------------------------------------------------------- */
@@ -167,6 +174,9 @@ int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int
 /* Parameters for the fused kernel at this precision and n; *source says where from. */
 void bchol__fused_params(const bchol_context *ctx, bchol_precision p, int n,
                          bchol_params *params, const char **source);
+/* The dispatcher's full choice for strided batches: variant, fused and interleaved fields. */
+void bchol__strided_params(const bchol_context *ctx, bchol_precision p, int n,
+                           bchol_params *params, const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
 void bchol__complete_params(const bchol_context *ctx, bchol_precision p, int n,
                             bchol_params *params);

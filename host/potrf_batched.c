@@ -1,12 +1,14 @@
 /* bchol_{s,d}potrf_batched[_ex]: argument checks, quick returns, then the variant the
  * dispatcher picks. */
 #include "internal.h"
+#include "interleaved.h"
 
 #include <limits.h>
 
 static bchol_status check_params(bchol_context *ctx, const char *routine, const bchol_params *p)
 {
-    if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED)
+    if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED &&
+        p->variant != BCHOL_VARIANT_INTERLEAVED)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->variant = %d) is not a variant",
                            routine, (int)p->variant);
     if (p->ib > 32)
@@ -36,6 +38,7 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
     if (params && (st = check_params(ctx, routine, params))) return st;
+    if (params && (st = bchol__check_interleaved_params(ctx, routine, 2, n, params))) return st;
     if ((st = bchol__check_uplo(ctx, routine, 2 + k, uplo, &upper))) return st;
     if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument %d (n = %d) must be >= 0", routine, 3 + k, n);
     if (lda < (n > 1 ? n : 1))
@@ -77,6 +80,10 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     bchol_params chosen = {0};
     if (params) chosen = *params;
     bchol__complete_params(ctx, p, n, &chosen);
+    if (chosen.variant == BCHOL_VARIANT_INTERLEAVED)
+        return bchol__call_end(&call, bchol__potrf_via_interleaved(&call, p, &chosen, upper, n, A, offset,
+                                                                   lda, stride, batch, info),
+                               event);
     if (n > bchol__fused_max_n(ctx, p, &chosen))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "%s: n = %d is larger than the fused kernel can hold in local memory "
