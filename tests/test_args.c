@@ -84,7 +84,7 @@ static void case_arguments(void)
 
 static void case_params(void)
 {
-    bchol_params p = {BCHOL_VARIANT_FUSED, 33, 0, 0, 0};
+    bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 33};
     bchol_status st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, A, 0, N, N * N, BATCH, info, NULL);
     expect("params->ib = 33", st, BCHOL_ERR_ARGUMENT, "ib");
     p.ib = 8;
@@ -105,7 +105,7 @@ static void case_unsupported(void)
 {
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
-    bchol_params p = {BCHOL_VARIANT_FUSED, 32, 64, 1, 0};
+    bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 64, .rpt = 1};
     long long n = (long long)(d.local_mem / (32 * 64 * 8)) + 1;
     cl_mem big = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, (size_t)(n * n * 8), NULL, NULL);
     bchol_status st = bchol_dpotrf_batched_ex(ctx, &p, 'L', (int)n, big, 0, (int)n, n * n, 1, info, NULL);

@@ -7,6 +7,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "bench_interleaved.h"
 #include "commands.h"
 #include "cpu_peer.h"
 
@@ -40,7 +41,8 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n");
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
+            "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -212,6 +214,10 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 
 int cmd_bench(int argc, char **argv)
 {
+    /* --variant interleaved has its own sweeps and columns (tools/bench_interleaved.c). */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--variant") && !strcmp(argv[i + 1], "interleaved"))
+            return bench_interleaved(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {
