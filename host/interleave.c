@@ -4,6 +4,8 @@
 #include "interleaved.h"
 
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const interleave_files[] = {"common.cl", "interleave.cl", NULL};
 
@@ -33,8 +35,10 @@ bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int 
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D TILE=%d", TILE);
-    /* CPUs copy a matrix per work-item; GPUs transpose tiles through local memory. */
-    const int loop = (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    /* CPUs copy a matrix per work-item; GPUs transpose tiles through local memory.
+     * BCHOL_CONVERSION=tile|loop picks one (for testing both on one device). */
+    const char *force = getenv("BCHOL_CONVERSION");
+    const int loop = force && *force ? !strcmp(force, "loop") : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
     const char *name = loop ? (to_interleaved ? "interleave_loop" : "deinterleave_loop")
                             : (to_interleaved ? "interleave" : "deinterleave");
     bchol_status st = bchol__get_kernel(ctx, interleave_files, &o, name, &kernel);

@@ -4,9 +4,22 @@
  * the padding lanes live only there. */
 #include "interleaved.h"
 
+#include <stdlib.h>
+
 /* Bytes of workspace one call uses at most; larger batches go through it in pieces, one
- * after the other (the queue is in order). */
+ * after the other (the queue is in order). BCHOL_WORKSPACE_LIMIT lowers it (for testing). */
 #define WORKSPACE_MAX ((uint64_t)256 << 20)
+
+static uint64_t workspace_cap(const bchol_context *ctx)
+{
+    uint64_t cap = WORKSPACE_MAX < ctx->info.max_alloc ? WORKSPACE_MAX : ctx->info.max_alloc;
+    const char *env = getenv("BCHOL_WORKSPACE_LIMIT");
+    if (env && *env) {
+        long long v = atoll(env);
+        if (v > 0 && (uint64_t)v < cap) cap = (uint64_t)v;
+    }
+    return cap;
+}
 
 bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
                                           const bchol_params *params, int upper, int n, cl_mem A,
@@ -19,7 +32,7 @@ bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
     /* Lanes come in whole work-groups (the chunk of the chunked layout is the work-group),
      * so that every lane of every group exists in the workspace. */
     const int64_t group = params->chunk;
-    const uint64_t cap = WORKSPACE_MAX < ctx->info.max_alloc ? WORKSPACE_MAX : ctx->info.max_alloc;
+    const uint64_t cap = workspace_cap(ctx);
 
     /* Matrices per piece: whole groups that fit the cap, at least one; the whole batch when
      * it fits. */
