@@ -68,8 +68,11 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
     /* A long kernel may take fewer work-items per group than asked (registers). */
     for (;;) {
         cfg.aligned = lanes_aligned(n, batch, chunk, cfg.wg, size / bchol__elem_size(p));
-        /* CPUs vectorize across work-items; a branch-free store keeps them doing it. */
-        cfg.blend = cfg.aligned && (ctx->info.type & CL_DEVICE_TYPE_CPU);
+        /* CPUs vectorize across work-items; a branch-free store keeps them doing it.
+         * BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
+        const char *force = getenv("BCHOL_STORES");
+        cfg.blend = cfg.aligned && (force && *force ? !strcmp(force, "blend")
+                                                    : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0);
         if ((st = get_kernel(ctx, p, &cfg, params->math == BCHOL_MATH_FAST, &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
         if ((size_t)cfg.wg <= limit) break;
