@@ -58,6 +58,9 @@ static void usage(FILE *f)
             "  --chunking LIST       chunked,simple\n"
             "  --chunk LIST          chunk sizes = work-group sizes\n"
             "  --math LIST           ieee,fast\n"
+            "  --figure F            the seed's sweep of one field, the others at their defaults:\n"
+            "                        13 math, 15 nb (1,2,4,8,16), 16 looking, 17 chunking,\n"
+            "                        18 chunk (32..512), 19 unroll\n"
             "  --compare fused|lapack   add the fused kernel or the OpenMP LAPACKE loop (repeatable)\n");
 }
 
@@ -77,6 +80,20 @@ static int parse_list(const char *field, const char *text, list *l)
         l->v[l->count++] = v;
     }
     return l->count > 0 ? 0 : -1;
+}
+
+/* The sweeps of Kurzak, Gates et al., Figures 13 and 15-19. */
+static int figure(int f, options *o)
+{
+    switch (f) {
+    case 13: return parse_list("math", "ieee,fast", &o->math);
+    case 15: return parse_list(NULL, "1,2,4,8,16", &o->nb);
+    case 16: return parse_list("looking", "left,right,top", &o->looking);
+    case 17: return parse_list("chunking", "chunked,simple", &o->chunking);
+    case 18: return parse_list(NULL, "32,64,128,256,512", &o->chunk);
+    case 19: return parse_list("unroll", "tiles,full", &o->unroll);
+    }
+    return -1;
 }
 
 static int parse(int argc, char **argv, options *o)
@@ -114,6 +131,7 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(k, "--chunking")) bad = parse_list("chunking", v, &o->chunking);
         else if (!strcmp(k, "--chunk")) bad = parse_list(NULL, v, &o->chunk);
         else if (!strcmp(k, "--math")) bad = parse_list("math", v, &o->math);
+        else if (!strcmp(k, "--figure")) bad = figure(atoi(v), o);
         else if (!strcmp(k, "--compare") && !strcmp(v, "fused")) o->fused = 1;
         else if (!strcmp(k, "--compare") && !strcmp(v, "lapack")) o->lapack = 1;
         else {
@@ -358,10 +376,9 @@ static int bench_size(bchol_context *ctx, const options *o, int n)
         list nbs = values(&o->nb, def.nb), lks = values(&o->looking, def.looking),
              urs = values(&o->unroll, def.unroll), chs = values(&o->chunking, def.chunking),
              cks = values(&o->chunk, def.chunk), mts = values(&o->math, def.math);
-        int done_full_nb = 0; /* nb >= n: one tile; run it once */
+        int done_full_nb = 0; /* nb >= n is one tile of order n: run it once */
         for (int i = 0; i < nbs.count; i++) {
             if (nbs.v[i] >= n && done_full_nb++) continue;
-            if (nbs.v[i] > n && o->nb.count > 1) continue; /* swept past n */
             for (int l = 0; l < lks.count; l++)
                 for (int u = 0; u < urs.count; u++)
                     for (int c = 0; c < chs.count; c++)
