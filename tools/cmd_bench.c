@@ -95,6 +95,8 @@ static int parse(int argc, char **argv, bench_options *o)
         usage(stderr);
         return -1;
     }
+    /* Fused parameters mean the fused kernel, whatever the dispatcher would pick. */
+    if (o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape) o->prm.variant = BCHOL_VARIANT_FUSED;
     return 0;
 }
 
@@ -137,6 +139,10 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     if (o->prm.shape > 0) used.shape = o->prm.shape;
     snprintf(row->params, sizeof row->params, "ib%d tbc%d rpt%d %s", used.ib, used.tbc, used.rpt,
              used.shape == BCHOL_SHAPE_FIXED ? "fixed" : "shrink");
+    if (o->prm.variant != BCHOL_VARIANT_FUSED && used.variant == BCHOL_VARIANT_INTERLEAVED)
+        snprintf(row->params, sizeof row->params, "interleaved nb%d %s %s c%d", used.nb,
+                 used.looking == BCHOL_LOOKING_LEFT ? "left" : used.looking == BCHOL_LOOKING_RIGHT ? "right" : "top",
+                 used.unroll == BCHOL_UNROLL_FULL ? "full" : "tiles", used.chunk);
 
     size_t bytes = (size_t)batch * per;
     void *a = malloc(bytes ? bytes : 1), *f = malloc(bytes ? bytes : 1);
