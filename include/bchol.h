@@ -284,8 +284,11 @@ BCHOL_API bchol_status bchol_dpotrf_batched_ex(bchol_context *ctx, const bchol_p
  * so that consecutive work-items (one per matrix) read consecutive addresses. chunk >=
  * batch is the simple layout (one chunk of the whole batch). A buffer holds at least
  * ((nchunks*n*n - 1) * chunk + (batch-1) % chunk + 1) elements, nchunks = ceil(batch /
- * chunk): the lanes of a last, partial chunk past the batch need not exist, and bchol
- * never reads or writes them.
+ * chunk): the lanes of a last, partial chunk past the batch need not exist. Their values
+ * never change. A buffer of whole chunks (nchunks*chunk*n*n elements) whose chunk is a
+ * multiple of the work-group size (params chunk), or at least the batch rounded up to it,
+ * lets the faster kernel run, which reads those lanes and, on CPU devices, writes their
+ * own values back.
  */
 
 /*
