@@ -221,8 +221,10 @@ static void case_build_failure(void)
         return;
     }
     char path[256];
-    const char *files[] = {"common.cl", "potrf_fused.cl"};
-    for (int i = 0; i < 2; i++) {
+    /* every kernel file a potrf call may read (the dispatcher may pick either variant) */
+    const char *files[] = {"common.cl", "potrf_fused.cl", "interleave.cl"};
+    const int nfiles = sizeof files / sizeof files[0];
+    for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
         fputs("this is not OpenCL C;\n", f);
@@ -234,7 +236,7 @@ static void case_build_failure(void)
     setenv("BCHOL_KERNEL_DIR", "/nonexistent-bchol-dir", 1);
     call("kernel folder missing", 's', 'L', N, A, 0, N, N * N, BATCH, info, BCHOL_ERR_KERNEL_SOURCE, "nonexistent");
     unsetenv("BCHOL_KERNEL_DIR");
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         remove(path);
     }
