@@ -29,6 +29,10 @@ typedef struct bchol_backend {
     /* Largest n the dispatcher gives the fused variant, per precision; above it (or where
      * the fused kernel cannot hold n) it runs the separate variant. */
     int crossover_s, crossover_d;
+    /* Interleaved variant: defaults of its fields (nb, looking, unroll, chunking, chunk,
+     * math) at this precision and n, and the variant strided batches use. */
+    void (*interleaved_defaults)(char precision, int n, bchol_params *params);
+    bchol_variant (*strided_variant)(char precision, int n);
 } bchol_backend;
 
 /* The backend for a device (the generic one if no other matches). */

@@ -37,6 +37,19 @@ static void separate_defaults(char precision, int n, bchol_params *p)
     p->gb = 128;
 }
 
+/* Interleaved variant: the NVIDIA choices; strided batches stay on the fused kernel. */
+static void interleaved_defaults(char precision, int n, bchol_params *p)
+{
+    p->inb = 8;
+    p->looking = BCHOL_LOOKING_TOP;
+    p->unroll = n <= 20 ? BCHOL_UNROLL_FULL : BCHOL_UNROLL_TILES;
+    p->chunking = BCHOL_CHUNKED;
+    p->chunk = 32;
+    p->math = BCHOL_MATH_IEEE;
+}
+
+static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -50,4 +63,6 @@ const bchol_backend bchol__backend_generic = {
     .separate_defaults = separate_defaults,
     .crossover_s = 768,
     .crossover_d = 512,
+    .interleaved_defaults = interleaved_defaults,
+    .strided_variant = strided_variant,
 };

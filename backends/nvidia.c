@@ -67,6 +67,22 @@ static void separate_defaults(char precision, int n, bchol_params *p)
     p->gb = 128;
 }
 
+/* Interleaved variant, from the seed's P100 results (Kurzak, Gates et al., Figs. 15-19):
+ * chunks of 32 (one warp per group), top-looking, tiles of 8, the whole factorization
+ * unrolled up to n = 20. Strided batches stay on the fused kernel until the conversions
+ * are measured to pay off here. */
+static void interleaved_defaults(char precision, int n, bchol_params *p)
+{
+    p->inb = 8;
+    p->looking = BCHOL_LOOKING_TOP;
+    p->unroll = n <= 20 ? BCHOL_UNROLL_FULL : BCHOL_UNROLL_TILES;
+    p->chunking = BCHOL_CHUNKED;
+    p->chunk = 32;
+    p->math = BCHOL_MATH_IEEE;
+}
+
+static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -80,4 +96,6 @@ const bchol_backend bchol__backend_nvidia = {
     .separate_defaults = separate_defaults,
     .crossover_s = 320,
     .crossover_d = 320,
+    .interleaved_defaults = interleaved_defaults,
+    .strided_variant = strided_variant,
 };

@@ -1,9 +1,10 @@
 /* The dispatcher: which variant and parameters a routine uses on this device.
  *
  * Variant (for BCHOL_VARIANT_AUTO): the tuning table's fastest variant at the nearest
- * measured size below n, within the sizes the table measured; beyond them, or without a
- * table, the backend's fused/separate crossover; the separate variant wherever the fused
- * kernel cannot hold n in local memory.
+ * measured size below n, within the sizes the table measured and where it measured more
+ * than one variant; beyond them, or without such a table, the backend's choice: interleaved where its strided_variant says so (the
+ * conversions pay off), else the fused/separate crossover; the separate variant wherever
+ * the fused kernel cannot hold n in local memory.
  * Parameters of that variant: the table's entry for it (tuning.h: vendor -> architecture
  * -> name, nearest measured size below), else the backend's defaults. */
 #include "internal.h"
@@ -24,6 +25,7 @@ static void backend_defaults(const bchol_context *ctx, bchol_precision p, int n,
     params->variant = BCHOL_VARIANT_FUSED;
     ctx->backend->fused_defaults((char)p, n, params);
     ctx->backend->separate_defaults((char)p, n, params);
+    ctx->backend->interleaved_defaults((char)p, n, params);
     if (params->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) params->gemm = BCHOL_GEMM_OWN;
 }
 
@@ -48,8 +50,28 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
         out->gemm = t->gemm;
         out->tile = t->tile;
         out->gb = t->gb;
+    } else if (e->variant == BCHOL_VARIANT_INTERLEAVED) {
+        out->inb = t->inb;
+        out->looking = t->looking;
+        out->unroll = t->unroll;
+        out->chunking = t->chunking;
+        out->chunk = t->chunk;
+        out->math = t->math;
     }
     out->variant = e->variant;
+}
+
+/* Whether the section measured more than one variant in precision p: only then has it
+ * compared them, and only then does its fastest entry say which variant to run. */
+static int compared_variants(const bchol_tuning_section *s, char p)
+{
+    int first = -1;
+    for (int i = 0; i < s->nentries; i++) {
+        if (s->entries[i].precision != p) continue;
+        if (first < 0) first = s->entries[i].variant;
+        else if ((int)s->entries[i].variant != first) return 1;
+    }
+    return 0;
 }
 
 /* The variant AUTO runs at n, and why. */
@@ -59,10 +81,14 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
     bchol_tuning_pick here = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, n);
     bchol_tuning_pick last = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, INT_MAX);
     bchol_variant v;
-    if (here.entry && last.entry && n <= last.entry->n) {
+    if (here.entry && last.entry && n <= last.entry->n && compared_variants(here.section, (char)p)) {
         v = here.entry->variant;
         snprintf(why, size, "variant %s: the fastest in the tuning table at n = %d",
                  bchol__variant_name(v), here.entry->n);
+    } else if (ctx->backend->strided_variant((char)p, n) == BCHOL_VARIANT_INTERLEAVED) {
+        v = BCHOL_VARIANT_INTERLEAVED;
+        snprintf(why, size, "variant interleaved: the backend %s runs strided batches of n = %d "
+                 "through the interleaved layout", ctx->backend->family, n);
     } else {
         v = n > crossover(ctx, p) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
         snprintf(why, size, "variant %s: by the backend %s crossover at n = %d",
@@ -147,6 +173,12 @@ void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_
     if (params->gemm <= 0) params->gemm = d.gemm;
     if (params->tile <= 0) params->tile = d.tile;
     if (params->gb <= 0) params->gb = d.gb;
+    if (params->inb <= 0) params->inb = d.inb;
+    if (params->looking <= 0) params->looking = d.looking;
+    if (params->unroll <= 0) params->unroll = d.unroll;
+    if (params->chunking <= 0) params->chunking = d.chunking;
+    if (params->chunk <= 0) params->chunk = d.chunk;
+    if (params->math <= 0) params->math = d.math;
 }
 
 bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol_params *params,

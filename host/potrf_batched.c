@@ -2,6 +2,7 @@
  * dispatcher picks. */
 #include "internal.h"
 #include "clblast_gemm.h"
+#include "interleaved.h"
 
 #include <limits.h>
 
@@ -11,7 +12,7 @@ static bchol_status check_separate_params(bchol_context *ctx, const char *routin
 static bchol_status check_params(bchol_context *ctx, const char *routine, const bchol_params *p)
 {
     if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED &&
-        p->variant != BCHOL_VARIANT_SEPARATE)
+        p->variant != BCHOL_VARIANT_SEPARATE && p->variant != BCHOL_VARIANT_INTERLEAVED)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->variant = %d) is not a variant",
                            routine, (int)p->variant);
     if (p->ib > 32)
@@ -68,6 +69,7 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
     if (params && (st = check_params(ctx, routine, params))) return st;
+    if (params && (st = bchol__check_interleaved_params(ctx, routine, 2, n, params))) return st;
     if ((st = bchol__check_uplo(ctx, routine, 2 + k, uplo, &upper))) return st;
     if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument %d (n = %d) must be >= 0", routine, 3 + k, n);
     if (lda < (n > 1 ? n : 1))
@@ -109,6 +111,16 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     bchol_params chosen = {0};
     if (params) chosen = *params;
     bchol__complete_params(ctx, p, n, &chosen);
+    if (chosen.variant == BCHOL_VARIANT_INTERLEAVED) {
+        /* the dispatcher's choice gives way to the strided kernels when the workspace
+         * cannot be had; the caller's explicit choice does not */
+        const int may_decline = !params || params->variant == BCHOL_VARIANT_AUTO;
+        int declined;
+        st = bchol__potrf_via_interleaved(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info,
+                                          may_decline, &declined);
+        if (!declined) return bchol__call_end(&call, st, event);
+        chosen.variant = n > bchol__fused_max_n(ctx, p, &chosen) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
+    }
     if (chosen.variant == BCHOL_VARIANT_SEPARATE) {
         st = bchol__potrf_separate(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info);
         return bchol__call_end(&call, st, event);

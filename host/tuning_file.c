@@ -37,6 +37,30 @@ static const param_def fused_params[] = {
     {"shape", offsetof(bchol_params, shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
 };
 
+static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
+
+static const param_def separate_params[] = {
+    {"nb", offsetof(bchol_params, nb), 1, 64, NULL},
+    {"pb", offsetof(bchol_params, pb), 1, 64, NULL},
+    {"gemm", offsetof(bchol_params, gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels},
+    {"tile", offsetof(bchol_params, tile), 16, 128, NULL},
+    {"gb", offsetof(bchol_params, gb), 1, 1 << 24, NULL},
+};
+
+static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
+static const char *const unroll_labels[] = {"default", "tiles", "full", NULL};
+static const char *const chunking_labels[] = {"default", "chunked", "simple", NULL};
+static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
+
+static const param_def interleaved_params[] = {
+    {"inb", offsetof(bchol_params, inb), 1, 64, NULL},
+    {"looking", offsetof(bchol_params, looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels},
+    {"unroll", offsetof(bchol_params, unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels},
+    {"chunking", offsetof(bchol_params, chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels},
+    {"chunk", offsetof(bchol_params, chunk), 1, 1024, NULL},
+    {"math", offsetof(bchol_params, math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels},
+};
+
 static const struct {
     const char *name;
     bchol_variant variant;
@@ -44,6 +68,10 @@ static const struct {
     int nparams;
 } variants[] = {
     {"fused", BCHOL_VARIANT_FUSED, fused_params, sizeof fused_params / sizeof fused_params[0]},
+    {"separate", BCHOL_VARIANT_SEPARATE, separate_params,
+     sizeof separate_params / sizeof separate_params[0]},
+    {"interleaved", BCHOL_VARIANT_INTERLEAVED, interleaved_params,
+     sizeof interleaved_params / sizeof interleaved_params[0]},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 

@@ -1,5 +1,5 @@
 /* Device scratch memory for drivers whose kernels pass data to each other (the separate
- * variant's inverted diagonal blocks). One buffer is cached per context and lent to one
+ * variant's inverted diagonal blocks, the interleaved copy of a strided batch). One buffer is cached per context and lent to one
  * call at a time; a concurrent call on the same context gets a buffer of its own. Giving
  * a buffer back while its commands are still queued is safe: OpenCL deletes a memory
  * object only after the commands that use it have finished. */
@@ -17,7 +17,7 @@ bchol_status bchol__workspace_acquire(bchol_context *ctx, size_t bytes, cl_mem *
     if (*mem) return BCHOL_SUCCESS;
     cl_int err;
     *mem = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
-    if (!*mem) return bchol__fail_cl(ctx, err, "workspace of the separate variant");
+    if (!*mem) return bchol__fail_cl(ctx, err, "workspace");
     return BCHOL_SUCCESS;
 }
 

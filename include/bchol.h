@@ -221,11 +221,13 @@ BCHOL_API bchol_status bchol_dpotrf_batched_host(bchol_context *ctx, char uplo, 
 /* ---- expert interface: explicit variant and parameters (for tuners and benchmarks) -- */
 
 typedef enum bchol_variant {
-    BCHOL_VARIANT_AUTO = 0,    /* what the dispatcher picks for this device and size */
-    BCHOL_VARIANT_FUSED = 1,   /* fused left-looking, one launch per ib-wide panel */
-    BCHOL_VARIANT_SEPARATE = 2 /* right-looking blocked: per nb-wide step, batched POTF2 +
-                                  TRTRI of the diagonal block, TRSM, and the trailing update
-                                  as GEMM tiles (any n) */
+    BCHOL_VARIANT_AUTO = 0,        /* what the dispatcher picks for this device and size */
+    BCHOL_VARIANT_FUSED = 1,       /* fused left-looking, one launch per ib-wide panel */
+    BCHOL_VARIANT_SEPARATE = 2,    /* right-looking blocked: per nb-wide step, batched POTF2 +
+                                      TRTRI of the diagonal block, TRSM, and the trailing
+                                      update as GEMM tiles (any n) */
+    BCHOL_VARIANT_INTERLEAVED = 3  /* strided batches: convert to interleaved, factor with a
+                                      generated kernel (one work-item per matrix), convert back */
 } bchol_variant;
 
 typedef struct bchol_params {
@@ -242,12 +244,34 @@ typedef struct bchol_params {
     int gb;    /* separate with CLBlast: order of the diagonal blocks left to bchol's SYRK
                   kernel, CLBlast updating the block columns below them (rounded up to a
                   multiple of tile) */
+    /* interleaved (see bchol_spotrf_interleaved): */
+    int inb;       /* tile size (1..n; corner tiles when inb does not divide n) */
+    int looking;   /* BCHOL_LOOKING_LEFT, _RIGHT or _TOP: order of the tile operations */
+    int unroll;    /* BCHOL_UNROLL_TILES (loops over tiles) or BCHOL_UNROLL_FULL */
+    int chunking;  /* layout of the internal copy of a strided batch: BCHOL_CHUNKED or
+                      BCHOL_SIMPLE (one chunk of the whole batch) */
+    int chunk;     /* matrices per chunk of the internal copy, and work-items per
+                      work-group (1..1024) */
+    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-fast-relaxed-math) */
 } bchol_params;
 
 /* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
  * was built with it (CMake option BCHOL_WITH_CLBLAST); asking for it otherwise is
  * BCHOL_ERR_ARGUMENT. */
 enum { BCHOL_GEMM_DEFAULT = 0, BCHOL_GEMM_OWN = 1, BCHOL_GEMM_CLBLAST = 2 };
+
+/* Values of the interleaved fields of bchol_params (0 takes the default). */
+enum {
+    BCHOL_LOOKING_LEFT = 1,  /* lazy: update a block column from the left, then factor it */
+    BCHOL_LOOKING_RIGHT = 2, /* eager: factor a block column, then update the trailing matrix */
+    BCHOL_LOOKING_TOP = 3,   /* laziest: a block row from above, then its diagonal tile */
+    BCHOL_UNROLL_TILES = 1,  /* tile operations unrolled, loops over the tiles */
+    BCHOL_UNROLL_FULL = 2,   /* the whole factorization as straight-line code */
+    BCHOL_CHUNKED = 1,
+    BCHOL_SIMPLE = 2,
+    BCHOL_MATH_IEEE = 1,
+    BCHOL_MATH_FAST = 2 /* faster sqrt and division, not IEEE; info still sees NaN and Inf */
+};
 
 /* Work-group shape of the fused kernel over its steps. */
 enum {
@@ -526,6 +550,72 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
 BCHOL_API bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
                                            char precision, char uplo, int n,
                                            bchol_params *effective);
+/* ---- interleaved batches ---------------------------------------------------------- */
+
+/*
+ * Interleaved layout: the matrix index runs fastest. Element (i, j) of matrix b of a batch
+ * with chunk size chunk is at element
+ *
+ *     ((b / chunk) * n*n + j*n + i) * chunk + b % chunk
+ *
+ * so that consecutive work-items (one per matrix) read consecutive addresses. chunk >=
+ * batch is the simple layout (one chunk of the whole batch). A buffer holds at least
+ * ((nchunks*n*n - 1) * chunk + (batch-1) % chunk + 1) elements, nchunks = ceil(batch /
+ * chunk): the lanes of a last, partial chunk past the batch need not exist. Their values
+ * never change. A buffer of whole chunks (nchunks*chunk*n*n elements) whose chunk is a
+ * multiple of the work-group size (params chunk), or at least the batch rounded up to it,
+ * lets the faster kernel run, which reads those lanes and, on CPU devices, writes their
+ * own values back.
+ */
+
+/*
+ * bchol_{s,d}potrf_interleaved: factors batch n-by-n SPD matrices stored interleaved in A
+ * (layout above), with uplo, n, info and event as for bchol_{s,d}potrf_batched. Only the
+ * stored triangle of each matrix is read and written (upper storage is native: U(i,j)
+ * at (i,j)). A matrix whose pivot fails stops: its later tiles are not written.
+ *
+ *   chunk   matrices per chunk, chunk >= 1 (BCHOL_ERR_CHUNK otherwise).
+ *
+ * Returns as bchol_{s,d}potrf_batched. The _ex forms take explicit parameters (fields
+ * <= 0 take the default; the layout is the caller's, so chunking is not used and chunk
+ * is only the work-group size).
+ */
+BCHOL_API bchol_status bchol_spotrf_interleaved(bchol_context *ctx, char uplo, int n, cl_mem A,
+                                                int64_t batch, int64_t chunk, cl_mem info,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dpotrf_interleaved(bchol_context *ctx, char uplo, int n, cl_mem A,
+                                                int64_t batch, int64_t chunk, cl_mem info,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_spotrf_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                   char uplo, int n, cl_mem A, int64_t batch,
+                                                   int64_t chunk, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrf_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                   char uplo, int n, cl_mem A, int64_t batch,
+                                                   int64_t chunk, cl_mem info, cl_event *event);
+
+/*
+ * bchol_{s,d}interleave: copies a strided batch A (offset, lda, stride as for
+ * bchol_{s,d}potrf_batched) into the interleaved buffer B with chunk size chunk.
+ * bchol_{s,d}deinterleave: the inverse copy, from interleaved B into strided A.
+ *
+ *   uplo    'L' or 'U': copy only that triangle of each matrix; 'A': the whole matrix.
+ *           Nothing else of the destination is written (not the other triangle, not the
+ *           rows between n and lda, not the lanes past the batch).
+ *
+ * The copies are exact (bit for bit). Returns as bchol_{s,d}potrf_batched.
+ */
+BCHOL_API bchol_status bchol_sinterleave(bchol_context *ctx, char uplo, int n, cl_mem A,
+                                         int64_t offset, int lda, int64_t stride, int64_t batch,
+                                         cl_mem B, int64_t chunk, cl_event *event);
+BCHOL_API bchol_status bchol_dinterleave(bchol_context *ctx, char uplo, int n, cl_mem A,
+                                         int64_t offset, int lda, int64_t stride, int64_t batch,
+                                         cl_mem B, int64_t chunk, cl_event *event);
+BCHOL_API bchol_status bchol_sdeinterleave(bchol_context *ctx, char uplo, int n, cl_mem B,
+                                           int64_t batch, int64_t chunk, cl_mem A, int64_t offset,
+                                           int lda, int64_t stride, cl_event *event);
+BCHOL_API bchol_status bchol_ddeinterleave(bchol_context *ctx, char uplo, int n, cl_mem B,
+                                           int64_t batch, int64_t chunk, cl_mem A, int64_t offset,
+                                           int lda, int64_t stride, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -221,8 +221,10 @@ static void case_build_failure(void)
         return;
     }
     char path[256];
-    const char *files[] = {"common.cl", "potrf_fused.cl"};
-    for (int i = 0; i < 2; i++) {
+    /* every kernel file a potrf call may read (the dispatcher may pick either variant) */
+    const char *files[] = {"common.cl", "potrf_fused.cl", "interleave.cl"};
+    const int nfiles = sizeof files / sizeof files[0];
+    for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
         fputs("this is not OpenCL C;\n", f);
@@ -234,7 +236,7 @@ static void case_build_failure(void)
     setenv("BCHOL_KERNEL_DIR", "/nonexistent-bchol-dir", 1);
     call("kernel folder missing", 's', 'L', N, A, 0, N, N * N, BATCH, info, BCHOL_ERR_KERNEL_SOURCE, "nonexistent");
     unsetenv("BCHOL_KERNEL_DIR");
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         remove(path);
     }
@@ -253,7 +255,7 @@ static void case_separate_params(void)
         {"params->gemm = 3", "gemm = 3", {.variant = BCHOL_VARIANT_SEPARATE, .gemm = 3}},
         {"params->tile = 48", "tile = 48", {.variant = BCHOL_VARIANT_SEPARATE, .tile = 48}},
         {"params->gb = 2^25", "gb = 33554432", {.variant = BCHOL_VARIANT_SEPARATE, .gb = 1 << 25}},
-        {"params->variant = 3", "variant = 3", {.variant = (bchol_variant)3}},
+        {"params->variant = 4", "variant = 4", {.variant = (bchol_variant)4}},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cl_event ev = (cl_event)1;
@@ -272,8 +274,9 @@ static void case_clblast_unavailable(void)
 }
 
 /*
- * The dispatcher: fused up to one crossover order, separate above it, and separate
- * wherever the fused kernel cannot hold n in local memory; both variants' fields filled.
+ * The dispatcher: fused (or interleaved, where the backend says so) up to one crossover
+ * order, separate above it, and separate wherever the fused kernel cannot hold n in local
+ * memory; every variant's fields filled.
  */
 static void case_dispatch(void)
 {
@@ -287,7 +290,10 @@ static void case_dispatch(void)
             const char *source = NULL;
             bchol_status st = bchol_potrf_params(ctx, prec, n, &p, &source);
             if (st || !source || p.ib <= 0 || p.tbc <= 0 || p.nb <= 0 || p.pb <= 0 || p.gemm <= 0 ||
-                p.tile <= 0 || p.gb <= 0 || (p.variant != BCHOL_VARIANT_FUSED && p.variant != BCHOL_VARIANT_SEPARATE)) {
+                p.tile <= 0 || p.gb <= 0 || p.inb <= 0 || p.looking <= 0 || p.unroll <= 0 ||
+                p.chunking <= 0 || p.chunk <= 0 || p.math <= 0 ||
+                (p.variant != BCHOL_VARIANT_FUSED && p.variant != BCHOL_VARIANT_SEPARATE &&
+                 p.variant != BCHOL_VARIANT_INTERLEAVED)) {
                 if (bad++ < 3) printf("    %c n = %d: status %d, incomplete parameters\n", prec, n, st);
                 continue;
             }
@@ -297,12 +303,12 @@ static void case_dispatch(void)
                 switched = n;
                 printf("    %c: fused up to n = %d, separate above\n", prec, n - 1);
             }
-            if (switched && p.variant == BCHOL_VARIANT_FUSED) {
+            if (switched && p.variant != BCHOL_VARIANT_SEPARATE) {
                 if (bad++ < 3) printf("    %c n = %d: fused again above the crossover\n", prec, n);
             }
             if (n > fused_max) {
                 beyond++;
-                if (p.variant != BCHOL_VARIANT_SEPARATE && bad++ < 3)
+                if (p.variant == BCHOL_VARIANT_FUSED && bad++ < 3)
                     printf("    %c n = %d: fused beyond what it can hold\n", prec, n);
             }
         }

@@ -8,11 +8,17 @@
  *   test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] [--tbc T]
  *              [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S]
  *              [--offset O] [--mode factor|info|host] [--seed X]
- *              [--variant auto|fused|separate] [--nb NB] [--pb PB] [--gemm own|clblast]
- *              [--tile T] [--gb GB]
+ *              [--variant auto|fused|separate|interleaved]
+ *              [--nb NB] [--pb PB] [--gemm own|clblast] [--tile T] [--gb GB]        (separate)
+ *              [--inb NB] [--looking left|right|top] [--unroll tiles|full]          (interleaved)
+ *              [--chunking chunked|simple] [--chunk C] [--math ieee|fast]
+ *
+ * The variant is the dispatcher's (auto), or fused when a fused parameter is given, or
+ * the one --variant names.
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "params_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,21 +32,24 @@ typedef struct {
     int n, ib, tbc, rpt, shape, lda_pad, stride_pad;
     long long batch, offset;
     unsigned long long seed;
-    int variant, nb, pb, gemm, tile, gb;
+    bchol_params il; /* --variant and the separate and interleaved fields */
 } options;
 
 static void usage(void)
 {
     fprintf(stderr, "usage: test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] "
                     "[--tbc T] [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S] "
-                    "[--offset O] [--mode factor|info|host] [--seed X] [--variant auto|fused|separate] "
-                    "[--nb NB] [--pb PB] [--gemm own|clblast] [--tile T] [--gb GB]\n");
+                    "[--offset O] [--mode factor|info|host] [--seed X] "
+                    "[--variant auto|fused|separate|interleaved] [--nb NB] [--pb PB] [--gemm own|clblast] "
+                    "[--tile T] [--gb GB] [--inb NB] [--looking left|right|top] [--unroll tiles|full] "
+                    "[--chunking chunked|simple] [--chunk C] [--math ieee|fast]\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
     options o = {.precision = 's', .uplo = 'L', .mode = "factor", .n = 8, .batch = 20, .seed = 1};
+    int variant = -1;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -58,22 +67,29 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--offset")) o.offset = atoll(v);
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--variant"))
-            o.variant = !strcmp(v, "fused") ? BCHOL_VARIANT_FUSED
-                        : !strcmp(v, "separate") ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_AUTO;
-        else if (!strcmp(k, "--nb")) o.nb = atoi(v);
-        else if (!strcmp(k, "--pb")) o.pb = atoi(v);
-        else if (!strcmp(k, "--gemm")) o.gemm = !strcmp(v, "clblast") ? BCHOL_GEMM_CLBLAST : BCHOL_GEMM_OWN;
-        else if (!strcmp(k, "--tile")) o.tile = atoi(v);
-        else if (!strcmp(k, "--gb")) o.gb = atoi(v);
+        else if (!strcmp(k, "--variant")) variant = util_param_value("variant", v);
+        else if (!strcmp(k, "--nb")) o.il.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o.il.pb = atoi(v);
+        else if (!strcmp(k, "--gemm")) o.il.gemm = util_param_value("gemm", v);
+        else if (!strcmp(k, "--tile")) o.il.tile = atoi(v);
+        else if (!strcmp(k, "--gb")) o.il.gb = atoi(v);
+        else if (!strcmp(k, "--inb")) o.il.inb = atoi(v);
+        else if (!strcmp(k, "--looking")) o.il.looking = util_param_value("looking", v);
+        else if (!strcmp(k, "--unroll")) o.il.unroll = util_param_value("unroll", v);
+        else if (!strcmp(k, "--chunking")) o.il.chunking = util_param_value("chunking", v);
+        else if (!strcmp(k, "--chunk")) o.il.chunk = atoi(v);
+        else if (!strcmp(k, "--math")) o.il.math = util_param_value("math", v);
         else usage();
     }
+    if (variant < 0)
+        variant = o.ib || o.tbc || o.rpt || o.shape ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_AUTO;
+    o.il.variant = (bchol_variant)variant;
+    if (variant < 0 || o.il.gemm < 0 || o.il.looking < 0 || o.il.unroll < 0 || o.il.chunking < 0 ||
+        o.il.math < 0)
+        usage();
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U')) usage();
     return o;
 }
-
-/* Which broken input matrix b gets in --mode info (0 = none). */
-enum { GOOD, NOT_SPD, NAN_DIAG, NAN_OFFDIAG, INF_DIAG, INF_OFFDIAG, KINDS };
 
 int main(int argc, char **argv)
 {
@@ -102,17 +118,8 @@ int main(int argc, char **argv)
     for (long long b = 0; b < o.batch; b++) {
         char *m = (char *)a + (size_t)(offset + b * stride) * es;
         if (n == 0) continue;
-        util_spd(m, dbl, o.uplo, n, lda, &rng);
-        int kind = info_mode ? (int)(b % KINDS) : GOOD;
-        int col = (int)((b * 7 + 3) % n), row = col + (n - col) / 2; /* row >= col */
-        int i = o.uplo == 'L' ? row : col, j = o.uplo == 'L' ? col : row;
-        if (kind == NOT_SPD) util_break_at(m, dbl, o.uplo, n, lda, col);
-        if (kind == NAN_DIAG) util_set(m, util_idx(col, col, lda), dbl, NAN);
-        if (kind == NAN_OFFDIAG) util_set(m, util_idx(i, j, lda), dbl, NAN);
-        if (kind == INF_DIAG) util_set(m, util_idx(col, col, lda), dbl, INFINITY);
-        if (kind == INF_OFFDIAG) util_set(m, util_idx(i, j, lda), dbl, INFINITY);
-        expect[b] = util_ref_info(m, dbl, o.uplo, n, lda);
-        if (kind != GOOD && expect[b] == 0 && !(kind == NAN_OFFDIAG || kind == INF_OFFDIAG) ) {
+        int kind = info_mode ? (int)(b % UTIL_KINDS) : UTIL_GOOD;
+        if ((expect[b] = util_spd_case(m, dbl, o.uplo, n, lda, &rng, kind, b)) < 0) {
             fprintf(stderr, "FAILED: test setup: matrix %lld of kind %d is not broken\n", b, kind);
             return 1;
         }
@@ -120,9 +127,11 @@ int main(int argc, char **argv)
     memcpy(a0, a, total * es);
     for (long long b = 0; b < o.batch + 4; b++) info[b] = -12345;
 
-    bchol_params prm = {.variant = (bchol_variant)o.variant, .ib = o.ib, .tbc = o.tbc, .rpt = o.rpt,
-                        .shape = o.shape, .nb = o.nb, .pb = o.pb, .gemm = o.gemm, .tile = o.tile,
-                        .gb = o.gb};
+    bchol_params prm = o.il;
+    prm.ib = o.ib;
+    prm.tbc = o.tbc;
+    prm.rpt = o.rpt;
+    prm.shape = o.shape;
     if (host) {
         st = dbl ? bchol_dpotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info)
                  : bchol_spotrf_batched_host(ctx, o.uplo, n, a, lda, stride, o.batch, info);
@@ -189,11 +198,12 @@ int main(int argc, char **argv)
     failures = touched > 0 || bad_info > 0 || !(worst <= THRESHOLD);
     bchol_params chosen = {0}; /* what auto ran */
     bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
-    const int ran = o.variant ? o.variant : (int)chosen.variant;
-    printf("potrf %c %c n=%d batch=%lld %s ib=%d tbc=%d nb=%d pb=%d gemm=%d tile=%d mode=%s: "
-           "backward error %.3g, %lld wrong info, %lld elements touched outside: %s\n",
-           o.precision, o.uplo, n, o.batch, ran == BCHOL_VARIANT_SEPARATE ? "separate" : "fused", o.ib,
-           o.tbc, o.nb, o.pb, o.gemm, o.tile, o.mode, worst, bad_info, touched, failures ? "FAILED" : "ok");
+    const int ran = prm.variant ? (int)prm.variant : (int)chosen.variant;
+    printf("potrf %c %c n=%d batch=%lld variant=%s ib=%d tbc=%d nb=%d pb=%d gemm=%d tile=%d inb=%d "
+           "mode=%s: backward error %.3g, %lld wrong info, %lld elements touched outside: %s\n",
+           o.precision, o.uplo, n, o.batch, util_param_name("variant", ran), o.ib, o.tbc, o.il.nb,
+           o.il.pb, o.il.gemm, o.il.tile, o.il.inb, o.mode, worst, bad_info, touched,
+           failures ? "FAILED" : "ok");
     free(a);
     free(a0);
     free(info);

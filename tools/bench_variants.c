@@ -1,5 +1,6 @@
 /* bchol bench --variant (see bench_variants.h). */
 #include "bench_variants.h"
+#include "params_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,9 @@ void bench_params_text(const bchol_params *u, char *text, size_t size)
     if (u->variant == BCHOL_VARIANT_SEPARATE)
         snprintf(text, size, "separate nb%d pb%d %s t%d", u->nb, u->pb,
                  u->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own", u->tile);
+    else if (u->variant == BCHOL_VARIANT_INTERLEAVED)
+        snprintf(text, size, "interleaved nb%d %s %s c%d", u->inb, util_param_name("looking", u->looking),
+                 util_param_name("unroll", u->unroll), u->chunk);
     else
         snprintf(text, size, "fused ib%d tbc%d rpt%d %s", u->ib, u->tbc, u->rpt,
                  u->shape == BCHOL_SHAPE_FIXED ? "fixed" : "shrink");

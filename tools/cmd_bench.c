@@ -9,6 +9,7 @@
 #include "bchol.h"
 #include "bench_solve.h"
 #include "bchol_util.h"
+#include "bench_interleaved.h"
 #include "bench_variants.h"
 #include "commands.h"
 #include "cpu_peer.h"
@@ -53,7 +54,8 @@ static void usage(FILE *f)
             "  --variant LIST    auto, fused, separate, or a list (fused,separate) to compare (default auto)\n"
             "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n"
             "  --explain         print, per size, which tuning file and entry chose the parameters\n"
-            "                    (or why the backend defaults apply)\n");
+            "                    (or why the backend defaults apply)\n"
+            "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -126,6 +128,8 @@ static int parse(int argc, char **argv, bench_options *o)
         usage(stderr);
         return -1;
     }
+    /* Fused parameters mean the fused kernel, whatever the dispatcher would pick. */
+    if (o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape) o->prm.variant = BCHOL_VARIANT_FUSED;
     return 0;
 }
 
@@ -260,6 +264,10 @@ int cmd_bench(int argc, char **argv)
     /* variable-size batches have their own options and table */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);
+    /* --variant interleaved has its own sweeps and columns (tools/bench_interleaved.c). */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--variant") && !strcmp(argv[i + 1], "interleaved"))
+            return bench_interleaved(argc, argv);
     bench_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {

@@ -52,6 +52,8 @@ static struct {
     guarded a_small, a_big, i_small, i_big;
     cl_mem foreign;
     long live; /* contexts, queues, buffers and events held between inputs */
+    long buffers;       /* buffers among them at setup */
+    int workspace_kept; /* the shared context has cached its workspace buffer */
 } g;
 
 /* Programs and kernels stay in the context's cache: not counted. */
@@ -113,6 +115,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     g.other = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
     g.foreign = clCreateBuffer(g.other, CL_MEM_READ_WRITE, BIG_A, NULL, NULL);
     g.live = held();
+    g.buffers = shim_live_of(SHIM_OBJ_BUFFER);
     return 0;
 }
 
@@ -178,10 +181,13 @@ static int uplo_ok(char u) { return u == 'L' || u == 'l' || u == 'U' || u == 'u'
 #define HAVE_CLBLAST 0
 #endif
 
-static int params_ok(const bchol_params *p) {
+static int params_ok(const bchol_params *p, int n) {
     if (!p) return 1;
-    const int fused_ok = (p->variant == BCHOL_VARIANT_AUTO || p->variant == BCHOL_VARIANT_FUSED ||
-                          p->variant == BCHOL_VARIANT_SEPARATE) &&
+    /* interleaved variant: full unrolling only up to n = 64 (potrf_interleaved.c) */
+    const int ilv_ok = p->inb <= 64 && p->looking <= BCHOL_LOOKING_TOP && p->unroll <= BCHOL_UNROLL_FULL &&
+                       p->chunking <= BCHOL_SIMPLE && p->chunk <= 1024 && p->math <= BCHOL_MATH_FAST &&
+                       (p->unroll != BCHOL_UNROLL_FULL || n <= 64);
+    const int fused_ok = ilv_ok && p->variant <= BCHOL_VARIANT_INTERLEAVED &&
                          p->ib <= 32 && p->tbc <= 64 && p->rpt <= 64 && p->shape <= BCHOL_SHAPE_SHRINK;
     /* separate variant: tile one of 16..128 (or default), CLBlast only when built in */
     const int tile_ok = p->tile <= 0 || p->tile == 16 || p->tile == 32 || p->tile == 64 || p->tile == 128;
@@ -210,7 +216,7 @@ static int buffer_ok(cl_mem m, __int128 need) {
 static int device_call_valid(char prec, const bchol_params *prm, char uplo, int n, cl_mem A,
                              int64_t offset, int lda, int64_t stride, int64_t batch, cl_mem info) {
     const int es = prec == 'd' ? 8 : 4;
-    if (!params_ok(prm) || !uplo_ok(uplo) || n < 0 || lda < (n > 1 ? n : 1)) return 0;
+    if (!params_ok(prm, n) || !uplo_ok(uplo) || n < 0 || lda < (n > 1 ? n : 1)) return 0;
     if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX) return 0;
     if (offset < 0 || stride < (int64_t)lda * n || batch < 0) return 0;
     if (batch == 0) return 1;
@@ -253,7 +259,7 @@ static cl_mem pick_buffer(reader *r, guarded *small, guarded *big) {
 static void fuzz_device(reader *r, char prec, int ex) {
     /* one read per statement: the order of the input's bytes is fixed */
     bchol_params prm;
-    prm.variant = (bchol_variant)((int8_t)u8(r) % 3);
+    prm.variant = (bchol_variant)((int8_t)u8(r) % 5);
     prm.ib = (int8_t)u8(r) % 40;
     prm.tbc = (int8_t)u8(r) % 70;
     prm.rpt = (int8_t)u8(r) % 70;
@@ -273,7 +279,15 @@ static void fuzz_device(reader *r, char prec, int ex) {
     prm.pb = (int8_t)u8(r) % 80;
     prm.gemm = (int8_t)u8(r) % 4;
     prm.tile = (int8_t)u8(r) % 140;
-    prm.gb = (int)(int8_t)u8(r) << ((u8(r) % 4) * 8);
+    prm.gb = (int)(int32_t)((uint32_t)(int8_t)u8(r) << ((u8(r) % 4) * 8)); /* no signed shift */
+    /* then the interleaved variant's */
+    prm.inb = (int8_t)u8(r) % 80;
+    prm.looking = (int8_t)u8(r) % 5;
+    prm.unroll = (int8_t)u8(r) % 4;
+    prm.chunking = (int8_t)u8(r) % 4;
+    int chunk_hi = u8(r);
+    prm.chunk = (int16_t)(chunk_hi << 8 | u8(r)) % 1100;
+    prm.math = (int8_t)u8(r) % 4;
 
     guarded *ga = guard_of(A), *gi = guard_of(info);
     if (ga) reset(ga);
@@ -461,6 +475,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char live[128];
     long now = held();
     shim_live(live, sizeof live);
+    /* the shared context keeps one workspace buffer once a call needed one (workspace.c) */
+    if (now == g.live + 1 && !g.workspace_kept && shim_live_of(SHIM_OBJ_BUFFER) == g.buffers + 1) {
+        g.workspace_kept = 1;
+        g.live = now;
+    }
     REQUIRE(now == g.live, "%ld OpenCL objects held after the call, %ld before (all now: %s)", now,
             g.live, live);
     return 0;

@@ -65,6 +65,17 @@ double util_eps(int dbl);
  * such as x -= y carries a NaN through unchanged. */
 void util_poison(void *a, int dbl, size_t count);
 
+/* Inputs of the info tests: a good SPD matrix, or one broken in one way. */
+enum { UTIL_GOOD, UTIL_NOT_SPD, UTIL_NAN_DIAG, UTIL_NAN_OFFDIAG, UTIL_INF_DIAG, UTIL_INF_OFFDIAG,
+       UTIL_KINDS };
+
+/*
+ * Writes the stored triangle of a random SPD matrix (util_spd) and breaks it as kind says,
+ * at a column that depends on salt (e.g. the matrix index). Returns the info bchol must
+ * report (util_ref_info), or -1 if a kind that must fail did not (a setup error).
+ */
+int util_spd_case(void *a, int dbl, char uplo, int n, int lda, util_rng *r, int kind, long long salt);
+
 /* Median of v[0..n-1] (sorts v). */
 double util_median(double *v, int n);
 

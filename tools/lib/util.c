@@ -200,3 +200,21 @@ int util_parse_sizes(const char *text, int *out, int max)
     }
     return count;
 }
+
+int util_spd_case(void *a, int dbl, char uplo, int n, int lda, util_rng *r, int kind, long long salt)
+{
+    if (n == 0) return 0;
+    util_spd(a, dbl, uplo, n, lda, r);
+    int col = (int)((salt * 7 + 3) % n), row = col + (n - col) / 2; /* row >= col */
+    int lower = uplo == 'L' || uplo == 'l';
+    int i = lower ? row : col, j = lower ? col : row;
+    if (kind == UTIL_NOT_SPD) util_break_at(a, dbl, uplo, n, lda, col);
+    if (kind == UTIL_NAN_DIAG) util_set(a, util_idx(col, col, lda), dbl, NAN);
+    if (kind == UTIL_NAN_OFFDIAG) util_set(a, util_idx(i, j, lda), dbl, NAN);
+    if (kind == UTIL_INF_DIAG) util_set(a, util_idx(col, col, lda), dbl, INFINITY);
+    if (kind == UTIL_INF_OFFDIAG) util_set(a, util_idx(i, j, lda), dbl, INFINITY);
+    int info = util_ref_info(a, dbl, uplo, n, lda);
+    /* An off-diagonal NaN or Inf on the diagonal's row (row == col) is a diagonal one. */
+    if (kind != UTIL_GOOD && info == 0 && kind != UTIL_NAN_OFFDIAG && kind != UTIL_INF_OFFDIAG) return -1;
+    return info;
+}

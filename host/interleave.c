@@ -1,0 +1,201 @@
+/* bchol_{s,d}interleave and bchol_{s,d}deinterleave: copies between strided and
+ * interleaved batches (argument checks, then the tiled-transpose kernels of
+ * cl_kernels/interleave.cl). Also the span of an interleaved batch. */
+#include "interleaved.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const interleave_files[] = {"common.cl", "interleave.cl", NULL};
+
+#define TILE 16       /* a tile work-group is TILE*TILE work-items */
+#define LOOP_GROUP 64 /* matrices per work-group of the CPU copy */
+
+uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk)
+{
+    /* ((nchunks*n*n - 1) * chunk + (batch-1) % chunk + 1) */
+    if (batch <= 0 || n <= 0) return 0;
+    const uint64_t nchunks = (uint64_t)((batch - 1) / chunk) + 1;
+    uint64_t s;
+    if (__builtin_mul_overflow(nchunks, (uint64_t)n * (uint64_t)n, &s) ||
+        __builtin_mul_overflow(s - 1, (uint64_t)chunk, &s) ||
+        __builtin_add_overflow(s, (uint64_t)((batch - 1) % chunk) + 1, &s) || s > INT64_MAX)
+        return 0;
+    return s;
+}
+
+bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
+                                       int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
+                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_options o;
+    cl_kernel kernel;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D TILE=%d", TILE);
+    /* CPUs copy a matrix per work-item; GPUs transpose tiles through local memory.
+     * BCHOL_CONVERSION=tile|loop picks one (for testing both on one device). */
+    const char *force = getenv("BCHOL_CONVERSION");
+    int loop = force && *force ? !strcmp(force, "loop") : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    const char *name = loop ? (to_interleaved ? "interleave_loop" : "deinterleave_loop")
+                            : (to_interleaved ? "interleave" : "deinterleave");
+    bchol_status st = bchol__get_kernel(ctx, interleave_files, &o, name, &kernel);
+    if (st) return st;
+    size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+    if (!loop && limit < TILE * TILE) {
+        /* the tiles need TILE*TILE work-items per group; the loop copy runs with any */
+        loop = 1;
+        name = to_interleaved ? "interleave_loop" : "deinterleave_loop";
+        if ((st = bchol__get_kernel(ctx, interleave_files, &o, name, &kernel))) return st;
+        limit = bchol__kernel_wg_limit(ctx, kernel);
+    }
+
+    /* A tile group covers TILE matrices of one of etiles element blocks; a loop group
+     * covers up to LOOP_GROUP matrices (one per work-item). */
+    const int64_t etiles = loop ? 1 : ((int64_t)n * n + TILE - 1) / TILE;
+    const size_t loop_group = limit < LOOP_GROUP ? (limit ? limit : 1) : LOOP_GROUP;
+    const int64_t per_group = loop ? (int64_t)loop_group : TILE;
+    const size_t local = loop ? loop_group : TILE * TILE;
+    int64_t per_launch = bchol__launch_batch_limit(ctx, per_group, local) / per_group / etiles * per_group;
+    if (per_launch < per_group) per_launch = per_group;
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, ch = (cl_ulong)chunk;
+    cl_ulong end = (cl_ulong)batch;
+    cl_int ld = lda, order = n, mode = uplo_mode;
+    for (int64_t first = 0; first < batch; first += per_launch) {
+        const int64_t count = batch - first < per_launch ? batch - first : per_launch;
+        const size_t global = (size_t)(etiles * ((count + per_group - 1) / per_group)) * local;
+        cl_ulong from = (cl_ulong)first;
+        if (to_interleaved) {
+            bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off),   BCHOL_ARG(ld),   BCHOL_ARG(str),
+                                BCHOL_ARG(B),  BCHOL_ARG(ch),    BCHOL_ARG(order), BCHOL_ARG(mode),
+                                BCHOL_ARG(end), BCHOL_ARG(from)};
+            st = bchol__launch(call, kernel, 10, args, 1, &global, &local);
+        } else {
+            bchol_arg args[] = {BCHOL_ARG(B),   BCHOL_ARG(ch),    BCHOL_ARG(A),   BCHOL_ARG(off),
+                                BCHOL_ARG(ld),  BCHOL_ARG(str),   BCHOL_ARG(order), BCHOL_ARG(mode),
+                                BCHOL_ARG(end), BCHOL_ARG(from)};
+            st = bchol__launch(call, kernel, 10, args, 1, &global, &local);
+        }
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+/* 'L' -> 0, 'U' -> 1, 'A' -> 2 (the kernel's copy modes). */
+static bchol_status check_copy_uplo(bchol_context *ctx, const char *routine, char uplo, int *mode)
+{
+    switch (uplo) {
+    case 'L': case 'l': *mode = 0; return BCHOL_SUCCESS;
+    case 'U': case 'u': *mode = 1; return BCHOL_SUCCESS;
+    case 'A': case 'a': *mode = 2; return BCHOL_SUCCESS;
+    }
+    if (uplo >= 32 && uplo < 127)
+        return bchol__fail(ctx, BCHOL_ERR_UPLO, "%s: argument 2 (uplo = '%c') must be 'L', 'U' or 'A'",
+                           routine, uplo);
+    return bchol__fail(ctx, BCHOL_ERR_UPLO, "%s: argument 2 (uplo = %d) must be 'L', 'U' or 'A'",
+                       routine, (int)uplo);
+}
+
+/* Positions of the strided and interleaved arguments differ between the two directions. */
+typedef struct {
+    int a, offset, lda, stride, batch, b, chunk;
+} positions;
+
+static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precision p, int to_interleaved,
+                         const positions *pos, char uplo, int n, cl_mem A, int64_t offset, int lda,
+                         int64_t stride, int64_t batch, cl_mem B, int64_t chunk, cl_event *event)
+{
+    int mode = 0;
+    bchol_status st;
+    if (event) *event = NULL;
+    if ((st = bchol__check_context(ctx, routine))) return st;
+    if ((st = check_copy_uplo(ctx, routine, uplo, &mode))) return st;
+    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 3 (n = %d) must be >= 0", routine, n);
+    /* Arguments in the order of their positions: the interleaved side comes first when
+     * copying back. */
+    for (int k = 4; k <= 10; k++) {
+        if (k == pos->offset && offset < 0)
+            return bchol__fail(ctx, BCHOL_ERR_OFFSET_A, "%s: argument %d (offset = %lld) must be >= 0",
+                               routine, k, (long long)offset);
+        if (k == pos->lda && lda < (n > 1 ? n : 1))
+            return bchol__fail(ctx, BCHOL_ERR_LDA, "%s: argument %d (lda = %d) must be >= max(1, n) = %d",
+                               routine, k, lda, n > 1 ? n : 1);
+        if (k == pos->lda && n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
+            return bchol__fail(ctx, BCHOL_ERR_N,
+                               "%s: argument 3 (n = %d) with lda = %d spans more than 2^31-1 elements",
+                               routine, n, lda);
+        if (k == pos->stride && stride < (int64_t)lda * n)
+            return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
+                               "%s: argument %d (stride = %lld) must be >= lda*n = %lld", routine, k,
+                               (long long)stride, (long long)lda * n);
+        if (k == pos->batch && batch < 0)
+            return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument %d (batch = %lld) must be >= 0",
+                               routine, k, (long long)batch);
+        if (k == pos->chunk && chunk < 1)
+            return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
+                               routine, k, (long long)chunk);
+    }
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0 || n == 0) return BCHOL_SUCCESS;
+
+    const size_t es = bchol__elem_size(p);
+    uint64_t span_a, span_b = bchol__interleaved_span(n, batch, chunk);
+    if (bchol__batch_span(offset, stride, batch, lda, n, n, &span_a) || span_a > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
+                           routine);
+    if (!span_b || span_b > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
+                           "%s: the interleaved batch (chunk = %lld) spans more than 2^63 elements",
+                           routine, (long long)chunk);
+    for (int k = 4; k <= 10; k++) {
+        if (k == pos->a && (st = bchol__check_buffer(ctx, routine, k, "A", A, span_a * es, BCHOL_ERR_A,
+                                                     BCHOL_ERR_A_SIZE)))
+            return st;
+        if (k == pos->b && (st = bchol__check_buffer(ctx, routine, k, "B", B, span_b * es, BCHOL_ERR_B,
+                                                     BCHOL_ERR_B_SIZE)))
+            return st;
+    }
+
+    bchol_call call;
+    bchol__call_begin(&call, ctx);
+    st = bchol__interleave_enqueue(&call, p, to_interleaved, mode, n, A, offset, lda, stride, B, batch,
+                                   chunk);
+    return bchol__call_end(&call, st, event);
+}
+
+/* (ctx, uplo, n, A, offset, lda, stride, batch, B, chunk, event) */
+static const positions to_interleaved_pos = {4, 5, 6, 7, 8, 9, 10};
+/* (ctx, uplo, n, B, batch, chunk, A, offset, lda, stride, event) */
+static const positions to_strided_pos = {7, 8, 9, 10, 5, 4, 6};
+
+bchol_status bchol_sinterleave(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t offset, int lda,
+                               int64_t stride, int64_t batch, cl_mem B, int64_t chunk, cl_event *event)
+{
+    return copy(ctx, "bchol_sinterleave", BCHOL_S, 1, &to_interleaved_pos, uplo, n, A, offset, lda,
+                stride, batch, B, chunk, event);
+}
+
+bchol_status bchol_dinterleave(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t offset, int lda,
+                               int64_t stride, int64_t batch, cl_mem B, int64_t chunk, cl_event *event)
+{
+    return copy(ctx, "bchol_dinterleave", BCHOL_D, 1, &to_interleaved_pos, uplo, n, A, offset, lda,
+                stride, batch, B, chunk, event);
+}
+
+bchol_status bchol_sdeinterleave(bchol_context *ctx, char uplo, int n, cl_mem B, int64_t batch,
+                                 int64_t chunk, cl_mem A, int64_t offset, int lda, int64_t stride,
+                                 cl_event *event)
+{
+    return copy(ctx, "bchol_sdeinterleave", BCHOL_S, 0, &to_strided_pos, uplo, n, A, offset, lda,
+                stride, batch, B, chunk, event);
+}
+
+bchol_status bchol_ddeinterleave(bchol_context *ctx, char uplo, int n, cl_mem B, int64_t batch,
+                                 int64_t chunk, cl_mem A, int64_t offset, int lda, int64_t stride,
+                                 cl_event *event)
+{
+    return copy(ctx, "bchol_ddeinterleave", BCHOL_D, 0, &to_strided_pos, uplo, n, A, offset, lda,
+                stride, batch, B, chunk, event);
+}

@@ -1,0 +1,66 @@
+/* What the interleaved-layout files share: the kernel generator's configuration, the
+ * enqueue functions of the factorization and of the layout conversions. Never installed. */
+#ifndef BCHOL_INTERLEAVED_H
+#define BCHOL_INTERLEAVED_H
+
+#include "internal.h"
+
+/* One generated factorization kernel. */
+typedef struct {
+    int n;       /* order of the matrices */
+    int nb;      /* tile size, 1..n */
+    int looking; /* BCHOL_LOOKING_LEFT / _RIGHT / _TOP */
+    int unroll;  /* BCHOL_UNROLL_TILES / _FULL */
+    int upper;   /* 0: lower storage, 1: upper storage (L(i,j) read at (j,i)) */
+    int64_t chunk; /* > 0: the layout's chunk size, built into the code; 0: a kernel argument */
+    int wg;      /* work-items per work-group (reqd_work_group_size) */
+    /* 1: the wg lanes of every work-group are consecutive in one chunk and all exist in the
+     * buffer (padding lanes included), so addresses are affine in the work-item id and
+     * every lane loads without a clamp (CPU compilers vectorize across work-items then). */
+    int aligned;
+    /* 1 (needs aligned): a store writes the old value back where the matrix has failed or
+     * the lane is padding, instead of skipping it -- branch-free code for CPUs. */
+    int blend;
+} bchol_ilv_config;
+
+/* Name of the generated kernel. Arguments: (global REAL *A, ulong chunk, ulong batch,
+ * ulong b0, global int *info, ulong info0); work-item g factors matrix b = b0 + g if it
+ * is < batch, and writes info[info0 + b]. */
+#define BCHOL_ILV_KERNEL "potrf_interleaved"
+
+/* OpenCL C text of the kernel for cfg, to be built after common.cl with the precision
+ * macros. Returns NULL when out of memory; the caller frees the text. */
+char *bchol__interleaved_source(const bchol_ilv_config *cfg);
+
+/* Enqueues the factorization of a checked, non-empty interleaved batch with complete
+ * params (every field set); info of matrix b goes to info[info0 + b]. */
+bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision p,
+                                              const bchol_params *params, int upper, int n,
+                                              cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
+                                              int64_t info0);
+
+/* Enqueues a copy strided A -> interleaved B (to_interleaved = 1) or back, of a checked
+ * batch. uplo_mode: 0 lower triangle, 1 upper triangle, 2 the whole matrix. */
+bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
+                                       int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
+                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk);
+
+/* Elements an interleaved batch spans (see bchol.h), or 0 on overflow past 2^63. */
+uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk);
+
+/* The strided routine's interleaved variant: for pieces of the batch, convert into a
+ * workspace, factor there and convert the stored triangle back. With may_decline set
+ * (the dispatcher chose the variant, the caller did not), a workspace of one work-group's
+ * matrices that does not fit one allocation, or cannot be had, sets *declined and
+ * returns success with nothing enqueued, so that the caller runs another variant. */
+bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
+                                          const bchol_params *params, int upper, int n, cl_mem A,
+                                          int64_t offset, int lda, int64_t stride, int64_t batch,
+                                          cl_mem info, int may_decline, int *declined);
+
+/* Checks the interleaved fields of params (argument position pos) for order n; 0 fields
+ * are allowed (they take the default). */
+bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *routine, int pos,
+                                             int n, const bchol_params *p);
+
+#endif

@@ -1,0 +1,99 @@
+/* Driver of the interleaved factorization: generates the kernel for (n, nb, looking,
+ * unroll, chunk, uplo), builds it after common.cl through the program cache (precision
+ * and fast math as build options), and enqueues one work-item per matrix in work-groups
+ * of params->chunk work-items. */
+#include "interleaved.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bchol_ilv_config *cfg,
+                               int fast_math, cl_kernel *kernel)
+{
+    char *common = NULL, *body = NULL, *text = NULL;
+    bchol_status st = bchol__kernel_source(ctx, "common.cl", &common);
+    if (st) return st;
+    if ((body = bchol__interleaved_source(cfg)) &&
+        (text = malloc(strlen(common) + strlen(body) + 64))) {
+        /* #line keeps build-log positions meaningful in both parts. */
+        sprintf(text, "#line 1 \"common.cl\"\n%s\n#line 1 \"generated\"\n%s", common, body);
+        bchol_options o;
+        bchol__options_init(&o);
+        bchol__options_precision(&o, p);
+        if (fast_math) bchol__options_add(&o, "-cl-fast-relaxed-math");
+        st = bchol__get_kernel_from_text(ctx, text, &o, BCHOL_ILV_KERNEL, kernel);
+    } else {
+        st = bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY, "no memory for the generated kernel text");
+    }
+    free(common);
+    free(body);
+    free(text);
+    return st;
+}
+
+/* Whether the wg lanes of each work-group are consecutive in one chunk and all lie in the
+ * buffer of `elements` (padding lanes of the last group included). */
+static int lanes_aligned(int n, int64_t batch, int64_t chunk, int wg, uint64_t elements)
+{
+    const int64_t lanes = (batch + wg - 1) / wg * wg;
+    if (chunk % wg != 0 && lanes > chunk) return 0;
+    const uint64_t span = bchol__interleaved_span(n, lanes, chunk);
+    return span && span <= elements;
+}
+
+bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision p,
+                                              const bchol_params *params, int upper, int n,
+                                              cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
+                                              int64_t info0)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_ilv_config cfg;
+    cfg.n = n;
+    cfg.nb = params->inb < n ? params->inb : n;
+    cfg.looking = params->looking;
+    cfg.unroll = params->unroll;
+    cfg.upper = upper;
+    /* A layout of several chunks gets its chunk size built in (constant address offsets);
+     * one chunk (the simple layout) takes it as an argument, so that the batch size does
+     * not make a new program. */
+    cfg.chunk = chunk < batch ? chunk : 0;
+    cfg.wg = params->chunk;
+    if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
+    size_t size = 0;
+    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof size, &size, NULL);
+
+    cl_kernel kernel;
+    bchol_status st;
+    /* A long kernel may take fewer work-items per group than asked (registers). */
+    for (;;) {
+        cfg.aligned = lanes_aligned(n, batch, chunk, cfg.wg, size / bchol__elem_size(p));
+        /* CPUs vectorize across work-items; a branch-free store keeps them doing it.
+         * BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
+        const char *force = getenv("BCHOL_STORES");
+        cfg.blend = cfg.aligned && (force && *force ? !strcmp(force, "blend")
+                                                    : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0);
+        if ((st = get_kernel(ctx, p, &cfg, params->math == BCHOL_MATH_FAST, &kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        if ((size_t)cfg.wg <= limit) break;
+        if (cfg.wg == 1)
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "interleaved kernel: n = %d, nb = %d does not run even with one "
+                               "work-item per group on this device",
+                               n, cfg.nb);
+        cfg.wg = (int)limit < cfg.wg / 2 ? (int)limit : cfg.wg / 2;
+    }
+
+    const size_t local = (size_t)cfg.wg;
+    const int64_t per_launch = bchol__launch_batch_limit(ctx, cfg.wg, local);
+    cl_ulong ch = (cl_ulong)chunk, total = (cl_ulong)batch, i0 = (cl_ulong)info0;
+    for (int64_t first = 0; first < batch; first += per_launch) {
+        const int64_t count = batch - first < per_launch ? batch - first : per_launch;
+        const size_t global = (size_t)((count + cfg.wg - 1) / cfg.wg) * local;
+        cl_ulong b0 = (cl_ulong)first;
+        bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(ch),   BCHOL_ARG(total),
+                            BCHOL_ARG(b0), BCHOL_ARG(info), BCHOL_ARG(i0)};
+        if ((st = bchol__launch(call, kernel, 6, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
