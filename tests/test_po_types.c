@@ -70,6 +70,11 @@ static const struct {
     {"separate-nb8-pb3-tile16",
      factor_device,
      {.variant = BCHOL_VARIANT_SEPARATE, .nb = 8, .pb = 3, .tile = 16}},
+    {"interleaved", factor_device, {.variant = BCHOL_VARIANT_INTERLEAVED}},
+    {"interleaved-inb3-top-simple-chunk16",
+     factor_device,
+     {.variant = BCHOL_VARIANT_INTERLEAVED, .inb = 3, .looking = BCHOL_LOOKING_TOP,
+      .chunking = BCHOL_SIMPLE, .chunk = 16}},
     {"host", factor_host, {.variant = BCHOL_VARIANT_AUTO}},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
