@@ -13,6 +13,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The text the *_params routines hand out: valid until the next call in this thread. */
 static _Thread_local char source_text[1024];
@@ -112,8 +113,26 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
     }
     backend_defaults(ctx, p, n, out);
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
-    if (variant <= BCHOL_VARIANT_AUTO) variant = auto_variant(ctx, t, p, n, out, vwhy, sizeof vwhy);
+    const int automatic = variant <= BCHOL_VARIANT_AUTO;
+    if (automatic) variant = auto_variant(ctx, t, p, n, out, vwhy, sizeof vwhy);
     out->variant = variant;
+    /* AUTO fills the other variants' fields from their own tuned entries too, so that a
+     * caller who forces a variant with these params gets its tuned values; say which. */
+    char others[384] = "";
+    if (automatic) {
+        for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_INTERLEAVED; w++) {
+            if (w == (int)variant) continue;
+            bchol_tuning_pick o = bchol__tuning_lookup(t, &ctx->info, (char)p, (bchol_variant)w, n);
+            if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &o.entry->params)))
+                continue;
+            take_entry(o.entry, out);
+            out->variant = variant;
+            size_t len = strlen(others);
+            snprintf(others + len, sizeof others - len, "; %s fields from %s (%c %s entry for n = %d)",
+                     bchol__variant_name((bchol_variant)w), o.section->file, o.entry->precision,
+                     bchol__variant_name((bchol_variant)w), o.entry->n);
+        }
+    }
     const char *sep = vwhy[0] ? "; " : "", *family = ctx->backend->family;
     const char *vname = bchol__variant_name(variant);
 
@@ -121,18 +140,18 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
     const bchol_tuning_entry *e = pick.entry;
     if (!e) {
         if (t)
-            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c %s entry)%s%s",
-                     family, (char)p, vname, sep, vwhy);
+            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c %s entry)%s%s%s",
+                     family, (char)p, vname, sep, vwhy, others);
         else
-            snprintf(why, size, "backend %s defaults (%s)%s%s", family, ctx->tuning_note, sep, vwhy);
+            snprintf(why, size, "backend %s defaults (%s)%s%s%s", family, ctx->tuning_note, sep, vwhy, others);
         return;
     }
     const bchol_tuning_section *s = pick.section;
     if (e->variant == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &e->params)) {
         snprintf(why, size,
                  "backend %s defaults (the tuned %c %s entry for n = %d in %s needs more local "
-                 "memory than the device has at n = %d)%s%s",
-                 family, e->precision, vname, e->n, s->file, n, sep, vwhy);
+                 "memory than the device has at n = %d)%s%s%s",
+                 family, e->precision, vname, e->n, s->file, n, sep, vwhy, others);
         return;
     }
     take_entry(e, out);
@@ -147,9 +166,9 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
         snprintf(where, sizeof where, "measured at this size");
     else
         snprintf(where, sizeof where, "the nearest measured size below n = %d", n);
-    snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s%s%s",
+    snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s%s%s%s",
              s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
-             s->family, e->precision, vname, e->n, where, measured, sep, vwhy);
+             s->family, e->precision, vname, e->n, where, measured, sep, vwhy, others);
 }
 
 void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params,

@@ -282,13 +282,14 @@ enum {
 
 /*
  * The parameters bchol_{s,d}potrf_batched would use for this precision ('s' or 'd') and
- * n on ctx's device, and where they came from (a short text, e.g. "backend pocl
- * defaults"). The variant is fused up to the device's crossover order and separate above
- * it (or where the fused kernel cannot hold n); the fields of both variants are filled.
- * n on ctx's device, and where they came from: a text naming the tuning file, device
- * section and entry, or saying why the backend defaults apply (e.g. "backend pocl
- * defaults (BCHOL_TUNING_FILE=off)"). The text stays valid until the next call of this
- * function in the same thread.
+ * n on ctx's device, and where they came from. The variant is the dispatcher's choice (the
+ * tuning table where it compared variants, else the backend's: interleaved, fused or
+ * separate); every variant's fields are filled, each from the tuning table's entry for
+ * that variant where it has one, else the backend defaults, so that params with a forced
+ * variant run that variant's tuned values. *source is a text naming the tuning file,
+ * device section and entry, or saying why the backend defaults apply (e.g. "backend pocl
+ * defaults (BCHOL_TUNING_FILE=off)"); it stays valid until the next call of this function
+ * in the same thread.
  */
 BCHOL_API bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n,
                                           bchol_params *params, const char **source);
