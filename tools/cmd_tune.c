@@ -57,7 +57,9 @@ static void usage(FILE *f)
             "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
             "                      4,8,12,16,24,32,48,64,96,128,192,256,384,512; CPUs 4,8,16,32,64,128)\n"
             "  --precision s|d|sd  (default sd, s on devices without fp64)\n"
-            "  --variants LIST     variants to sweep, comma-separated (default: all: fused)\n"
+            "  --variants LIST     variants to sweep, comma-separated (default: every one at the\n"
+            "                      sizes it applies to: fused within local memory, interleaved\n"
+            "                      n <= 64, separate n >= 32)\n"
             "  --uplo L|U          (default L)\n"
             "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
             "  --reps R            timed runs per configuration (default 5)\n"
@@ -479,7 +481,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         int ntodo = 0;
         for (int i = g; i < end; i++)
             if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
-        const tune_target t = {*dev, p->items[g].precision, p->items[g].n};
+        tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}};
+        bchol_potrf_params(base, t.precision, t.n, &t.defaults, NULL);
         if (ntodo || needs_confirmation(f, t.precision, t.n)) {
             bchol_context *ctx;
             tune_workload w;

@@ -24,6 +24,7 @@ typedef struct {
     bchol_device_info dev;
     char precision; /* 's' or 'd' */
     int n;
+    bchol_params defaults; /* the backend's (bchol_potrf_params without a tuning file) */
 } tune_target;
 
 /* ---- variants (tune_<variant>.c) ------------------------------------------------- */

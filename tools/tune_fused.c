@@ -38,6 +38,8 @@ static int values(int param, const tune_target *t, int *out, int max)
     static const int shapes[] = {BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK};
     const int n = t->n;
     int k = 0;
+    /* the narrowest panel of one matrix must fit local memory, else fused does not apply */
+    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem) return 0;
     switch (param) {
     case IB: {
         int cap = 4;

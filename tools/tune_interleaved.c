@@ -1,0 +1,132 @@
+/* The interleaved variant's search space, timed on strided batches as the dispatcher
+ * compares it (the conversions to and from the interleaved layout included): tile size inb
+ * (sizes that do not divide n get corner tiles), looking order, unrolling of the tile
+ * loops, chunked or simple layout of the internal copy, chunk (also the work-group size),
+ * and math (IEEE only unless --set math=... asks for fast math, which changes results).
+ * Swept only up to n = 64: one work-item holds a whole matrix in registers. */
+#include "tune.h"
+
+#include <stdio.h>
+
+enum { INB, LOOKING, UNROLL, CHUNKING, CHUNK, MATH, NPARAMS };
+
+#define MAX_N 64      /* above, a matrix per work-item spills whatever the parameters */
+#define MAX_FULL_N 64 /* the library's limit of unroll = full (potrf_interleaved.c) */
+
+static const char *const names[NPARAMS] = {"inb", "looking", "unroll", "chunking", "chunk", "math"};
+static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
+static const char *const unroll_labels[] = {"default", "tiles", "full", NULL};
+static const char *const chunking_labels[] = {"default", "chunked", "simple", NULL};
+static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
+static const char *const *const labels[NPARAMS] = {NULL, looking_labels, unroll_labels,
+                                                   chunking_labels, NULL, math_labels};
+
+static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
+
+static int copy_list(const int *list, int count, int *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
+    return k;
+}
+
+/*
+ * inb: tiles from 2 up to the whole matrix; 6, 12 and 24 leave corner tiles at the usual
+ * power-of-two n (the seed's sweep found such sizes competitive). chunk: CPUs vectorize
+ * across a group's work-items (8 floats per AVX2 vector), so small multiples of that; GPUs
+ * want whole warps and enough of them.
+ */
+static int values(int param, const tune_target *t, int *out, int max)
+{
+    static const int inbs[] = {2, 4, 6, 8, 12, 16, 24, 32};
+    static const int chunk_gpu[] = {32, 64, 128, 256}, chunk_cpu[] = {16, 32, 64, 128};
+    static const int lookings[] = {BCHOL_LOOKING_LEFT, BCHOL_LOOKING_RIGHT, BCHOL_LOOKING_TOP};
+    static const int unrolls[] = {BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL};
+    static const int chunkings[] = {BCHOL_CHUNKED, BCHOL_SIMPLE};
+    const int n = t->n;
+    int k = 0;
+    if (n > MAX_N) return 0;
+    switch (param) {
+    case INB: /* a tile of the whole matrix is one tile: sizes past n are the same */
+        for (int i = 0; i < 8 && k < max; i++)
+            if (inbs[i] < n) out[k++] = inbs[i];
+        if (k < max && n <= 32) out[k++] = n;
+        return k;
+    case LOOKING: return copy_list(lookings, 3, out, max);
+    case UNROLL: return copy_list(unrolls, n <= MAX_FULL_N ? 2 : 1, out, max);
+    case CHUNKING: return copy_list(chunkings, 2, out, max);
+    case CHUNK: return is_gpu(t) ? copy_list(chunk_gpu, 4, out, max) : copy_list(chunk_cpu, 4, out, max);
+    case MATH: out[0] = BCHOL_MATH_IEEE; return 1;
+    }
+    return 0;
+}
+
+static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
+{
+    if ((size_t)c[CHUNK] > t->dev.max_work_group) {
+        snprintf(why, size, "chunk = %d work-items per group; the device takes %zu", c[CHUNK],
+                 t->dev.max_work_group);
+        return "work-group size";
+    }
+    if (c[UNROLL] == BCHOL_UNROLL_FULL && t->n > MAX_FULL_N) {
+        snprintf(why, size, "unroll = full is limited to n <= %d", MAX_FULL_N);
+        return "unrolled size";
+    }
+    return NULL;
+}
+
+static void to_params(const int *c, bchol_params *p)
+{
+    *p = (bchol_params){.variant = BCHOL_VARIANT_INTERLEAVED, .inb = c[INB], .looking = c[LOOKING],
+                        .unroll = c[UNROLL], .chunking = c[CHUNKING], .chunk = c[CHUNK],
+                        .math = c[MATH]};
+}
+
+static void from_params(const bchol_params *p, int *c)
+{
+    c[INB] = p->inb;
+    c[LOOKING] = p->looking;
+    c[UNROLL] = p->unroll;
+    c[CHUNKING] = p->chunking;
+    c[CHUNK] = p->chunk;
+    c[MATH] = p->math;
+}
+
+static void defaults(bchol_context *ctx, const tune_target *t, int *c)
+{
+    bchol_params p;
+    bchol_potrf_params(ctx, t->precision, t->n, &p, NULL);
+    from_params(&p, c);
+}
+
+static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                            const bchol_params *p, bchol_params *effective)
+{
+    return bchol_potrf_prepare(ctx, p, t->precision, uplo, t->n, effective);
+}
+
+/* Through the strided routine: the conversions are part of what is timed. */
+static bchol_status run(bchol_context *ctx, const tune_workload *w, const bchol_params *p)
+{
+    const int n = w->n;
+    if (w->precision == 'd')
+        return bchol_dpotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
+                                       w->info, NULL);
+    return bchol_spotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
+                                   w->info, NULL);
+}
+
+const tune_variant tune_interleaved = {
+    .name = "interleaved",
+    .variant = BCHOL_VARIANT_INTERLEAVED,
+    .nparams = NPARAMS,
+    .param_names = names,
+    .labels = labels,
+    .values = values,
+    .prune = prune,
+    .to_params = to_params,
+    .from_params = from_params,
+    .defaults = defaults,
+    .prepare = prepare,
+    .run = run,
+};
