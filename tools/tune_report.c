@@ -2,7 +2,8 @@
  * per parameter, how much the time depends on it (in the spirit of Table I of Kurzak and
  * Gates' interleaved batch Cholesky paper); how noisy the timings were. With --against
  * TUNED, how close the pick TUNED gives each size of FILE (its nearest measured size
- * below) comes to FILE's exhaustive best there: the check for sizes off the tuning grid. */
+ * below) comes to FILE's exhaustive best there: the check for sizes off the tuning grid.
+ * Where the file measured several variants: the fastest per size and where it changes. */
 #include "tune.h"
 
 #include <math.h>
@@ -318,6 +319,76 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
     free(noise);
 }
 
+/* Per size, each variant's chosen time and the fastest: the variant the dispatcher runs
+ * there (its compared_variants rule), and the sizes where that winner changes (the
+ * fused/separate and strided/interleaved crossovers). */
+static void report_crossovers(const cJSON *section, char precision)
+{
+    int sizes[256], nsizes = 0, nv = 0, seen[16] = {0};
+    const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
+    for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
+        cJSON_ArrayForEach(e, chosen)
+        {
+            if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), tune_variants[v]->name))
+                continue;
+            int n = (int)num(e, "n", -1), k = 0;
+            seen[v] = 1;
+            while (k < nsizes && sizes[k] != n) k++;
+            if (k == nsizes && nsizes < 256) sizes[nsizes++] = n;
+        }
+    }
+    int variants = 0;
+    for (int v = 0; v < nv; v++) variants += seen[v];
+    if (variants < 2) return; /* nothing was compared */
+    for (int i = 1; i < nsizes; i++)
+        for (int k = i; k > 0 && sizes[k - 1] > sizes[k]; k--) {
+            int t = sizes[k];
+            sizes[k] = sizes[k - 1];
+            sizes[k - 1] = t;
+        }
+    printf("\n## %c crossovers: each variant's chosen time (ms) per size; the fastest is what the\n"
+           "## dispatcher runs there\n%6s", precision, "n");
+    for (int v = 0; v < nv; v++)
+        if (seen[v]) printf(" %12s", tune_variants[v]->name);
+    printf("  %s\n", "fastest");
+    const char *prev = NULL;
+    char changes[1024] = "";
+    size_t used = 0;
+    int prev_n = 0;
+    for (int s = 0; s < nsizes; s++) {
+        double best = INFINITY;
+        const char *winner = NULL;
+        printf("%6d", sizes[s]);
+        for (int v = 0; v < nv; v++) {
+            if (!seen[v]) continue;
+            double ms = -1;
+            cJSON_ArrayForEach(e, chosen)
+            {
+                if (str(e, "precision")[0] == precision && !strcmp(str(e, "variant"), tune_variants[v]->name) &&
+                    (int)num(e, "n", -1) == sizes[s])
+                    ms = num(e, "ms", -1);
+            }
+            if (ms < 0) printf(" %12s", "-");
+            else printf(" %12.4f", ms);
+            if (ms >= 0 && ms < best) {
+                best = ms;
+                winner = tune_variants[v]->name;
+            }
+        }
+        printf("  %s\n", winner ? winner : "-");
+        if (winner && prev && strcmp(winner, prev) && used < sizeof changes) {
+            int w = snprintf(changes + used, sizeof changes - used, "%s%s -> %s between n = %d and %d",
+                             used ? "; " : "", prev, winner, prev_n, sizes[s]);
+            if (w > 0) used += (size_t)w;
+        }
+        if (winner) {
+            prev = winner;
+            prev_n = sizes[s];
+        }
+    }
+    printf("crossovers (%c): %s\n", precision, used ? changes : "none: one variant wins at every size");
+}
+
 int tune_report(const char *path, const char *against)
 {
     char why[600];
@@ -352,8 +423,12 @@ int tune_report(const char *path, const char *against)
         cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(other, "devices")) if (same_identity(t, s)) tuned = t;
         if (other && !tuned) printf("(%s has no section for this device)\n", against);
         for (const char *p = "sd"; *p; p++)
-            for (int v = 0; tune_variants[v]; v++) report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v], tuned,
-                             against);
+        {
+            for (int v = 0; tune_variants[v]; v++)
+                report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v],
+                             tuned, against);
+            report_crossovers(s, *p);
+        }
         shown++;
     }
     if (!shown) printf("\n(no measured configurations in this file)\n");
