@@ -38,8 +38,16 @@ static char dir[64], file[128];
     } while (0)
 
 /* The sweep: n = 4 and 6, ib 4 or 8, rpt 1 or 2 (plus the defaults where they differ). */
-#define SWEEP "--n", "4,6", "--precision", "s", "--set", "ib=4,8", "--set", "tbc=1", "--set", \
-              "rpt=1,2", "--set", "shape=fixed", "--reps", "2", "--seed", "11", "--quiet"
+#define SWEEP "--n", "4,6", "--precision", "s", "--variants", "fused", "--set", "ib=4,8", "--set", \
+              "tbc=1", "--set", "rpt=1,2", "--set", "shape=fixed", "--reps", "2", "--seed", "11", "--quiet"
+
+/* The multi-variant sweep: n = 4 and 6, fused (one configuration) and interleaved (tiles of
+ * 2, tile loops), each with its backend defaults where they differ; small batches. */
+#define SWEEP_VARIANTS "--n", "4,6", "--precision", "s", "--variants", "fused,interleaved", "--set", \
+                       "ib=4", "--set", "tbc=1", "--set", "rpt=2", "--set", "shape=fixed", "--set", \
+                       "inb=2", "--set", "looking=left", "--set", "unroll=tiles", "--set",             \
+                       "chunking=chunked", "--set", "chunk=32", "--batch", "512", "--reps", "2", "--seed", "12", \
+                       "--quiet"
 
 /* Runs bchol with args; stdout into out (if not NULL). Returns the exit status. */
 static pid_t start(char *const *args, const char *out)
@@ -133,10 +141,146 @@ static char *plan_lines(const char *path)
     return out;
 }
 
+static int param_int(const cJSON *params, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, key);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+static int param_label(const cJSON *params, const char *key, const char *const *labels)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, key);
+    for (int i = 0; cJSON_IsString(v) && labels[i]; i++)
+        if (!strcmp(v->valuestring, labels[i])) return i;
+    return -1;
+}
+
+/* Whether p holds the tuned fields of the chosen entry e (of its variant). */
+static int has_entry_fields(const bchol_params *p, const cJSON *e)
+{
+    static const char *const shape[] = {"default", "fixed", "shrink", NULL};
+    static const char *const looking[] = {"default", "left", "right", "top", NULL};
+    static const char *const unroll[] = {"default", "tiles", "full", NULL};
+    static const char *const chunking[] = {"default", "chunked", "simple", NULL};
+    static const char *const math[] = {"default", "ieee", "fast", NULL};
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(e, "params");
+    const char *v = cJSON_GetObjectItemCaseSensitive(e, "variant")->valuestring;
+    if (!strcmp(v, "fused"))
+        return p->ib == param_int(q, "ib") && p->tbc == param_int(q, "tbc") && p->rpt == param_int(q, "rpt") &&
+               p->shape == param_label(q, "shape", shape);
+    if (!strcmp(v, "interleaved"))
+        return p->inb == param_int(q, "inb") && p->looking == param_label(q, "looking", looking) &&
+               p->unroll == param_label(q, "unroll", unroll) &&
+               p->chunking == param_label(q, "chunking", chunking) && p->chunk == param_int(q, "chunk") &&
+               p->math == param_label(q, "math", math);
+    return 0;
+}
+
+/* The two-variant run: stopped after 2 configurations, resumed; then what the dispatcher
+ * makes of the file at n = 4, 5 (nearest below: 4) and 6. */
+static void multi_variant(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP_VARIANTS, "--max-configs", "2");
+    CHECK(rc == 3 && count_tried() == 2, "budget-limited run: exit %d with %d tried (wanted 3 and 2)", rc,
+          count_tried());
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0, "resume: exit %d", rc);
+    cJSON *root = load(file);
+    CHECK(root != NULL, "the file is not JSON");
+    if (!root) return;
+    /* every configuration once, none failed, both variants at both sizes */
+    int per[2][2] = {{0, 0}, {0, 0}};
+    const cJSON *r, *e;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        int n = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint, copies = 0;
+        char key[600];
+        snprintf(key, sizeof key, "%s %s", v, key_of(r));
+        const cJSON *x;
+        cJSON_ArrayForEach(x, tried(root))
+        {
+            char other[600];
+            snprintf(other, sizeof other, "%s %s",
+                     cJSON_GetObjectItemCaseSensitive(x, "variant")->valuestring, key_of(x));
+            copies += !strcmp(key, other);
+        }
+        CHECK(copies == 1, "%s measured %d times", key, copies);
+        CHECK(!cJSON_GetObjectItemCaseSensitive(r, "failed"), "%s failed: %s", key,
+              cJSON_GetObjectItemCaseSensitive(r, "failed")->valuestring);
+        per[!strcmp(v, "interleaved")][n == 6]++;
+    }
+    /* fused: 1 (+ defaults); interleaved: inb 2 (+ defaults) */
+    CHECK(per[0][0] >= 1 && per[0][0] <= 2 && per[0][1] >= 1 && per[0][1] <= 2 && per[1][0] >= 1 &&
+              per[1][0] <= 2 && per[1][1] >= 1 && per[1][1] <= 2,
+          "configurations per variant and size: fused %d, %d; interleaved %d, %d", per[0][0], per[0][1],
+          per[1][0], per[1][1]);
+    /* one chosen entry per variant and size; the fastest of each size is the winner */
+    const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen");
+    const cJSON *fastest[2] = {NULL, NULL}, *slower[2] = {NULL, NULL};
+    CHECK(cJSON_GetArraySize(chosen) == 4, "%d chosen entries, wanted 4 (2 variants x 2 sizes)",
+          cJSON_GetArraySize(chosen));
+    cJSON_ArrayForEach(e, chosen)
+    {
+        int i = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint == 6;
+        if (!fastest[i] || ms_of(e) < ms_of(fastest[i])) {
+            slower[i] = fastest[i];
+            fastest[i] = e;
+        } else {
+            slower[i] = e;
+        }
+    }
+    setenv("BCHOL_TUNING_FILE", file, 1);
+    bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    const int sizes[] = {4, 5, 6}, which[] = {0, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *win = fastest[which[k]], *other = slower[which[k]];
+        if (!win || !other) break;
+        const char *wname = cJSON_GetObjectItemCaseSensitive(win, "variant")->valuestring;
+        const char *oname = cJSON_GetObjectItemCaseSensitive(other, "variant")->valuestring;
+        const bchol_variant wv = !strcmp(wname, "fused") ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_INTERLEAVED;
+        bchol_params p;
+        const char *source;
+        bchol_potrf_params(ctx, 's', sizes[k], &p, &source);
+        printf("n = %d: %s\n", sizes[k], source);
+        char entry[300], by[200], others[300];
+        snprintf(entry, sizeof entry, "tuning file %s", file);
+        snprintf(by, sizeof by, "variant %s: the fastest in the tuning table at n = %d", wname,
+                 which[k] ? 6 : 4);
+        snprintf(others, sizeof others, "%s fields from %s (s %s entry for n = %d)", oname, file, oname,
+                 which[k] ? 6 : 4);
+        CHECK(p.variant == wv && !strncmp(source, entry, strlen(entry)) && strstr(source, by) &&
+                  strstr(source, others),
+              "n = %d: variant %d, wanted %s (%.4f ms against %s %.4f ms); source \"%s\"", sizes[k],
+              (int)p.variant, wname, ms_of(win), oname, ms_of(other), source);
+        CHECK(has_entry_fields(&p, win) && has_entry_fields(&p, other),
+              "n = %d: the parameters are not the file's entries of both variants", sizes[k]);
+    }
+    CHECK(!*bchol_last_warning(ctx), "warning: %s", bchol_last_warning(ctx));
+    /* the report finds the two variants and says which wins where */
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    char out[128];
+    snprintf(out, sizeof out, "%s/report.txt", dir);
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "## s crossovers") && file_contains(out, "## s interleaved") &&
+              file_contains(out, "crossovers (s): "),
+          "--report of two variants: exit %d or no crossover section", rc);
+    cJSON_Delete(root);
+    remove(out);
+    remove(file);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_tune_run <bchol command>\n");
+    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "variants"))) {
+        fprintf(stderr, "usage: test_tune_run <bchol command> [variants]\n");
         return 2;
     }
     bchol = argv[1];
@@ -144,6 +288,11 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir)) return 1;
     snprintf(file, sizeof file, "%s/tuning.json", dir);
     unsetenv("BCHOL_TUNING_FILE");
+    if (argc == 3) {
+        multi_variant();
+        printf("tune run (variants): %s\n", failures ? "FAILED" : "ok");
+        return failures ? 1 : 0;
+    }
 
     /* 1. a budget of 3 configurations: stops with status 3 and a valid file */
     int rc = RUN(NULL, "tune", "--output", file, SWEEP, "--max-configs", "3");
