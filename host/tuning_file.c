@@ -166,10 +166,18 @@ static int parse_params(const cJSON *obj, int vi, bchol_params *prm, const char 
             ok = get_int(v, d->min, d->max, &value) == 0;
         }
         if (!ok) {
-            if (d->labels)
-                return reject(why, why_size, "%s.params.%s: expected \"%s\" or \"%s\", found %s",
-                              path, d->key, d->labels[d->min], d->labels[d->max],
-                              cJSON_IsString(v) ? "another string" : type_name(v));
+            if (d->labels) {
+                /* every accepted label: "left", "right" or "top" */
+                char list[160] = "";
+                size_t used = 0;
+                for (int k = d->min; k <= d->max && used < sizeof list; k++) {
+                    int w = snprintf(list + used, sizeof list - used, "%s\"%s\"",
+                                     k == d->min ? "" : k == d->max ? " or " : ", ", d->labels[k]);
+                    if (w > 0) used += (size_t)w;
+                }
+                return reject(why, why_size, "%s.params.%s: expected %s, found %s", path, d->key,
+                              list, cJSON_IsString(v) ? "another string" : type_name(v));
+            }
             return reject(why, why_size, "%s.params.%s: expected an integer in %d..%d, found %s",
                           path, d->key, d->min, d->max,
                           cJSON_IsNumber(v) ? "a number outside that range" : type_name(v));

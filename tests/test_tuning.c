@@ -238,6 +238,24 @@ static void case_bad(const char *kind)
         /* "ib": 4, "tbc" becomes "ib": {},"tbc" (same length) */
         memcpy(strstr(good, "\"ib\": 4, "), "\"ib\": {},", 9);
         bad_file(kind, good, "params.ib: expected an integer");
+    } else if (!strcmp(kind, "interleaved")) {
+        /* the interleaved entry's "chunk": 64 becomes "chunk": "64" */
+        char text[8192];
+        snprintf(text, sizeof text, "%s", good);
+        char *at = strstr(text, "\"chunk\": 64");
+        memmove(at + 12, at + 10, strlen(at + 10) + 1);
+        memcpy(at + 9, "\"64\"", 4);
+        bad_file(kind, text, "params.chunk: expected an integer in 1..1024, found a string");
+    } else if (!strcmp(kind, "separate")) {
+        /* a separate entry with an unknown GEMM */
+        char more[4096], s2[8192], text[16384];
+        snprintf(more, sizeof more,
+                 "%s, {\"precision\": \"s\", \"variant\": \"separate\", \"n\": 8, \"params\": {\"nb\": 8, "
+                 "\"pb\": 4, \"gemm\": \"cublas\", \"tile\": 16, \"gb\": 64}, \"ms\": 20.0}",
+                 entries);
+        section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+        file_of(text, sizeof text, s2);
+        bad_file(kind, text, "params.gemm: expected \"own\" or \"clblast\", found another string");
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
         section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);

@@ -438,6 +438,94 @@ static void case_load(void)
     free(mistyped);
 }
 
+/* ---- entries of every variant ----------------------------------------------------------- */
+
+/* A file of all three variants at n = 32 (the separate one fastest) and 64 (fused). */
+static const char *const variants_file =
+    "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
+    "  \"devices\": [ { \"vendor\": \"AMD\", \"architecture\": \"haswell\", \"name\": \"AMD EPYC\",\n"
+    "    \"chosen\": [\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 32, \"params\": {\"ib\": 8, \"tbc\": 1, "
+    "\"rpt\": 4, \"shape\": \"fixed\"}, \"ms\": 3.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"separate\", \"n\": 32, \"params\": {\"nb\": 16, \"pb\": 8, "
+    "\"gemm\": \"own\", \"tile\": 32, \"gb\": 128}, \"ms\": 2.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"interleaved\", \"n\": 32, \"params\": {\"inb\": 6, "
+    "\"looking\": \"top\", \"unroll\": \"full\", \"chunking\": \"simple\", \"chunk\": 32, \"math\": \"ieee\"}, "
+    "\"ms\": 2.5},\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 64, \"params\": {\"ib\": 16, \"tbc\": 2, "
+    "\"rpt\": 8, \"shape\": \"shrink\"}, \"ms\": 5.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"separate\", \"n\": 64, \"params\": {\"nb\": 32, \"pb\": 4, "
+    "\"gemm\": \"clblast\", \"tile\": 64, \"gb\": 256}, \"ms\": 7.0}\n"
+    "    ] } ] }\n";
+
+/* The edited variants_file must be rejected with a message containing needle. */
+static void rejects_variant(const char *what, const char *from, const char *to, const char *needle)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    char *text = edit(variants_file, from, to);
+    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
+    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
+    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
+    printf("%-44s %s\n", what, why);
+    bchol__tuning_free(&t);
+    free(text);
+}
+
+static void case_variants(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, variants_file, why, sizeof why) == 0, "the file of three variants rejected: %s", why);
+    const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+    /* each variant's fields as written */
+    bchol_tuning_pick f = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_FUSED, 40);
+    bchol_tuning_pick s = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_SEPARATE, 100);
+    bchol_tuning_pick i = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_INTERLEAVED, 100);
+    CHECK(f.entry && f.entry->n == 32 && f.entry->params.ib == 8 && f.entry->params.shape == BCHOL_SHAPE_FIXED,
+          "fused at n = 40: not the n = 32 entry");
+    CHECK(s.entry && s.entry->n == 64 && s.entry->params.variant == BCHOL_VARIANT_SEPARATE &&
+              s.entry->params.nb == 32 && s.entry->params.pb == 4 && s.entry->params.gemm == BCHOL_GEMM_CLBLAST &&
+              s.entry->params.tile == 64 && s.entry->params.gb == 256,
+          "separate at n = 100: not the n = 64 entry's fields");
+    CHECK(i.entry && i.entry->n == 32 && i.entry->params.variant == BCHOL_VARIANT_INTERLEAVED &&
+              i.entry->params.inb == 6 && i.entry->params.looking == BCHOL_LOOKING_TOP &&
+              i.entry->params.unroll == BCHOL_UNROLL_FULL && i.entry->params.chunking == BCHOL_SIMPLE &&
+              i.entry->params.chunk == 32 && i.entry->params.math == BCHOL_MATH_IEEE,
+          "interleaved at n = 100: not the n = 32 entry's fields");
+    /* AUTO: the fastest variant at the nearest measured size below (the crossovers) */
+    bchol_tuning_pick a32 = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 40);
+    bchol_tuning_pick a64 = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 64);
+    CHECK(a32.entry && a32.entry->variant == BCHOL_VARIANT_SEPARATE, "AUTO at n = 40: not separate (2.0 ms)");
+    CHECK(a64.entry && a64.entry->variant == BCHOL_VARIANT_FUSED, "AUTO at n = 64: not fused (5.0 ms)");
+    bchol__tuning_free(&t);
+
+    /* the separate and interleaved fields: missing, mistyped, out of range, unknown labels */
+    rejects_variant("separate: no nb", "\"nb\": 16, ", "", "chosen[1].params.nb: expected an integer in 1..64");
+    rejects_variant("separate: nb a string", "\"nb\": 16", "\"nb\": \"16\"", "params.nb: expected an integer");
+    rejects_variant("separate: nb 0", "\"nb\": 16", "\"nb\": 0", "params.nb");
+    rejects_variant("separate: pb 65", "\"pb\": 8", "\"pb\": 65", "params.pb: expected an integer in 1..64");
+    rejects_variant("separate: gemm unknown", "\"gemm\": \"own\"", "\"gemm\": \"blas\"",
+                    "params.gemm: expected \"own\" or \"clblast\", found another string");
+    rejects_variant("separate: gemm a number", "\"gemm\": \"own\"", "\"gemm\": 1", "params.gemm");
+    rejects_variant("separate: tile 8", "\"tile\": 32", "\"tile\": 8", "params.tile: expected an integer in 16..128");
+    rejects_variant("separate: gb fractional", "\"gb\": 128", "\"gb\": 12.5", "params.gb");
+    rejects_variant("interleaved: no looking", "\"looking\": \"top\", ", "", "chosen[2].params.looking");
+    rejects_variant("interleaved: inb 65", "\"inb\": 6", "\"inb\": 65", "params.inb: expected an integer in 1..64");
+    rejects_variant("interleaved: inb null", "\"inb\": 6", "\"inb\": null", "params.inb");
+    rejects_variant("interleaved: looking unknown", "\"looking\": \"top\"", "\"looking\": \"bottom\"",
+                    "params.looking: expected \"left\", \"right\" or \"top\"");
+    rejects_variant("interleaved: unroll a number", "\"unroll\": \"full\"", "\"unroll\": 2", "params.unroll");
+    rejects_variant("interleaved: chunking default", "\"chunking\": \"simple\"", "\"chunking\": \"default\"",
+                    "params.chunking");
+    rejects_variant("interleaved: chunk 1025", "\"chunk\": 32", "\"chunk\": 1025",
+                    "params.chunk: expected an integer in 1..1024");
+    rejects_variant("interleaved: chunk a bool", "\"chunk\": 32", "\"chunk\": true", "found a boolean");
+    rejects_variant("interleaved: math unknown", "\"math\": \"ieee\"", "\"math\": \"fastest\"", "params.math");
+    rejects_variant("interleaved: params a number", "\"params\": {\"inb\": 6,", "\"params\": 6, \"p\": {\"inb\": 6,",
+                    "chosen[2].params: expected an object, found a number");
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -445,6 +533,7 @@ static const struct {
     {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
+    {"variants", case_variants},
 };
 
 int main(int argc, char **argv)
