@@ -13,10 +13,13 @@
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
 #             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (7)
-#             minutes; the file and its report land in $OUT. Carry the file back into the
-#             tree and run again until the log says "complete".
-#   tune-check  bench with the tuning file against BCHOL_TUNING_FILE=off (the backend
-#             defaults), float and double: per-size and geometric-mean speedup
+#             minutes: every variant (fused, interleaved n <= 64, separate n >= 32) at
+#             $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float and double, a seeded
+#             $TUNE_FRACTION (0.25) of each size's configurations (the defaults always),
+#             about 20 minutes in all; the file and its report land in $OUT. Carry the
+#             file back into the tree and run again until the log says "complete".
+#   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
+#             backend defaults), float and double: per-size and geometric-mean speedup
 # Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
@@ -88,24 +91,36 @@ for step in "$@"; do
   tune)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     mkdir -p "$(dirname "$TUNE_FILE")"
+    # The same plan at every call (the seed fixes the drawn fraction), so that each call
+    # resumes where the last one stopped; the log's last lines say how far it got.
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
+      --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
+      --variants "${TUNE_VARIANTS:-fused,interleaved,separate}" \
+      --fraction "${TUNE_FRACTION:-0.25}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-7}" --also-default architecture --quiet ${TUNE_ARGS:-} \
       2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
     $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
-    tail -3 "$OUT/tune.log"; head -30 "$OUT/tune-report.txt" ;;
+    tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40 ;;
   tune-check)
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    : > "$OUT/tune-check-ratios.txt"
     for p in s d; do
       BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --precision $p --n $SIZES \
         > "$OUT/bench-untuned-$p.txt" 2>&1
-      BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES --explain \
-        > "$OUT/bench-tuned-$p.txt" 2>&1
+      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
+        --n $SIZES --explain > "$OUT/bench-tuned-$p.txt" 2>&1
       # rows: n batch ms ...; speedup = untuned ms / tuned ms
       awk -v p=$p '!/^#/ && $3+0 > 0 { if (FNR == NR) u[$1] = $3; else if ($1 in u) {
           r = u[$1] / $3; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", p, $1, u[$1], $3, r;
           s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
         "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
-    done ;;
+      grep " n=" "$OUT/tune-check-$p.txt" >> "$OUT/tune-check-ratios.txt"
+    done
+    # the aim: >= 1.3x over float and double together
+    awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
+         END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
+      "$OUT/tune-check-ratios.txt" | tee "$OUT/tune-check.txt" ;;
   esac
 done
