@@ -31,9 +31,20 @@ typedef struct {
 
 struct tune_workload;
 
+/* What one configuration runs: the fixed-size variants read p; vbatched also its early
+ * termination and schedule (with p's fused fields). */
+typedef struct {
+    bchol_params p;
+    bchol_etm etm;
+    bchol_schedule schedule;
+} tune_params;
+
 typedef struct tune_variant {
     const char *name; /* as in tuning files and bchol_potrf_params: "fused" */
     bchol_variant variant;
+    /* 1: times the workload's variable sizes (vbatched), so it competes with no other
+     * variant; 0: the strided batch of order n */
+    int variable_sizes;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
     /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
@@ -44,15 +55,15 @@ typedef struct tune_variant {
     /* NULL if the configuration can run; else a short category ("local memory", ...) and
      * the details in why. Configurations pruned here are only counted, never built. */
     const char *(*prune)(const int *cfg, const tune_target *t, char *why, size_t size);
-    void (*to_params)(const int *cfg, bchol_params *p);
-    void (*from_params)(const bchol_params *p, int *cfg);
+    void (*to_params)(const int *cfg, tune_params *p);
+    void (*from_params)(const tune_params *p, int *cfg);
     /* The configuration the untuned library runs (the backend's defaults). */
     void (*defaults)(bchol_context *ctx, const tune_target *t, int *cfg);
     /* Builds what a run needs; the parameters that will actually run in *effective. */
     bchol_status (*prepare)(bchol_context *ctx, const tune_target *t, char uplo,
-                            const bchol_params *p, bchol_params *effective);
+                            const tune_params *p, tune_params *effective);
     /* Enqueues one run on the workload's batch (the call that is timed). */
-    bchol_status (*run)(bchol_context *ctx, const struct tune_workload *w, const bchol_params *p);
+    bchol_status (*run)(bchol_context *ctx, const struct tune_workload *w, const tune_params *p);
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
@@ -82,6 +93,10 @@ typedef struct tune_workload {
     int sample_info[TUNE_SAMPLES]; /* reference info of each sampled matrix */
     void *sample_in, *sample_out;  /* their input, and scratch for the output */
     int *info_host;
+    /* The same matrices as a variable-size batch (vbatched): matrix b is the leading
+     * vn[b]-by-vn[b] block of its n-by-n matrix, vn uniform in [1, n] (the broken one n). */
+    cl_mem vn, vlda, voff; /* int, int, int64_t per matrix */
+    int *vn_host;
 } tune_workload;
 
 /* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
@@ -92,8 +107,9 @@ void tune_workload_free(tune_workload *w);
 /* Copies the pristine input over the working copy (not part of the timed call). */
 int tune_workload_reset(tune_workload *w);
 /* After a run: every info against the reference (all 0 but the broken matrix), and the
- * backward error of the sampled matrices (<= 30). 0, or -1 with the first mismatch. */
-int tune_workload_verify(tune_workload *w, char *why, size_t size);
+ * backward error of the sampled matrices (<= 30), of their leading vn-by-vn blocks when
+ * variable_sizes. 0, or -1 with the first mismatch. */
+int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t size);
 
 /* ---- the tuning file (tune_file.c) ------------------------------------------------- */
 

@@ -92,14 +92,16 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     return NULL;
 }
 
-static void to_params(const int *c, bchol_params *p)
+static void to_params(const int *c, tune_params *t)
 {
-    *p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = c[TBC], .rpt = c[RPT],
+    *t = (tune_params){0};
+    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = c[TBC], .rpt = c[RPT],
                         .shape = c[SHAPE]};
 }
 
-static void from_params(const bchol_params *p, int *c)
+static void from_params(const tune_params *t, int *c)
 {
+    const bchol_params *p = &t->p;
     c[IB] = p->ib;
     c[TBC] = p->tbc;
     c[RPT] = p->rpt;
@@ -109,19 +111,21 @@ static void from_params(const bchol_params *p, int *c)
 /* with no tuning file in use, the dispatcher's choice is the backend's defaults */
 static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
-    bchol_params p;
-    bchol_potrf_params(ctx, t->precision, t->n, &p, NULL);
+    tune_params p = {0};
+    bchol_potrf_params(ctx, t->precision, t->n, &p.p, NULL);
     from_params(&p, c);
 }
 
 static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
-                            const bchol_params *p, bchol_params *effective)
+                            const tune_params *p, tune_params *effective)
 {
-    return bchol_potrf_prepare(ctx, p, t->precision, uplo, t->n, effective);
+    *effective = *p;
+    return bchol_potrf_prepare(ctx, &p->p, t->precision, uplo, t->n, &effective->p);
 }
 
-static bchol_status run(bchol_context *ctx, const tune_workload *w, const bchol_params *p)
+static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
 {
+    const bchol_params *p = &t->p;
     const int n = w->n;
     if (w->precision == 'd')
         return bchol_dpotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,

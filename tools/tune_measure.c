@@ -38,7 +38,7 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
 
-    bchol_params prm, eff;
+    tune_params prm, eff;
     v->to_params(it->cfg, &prm);
     bchol_status st = v->prepare(ctx, t, o->uplo, &prm, &eff);
     if (st) {
@@ -80,7 +80,7 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
             snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
             break;
         }
-        if (k == 0 && tune_workload_verify(w, why, sizeof why)) {
+        if (k == 0 && tune_workload_verify(w, v->variable_sizes, why, sizeof why)) {
             st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
             break;
         }
@@ -107,7 +107,7 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
 int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t, tune_workload *w,
                  cJSON *const *records, int count, char *why, size_t size)
 {
-    bchol_params prm[TUNE_CONFIRM_MAX];
+    tune_params prm[TUNE_CONFIRM_MAX];
     const tune_variant *var[TUNE_CONFIRM_MAX];
     double times[TUNE_CONFIRM_MAX][64];
     const int rounds = o->reps < 64 ? o->reps : 64;
@@ -120,7 +120,7 @@ int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t,
             snprintf(why, size, "a record to confirm has no known variant or parameters");
             return -1;
         }
-        bchol_params p;
+        tune_params p;
         var[i]->to_params(cfg, &p);
         /* what the library runs (the defaults may have been fitted) */
         bchol_status st = var[i]->prepare(ctx, t, o->uplo, &p, &prm[i]);

@@ -43,7 +43,7 @@ static void *worker(void *arg)
         pb.state[k] = BUILDING;
         const tune_item *it = &pb.items[pb.todo[k]];
         pthread_mutex_unlock(&pb.lock);
-        bchol_params p, eff;
+        tune_params p, eff;
         it->v->to_params(it->cfg, &p);
         it->v->prepare(ctx, &pb.target, pb.uplo, &p, &eff); /* a failure shows when measured */
         pthread_mutex_lock(&pb.lock);

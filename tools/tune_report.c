@@ -327,6 +327,7 @@ static void report_crossovers(const cJSON *section, char precision)
     int sizes[256], nsizes = 0, nv = 0, seen[16] = {0};
     const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
     for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
+        if (tune_variants[v]->variable_sizes) continue; /* another workload: not comparable */
         cJSON_ArrayForEach(e, chosen)
         {
             if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), tune_variants[v]->name))

@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const tune_variant tune_fused, tune_separate, tune_interleaved;
+extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_vbatched;
 
 /* Sweep order within a size; each variant's values() returns nothing at sizes outside
  * its range, so that by default every variant that applies to a size is measured. */
-const tune_variant *const tune_variants[] = {&tune_fused, &tune_interleaved, &tune_separate, NULL};
+const tune_variant *const tune_variants[] = {&tune_fused, &tune_interleaved, &tune_separate,
+                                             &tune_vbatched, NULL};
 
 const tune_variant *tune_variant_named(const char *name)
 {

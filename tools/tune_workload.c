@@ -33,6 +33,10 @@ void tune_workload_free(tune_workload *w)
     if (w->A0) clReleaseMemObject(w->A0);
     if (w->A) clReleaseMemObject(w->A);
     if (w->info) clReleaseMemObject(w->info);
+    if (w->vn) clReleaseMemObject(w->vn);
+    if (w->vlda) clReleaseMemObject(w->vlda);
+    if (w->voff) clReleaseMemObject(w->voff);
+    free(w->vn_host);
     free(w->sample_in);
     free(w->sample_out);
     free(w->info_host);
@@ -43,6 +47,38 @@ static int fail(char *why, size_t size, const char *what, cl_int err)
 {
     snprintf(why, size, "%s: OpenCL error %d", what, (int)err);
     return -1;
+}
+
+/* The variable-size view of the batch: orders uniform in [1, n] (the broken matrix keeps n,
+ * so that its pivot is reached), lda n, offsets b*n*n. */
+static int variable_sizes_init(tune_workload *w, char *why, size_t size)
+{
+    const long long batch = w->batch, broken = batch / 2;
+    int *lda = malloc((size_t)batch * sizeof *lda);
+    int64_t *off = malloc((size_t)batch * sizeof *off);
+    w->vn_host = malloc((size_t)batch * sizeof *w->vn_host);
+    if (!lda || !off || !w->vn_host) {
+        free(lda);
+        free(off);
+        snprintf(why, size, "out of host memory for the variable sizes of batch %lld", batch);
+        return -1;
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)w->n * 7919u + 17u);
+    for (long long b = 0; b < batch; b++) {
+        w->vn_host[b] = b == broken ? w->n : 1 + (int)(util_rng_next(&rng) % (uint64_t)w->n);
+        lda[b] = w->n;
+        off[b] = b * (int64_t)w->n * w->n;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_context cl = bchol_context_cl_context(w->ctx);
+    const cl_mem_flags f = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    w->vn = clCreateBuffer(cl, f, (size_t)batch * sizeof(int), w->vn_host, &err);
+    if (w->vn) w->vlda = clCreateBuffer(cl, f, (size_t)batch * sizeof(int), lda, &err);
+    if (w->vlda) w->voff = clCreateBuffer(cl, f, (size_t)batch * sizeof(int64_t), off, &err);
+    free(lda);
+    free(off);
+    return w->voff ? 0 : fail(why, size, "the variable sizes", err);
 }
 
 int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
@@ -108,7 +144,7 @@ int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, cha
         }
     }
     free(stage);
-    return 0;
+    return variable_sizes_init(w, why, size);
 }
 
 int tune_workload_reset(tune_workload *w)
@@ -125,7 +161,7 @@ int tune_workload_reset(tune_workload *w)
     return clFinish(q) ? -1 : 0;
 }
 
-int tune_workload_verify(tune_workload *w, char *why, size_t size)
+int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t size)
 {
     cl_command_queue q = bchol_context_queue(w->ctx);
     const size_t per = (size_t)w->n * (size_t)w->n * w->elem;
@@ -150,8 +186,10 @@ int tune_workload_verify(tune_workload *w, char *why, size_t size)
     }
     for (int k = 0; k < w->nsample; k++) {
         if (w->sample_info[k]) continue;
+        /* a variable-size run factors the leading block (lda n) */
+        const int order = variable_sizes ? w->vn_host[w->sample[k]] : w->n;
         double e = util_backward_error((char *)w->sample_in + (size_t)k * per,
-                                       (char *)w->sample_out + (size_t)k * per, dbl, w->uplo, w->n,
+                                       (char *)w->sample_out + (size_t)k * per, dbl, w->uplo, order,
                                        w->n);
         if (!(e <= THRESHOLD)) {
             snprintf(why, size, "verification: matrix %lld has backward error %.3g (> %g)",

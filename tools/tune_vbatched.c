@@ -1,0 +1,150 @@
+/* The vbatched routines' search space: the fused kernel's ib, rpt and work-group shape
+ * (one matrix per work-group: tbc is 1), early termination (classic: idle work-groups
+ * leave; aggressive: idle work-items skip the work too) and the schedule (greedy: every
+ * matrix at the first launch; lazy: each as late as possible). Timed on the workload's
+ * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
+ * entry at n serves batches whose largest order is about n. Swept where the fused kernel
+ * holds n in local memory. */
+#include "tune.h"
+
+#include <stdio.h>
+
+enum { IB, RPT, SHAPE, ETM, SCHEDULE, NPARAMS };
+
+static const char *const names[NPARAMS] = {"ib", "rpt", "shape", "etm", "schedule"};
+static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
+static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
+static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+static const char *const *const labels[NPARAMS] = {NULL, NULL, shape_labels, etm_labels, schedule_labels};
+
+static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
+static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* As the fused variant's (tune_fused.c), without tbc. */
+static int values(int param, const tune_target *t, int *out, int max)
+{
+    static const int ibs[] = {4, 8, 16, 32};
+    static const int rpt_gpu[] = {1, 2, 4, 8}, rpt_cpu[] = {1, 2, 4, 8, 16, 32, 64};
+    const int n = t->n;
+    int k = 0;
+    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem) return 0;
+    switch (param) {
+    case IB: {
+        int cap = 4;
+        while (cap < n && cap < 32) cap *= 2;
+        for (int i = 0; i < 4 && k < max; i++)
+            if (ibs[i] <= cap) out[k++] = ibs[i];
+        return k;
+    }
+    case RPT: {
+        const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
+        const int count = is_gpu(t) ? 4 : 7;
+        for (int i = 0; i < count && k < max; i++)
+            if (list[i] < n) out[k++] = list[i];
+        if (n <= list[count - 1] && k < max) out[k++] = n > 0 ? n : 1;
+        return k;
+    }
+    case SHAPE: /* CPUs: fixed only (a PoCL compilation per work-group size, tune_fused.c) */
+        out[k++] = BCHOL_SHAPE_FIXED;
+        if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_SHRINK;
+        return k;
+    case ETM:
+        out[k++] = BCHOL_ETM_CLASSIC;
+        if (k < max) out[k++] = BCHOL_ETM_AGGRESSIVE;
+        return k;
+    case SCHEDULE:
+        out[k++] = BCHOL_SCHEDULE_GREEDY;
+        if (k < max) out[k++] = BCHOL_SCHEDULE_LAZY;
+        return k;
+    }
+    return 0;
+}
+
+static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
+{
+    const int n = t->n, lx = ceil_div(n, c[RPT]);
+    const unsigned long long local = (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t);
+    if (local > t->dev.local_mem) {
+        snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
+                 (unsigned long long)t->dev.local_mem);
+        return "local memory";
+    }
+    if ((size_t)lx > t->dev.max_work_group) {
+        snprintf(why, size, "%d work-items per group; the device takes %zu", lx, t->dev.max_work_group);
+        return "work-group size";
+    }
+    const int regs = 3 * c[IB] * c[RPT];
+    if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
+        snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)",
+                 regs * (elem(t) / 4));
+        return "registers";
+    }
+    if (!is_gpu(t) && regs * elem(t) > 16384) {
+        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * elem(t));
+        return "private memory";
+    }
+    return NULL;
+}
+
+static void to_params(const int *c, tune_params *t)
+{
+    *t = (tune_params){0};
+    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = 1, .rpt = c[RPT],
+                          .shape = c[SHAPE]};
+    t->etm = (bchol_etm)c[ETM];
+    t->schedule = (bchol_schedule)c[SCHEDULE];
+}
+
+static void from_params(const tune_params *t, int *c)
+{
+    c[IB] = t->p.ib;
+    c[RPT] = t->p.rpt;
+    c[SHAPE] = t->p.shape;
+    c[ETM] = (int)t->etm;
+    c[SCHEDULE] = (int)t->schedule;
+}
+
+/* what bchol_{s,d}potrf_vbatched runs for a largest order n without a tuning file */
+static void defaults(bchol_context *ctx, const tune_target *t, int *c)
+{
+    bchol_vbatched_params v;
+    bchol_potrf_vbatched_params(ctx, t->precision, t->n, &v, NULL);
+    tune_params p = {v.fused, v.etm, v.schedule};
+    from_params(&p, c);
+}
+
+/* The vbatched kernel is built at its first call (the verified warm-up, not timed). */
+static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                            const tune_params *p, tune_params *effective)
+{
+    (void)ctx, (void)t, (void)uplo;
+    *effective = *p;
+    return BCHOL_SUCCESS;
+}
+
+static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
+{
+    const bchol_vbatched_params v = {t->p, t->etm, t->schedule};
+    if (w->precision == 'd')
+        return bchol_dpotrf_vbatched_ex(ctx, &v, w->uplo, w->n, w->vn, w->vlda, w->voff, w->A,
+                                        w->batch, w->info, NULL);
+    return bchol_spotrf_vbatched_ex(ctx, &v, w->uplo, w->n, w->vn, w->vlda, w->voff, w->A, w->batch,
+                                    w->info, NULL);
+}
+
+const tune_variant tune_vbatched = {
+    .name = "vbatched",
+    .variant = BCHOL_VARIANT_FUSED, /* its kernel; it is no alternative for strided batches */
+    .variable_sizes = 1,
+    .nparams = NPARAMS,
+    .param_names = names,
+    .labels = labels,
+    .values = values,
+    .prune = prune,
+    .to_params = to_params,
+    .from_params = from_params,
+    .defaults = defaults,
+    .prepare = prepare,
+    .run = run,
+};
