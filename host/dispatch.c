@@ -68,7 +68,7 @@ static int compared_variants(const bchol_tuning_section *s, char p)
 {
     int first = -1;
     for (int i = 0; i < s->nentries; i++) {
-        if (s->entries[i].precision != p) continue;
+        if (s->entries[i].precision != p || s->entries[i].variant == BCHOL__VARIANT_VBATCHED) continue;
         if (first < 0) first = s->entries[i].variant;
         else if ((int)s->entries[i].variant != first) return 1;
     }
@@ -258,9 +258,9 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
 }
 
 /* ---- variable-size batches -------------------------------------------------------------
- * The fused kernel's parameters at the largest n, one matrix per work-group, and the
- * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
- * Fig. 4). */
+ * The tuning table's vbatched entry for the largest n (nearest measured below), else the
+ * fused kernel's parameters at the largest n, one matrix per work-group, and the seed's
+ * best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016, Fig. 4). */
 
 void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                             bchol_vbatched_params *params, const char **source)
@@ -269,6 +269,36 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     params->fused.tbc = 1;
     params->etm = BCHOL_ETM_AGGRESSIVE;
     params->schedule = BCHOL_SCHEDULE_LAZY;
+    bchol_tuning_pick pick =
+        bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, max_n);
+    const bchol_tuning_entry *e = pick.entry;
+    if (!e) return;
+    bchol_vbatched_params tuned = *params;
+    tuned.fused.ib = e->params.ib;
+    tuned.fused.rpt = e->params.rpt;
+    tuned.fused.shape = e->params.shape;
+    tuned.etm = (bchol_etm)e->etm;
+    tuned.schedule = (bchol_schedule)e->schedule;
+    const bchol_tuning_section *s = pick.section;
+    if (max_n > bchol__vbatched_fused_max_n(ctx, p, &tuned)) {
+        if (source) {
+            char fused_why[sizeof source_text];
+            memcpy(fused_why, source_text, sizeof fused_why);
+            snprintf(source_text, sizeof source_text,
+                     "%.600s (the tuned %c vbatched entry for n = %d in %.200s needs more local memory "
+                     "than the device has at max_n = %d)",
+                     fused_why, e->precision, e->n, s->file, max_n);
+        }
+        return;
+    }
+    *params = tuned;
+    if (source)
+        snprintf(source_text, sizeof source_text,
+                 "tuning file %s, devices[%d] %s/%s/%s: %c vbatched entry for n = %d, %s",
+                 s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
+                 pick.below_smallest ? "the smallest measured size"
+                 : e->n == max_n     ? "measured at this size"
+                                     : "the nearest measured size below");
 }
 
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,

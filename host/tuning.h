@@ -9,12 +9,19 @@
 
 #include <stddef.h>
 
+/* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, rpt and
+ * shape in params, with etm and schedule; timed on orders up to n, so they serve the
+ * vbatched routines' largest order and never compete with the strided variants. */
+#define BCHOL__VARIANT_VBATCHED ((bchol_variant)100)
+
 /* The chosen parameters of one variant at one measured size. */
 typedef struct bchol_tuning_entry {
     char precision; /* 's' or 'd' */
     bchol_variant variant;
     int n;               /* the measured size; the entry serves n up to the next one */
-    bchol_params params; /* params.variant == variant */
+    bchol_params params; /* params.variant == variant (FUSED for vbatched entries) */
+    int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
+                            the parser writes every field) */
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
 } bchol_tuning_entry;
@@ -65,7 +72,8 @@ typedef struct {
 
 /*
  * The entry for (precision, variant, n) on dev: the best-matching section that has any
- * entry for the precision and variant (BCHOL_VARIANT_AUTO: any variant), then its nearest
+ * entry for the precision and variant (BCHOL_VARIANT_AUTO: any strided variant, not
+ * BCHOL__VARIANT_VBATCHED), then its nearest
  * measured size at or below n (the smallest when n is below all), then among the variants
  * measured at that size the fastest one (the crossover between variants).
  */

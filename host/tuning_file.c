@@ -23,28 +23,30 @@
 
 typedef struct {
     const char *key;
-    size_t offset; /* of the int field in bchol_params */
+    size_t offset; /* of the int field in bchol_tuning_entry */
     int min, max;
     const char *const *labels; /* NULL: an integer; else value i is written labels[i] */
 } param_def;
 
+#define P(field) offsetof(bchol_tuning_entry, params.field)
+
 static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
 
 static const param_def fused_params[] = {
-    {"ib", offsetof(bchol_params, ib), 1, 32, NULL},
-    {"tbc", offsetof(bchol_params, tbc), 1, 64, NULL},
-    {"rpt", offsetof(bchol_params, rpt), 1, 64, NULL},
-    {"shape", offsetof(bchol_params, shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
+    {"ib", P(ib), 1, 32, NULL},
+    {"tbc", P(tbc), 1, 64, NULL},
+    {"rpt", P(rpt), 1, 64, NULL},
+    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
 };
 
 static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
 
 static const param_def separate_params[] = {
-    {"nb", offsetof(bchol_params, nb), 1, 64, NULL},
-    {"pb", offsetof(bchol_params, pb), 1, 64, NULL},
-    {"gemm", offsetof(bchol_params, gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels},
-    {"tile", offsetof(bchol_params, tile), 16, 128, NULL},
-    {"gb", offsetof(bchol_params, gb), 1, 1 << 24, NULL},
+    {"nb", P(nb), 1, 64, NULL},
+    {"pb", P(pb), 1, 64, NULL},
+    {"gemm", P(gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels},
+    {"tile", P(tile), 16, 128, NULL},
+    {"gb", P(gb), 1, 1 << 24, NULL},
 };
 
 static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
@@ -53,12 +55,24 @@ static const char *const chunking_labels[] = {"default", "chunked", "simple", NU
 static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
 
 static const param_def interleaved_params[] = {
-    {"inb", offsetof(bchol_params, inb), 1, 64, NULL},
-    {"looking", offsetof(bchol_params, looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels},
-    {"unroll", offsetof(bchol_params, unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels},
-    {"chunking", offsetof(bchol_params, chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels},
-    {"chunk", offsetof(bchol_params, chunk), 1, 1024, NULL},
-    {"math", offsetof(bchol_params, math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels},
+    {"inb", P(inb), 1, 64, NULL},
+    {"looking", P(looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels},
+    {"unroll", P(unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels},
+    {"chunking", P(chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels},
+    {"chunk", P(chunk), 1, 1024, NULL},
+    {"math", P(math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels},
+};
+
+static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
+static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+
+static const param_def vbatched_params[] = {
+    {"ib", P(ib), 1, 32, NULL},
+    {"rpt", P(rpt), 1, 64, NULL},
+    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
+    {"etm", offsetof(bchol_tuning_entry, etm), BCHOL_ETM_CLASSIC, BCHOL_ETM_AGGRESSIVE, etm_labels},
+    {"schedule", offsetof(bchol_tuning_entry, schedule), BCHOL_SCHEDULE_GREEDY, BCHOL_SCHEDULE_LAZY,
+     schedule_labels},
 };
 
 static const struct {
@@ -72,6 +86,8 @@ static const struct {
      sizeof separate_params / sizeof separate_params[0]},
     {"interleaved", BCHOL_VARIANT_INTERLEAVED, interleaved_params,
      sizeof interleaved_params / sizeof interleaved_params[0]},
+    {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,
+     sizeof vbatched_params / sizeof vbatched_params[0]},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -145,13 +161,16 @@ static int get_time(const cJSON *obj, const char *key, double *out, const char *
     return 0;
 }
 
-static int parse_params(const cJSON *obj, int vi, bchol_params *prm, const char *path, char *why,
-                        size_t why_size)
+static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const char *path,
+                        char *why, size_t why_size)
 {
     if (!cJSON_IsObject(obj))
         return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
-    memset(prm, 0, sizeof *prm);
-    prm->variant = variants[vi].variant;
+    memset(&e->params, 0, sizeof e->params);
+    e->etm = e->schedule = 0;
+    /* vbatched entries hold the fused kernel's fields */
+    e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED ? BCHOL_VARIANT_FUSED
+                                                                          : variants[vi].variant;
     for (int i = 0; i < variants[vi].nparams; i++) {
         const param_def *d = &variants[vi].params[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, d->key);
@@ -182,7 +201,7 @@ static int parse_params(const cJSON *obj, int vi, bchol_params *prm, const char 
                           path, d->key, d->min, d->max,
                           cJSON_IsNumber(v) ? "a number outside that range" : type_name(v));
         }
-        *(int *)((char *)prm + d->offset) = value;
+        *(int *)((char *)e + d->offset) = value;
     }
     return 0;
 }
@@ -244,8 +263,7 @@ static int parse_section(const cJSON *dev, int index, bchol_tuning_section *s, c
         if (vi == NVARIANTS) continue; /* a variant of a newer bchol */
         t->precision = p->valuestring[0];
         t->variant = variants[vi].variant;
-        if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), vi, &t->params, epath, why,
-                         why_size) ||
+        if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), vi, t, epath, why, why_size) ||
             get_time(e, "ms", &t->ms, epath, why, why_size) ||
             get_time(e, "default_ms", &t->default_ms, epath, why, why_size))
             return -1;

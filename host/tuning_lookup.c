@@ -21,9 +21,12 @@ int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *
     return v + a + n;
 }
 
+/* AUTO: the strided variants only (vbatched entries were timed on other batches) */
 static int serves(const bchol_tuning_entry *e, char precision, bchol_variant variant)
 {
-    return e->precision == precision && (variant == BCHOL_VARIANT_AUTO || e->variant == variant);
+    return e->precision == precision && (variant == BCHOL_VARIANT_AUTO
+                                             ? e->variant != BCHOL__VARIANT_VBATCHED
+                                             : e->variant == variant);
 }
 
 /* The entry of section s for the request, or NULL if s has none for the precision and

@@ -501,10 +501,81 @@ static void case_prepare(void)
     unsetenv("BCHOL_TUNING_FILE");
 }
 
+/* ---- the vbatched routines' entries ---------------------------------------------------- */
+
+/* A vbatched entry at n = 8 serves max_n 8..15 (nearest below) and not the strided
+ * routines; above the file's sizes too (nearest below), below them the smallest. A
+ * variable-size batch factors with its parameters. */
+static void case_vbatched(void)
+{
+    const bchol_device_info d = device();
+    char entries[4096] = "", sec[8192], text[16384], path[128];
+    entry(entries, sizeof entries, 's', 8, 4, 1, 2, "fixed");
+    size_t len = strlen(entries);
+    snprintf(entries + len, sizeof entries - len,
+             ", {\"precision\": \"s\", \"variant\": \"vbatched\", \"n\": 8, \"params\": {\"ib\": 8, "
+             "\"rpt\": 4, \"shape\": \"fixed\", \"etm\": \"classic\", \"schedule\": \"greedy\"}, "
+             "\"ms\": 0.01}");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/vbatched.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    warnings = 0;
+    bchol_context *ctx = new_context();
+    const int sizes[] = {8, 12, 3};
+    for (int i = 0; i < 3; i++) {
+        bchol_vbatched_params v;
+        const char *source;
+        bchol_potrf_vbatched_params(ctx, 's', sizes[i], &v, &source);
+        printf("max_n = %d: %s\n", sizes[i], source);
+        CHECK(v.fused.ib == 8 && v.fused.rpt == 4 && v.fused.tbc == 1 && v.fused.shape == BCHOL_SHAPE_FIXED &&
+                  v.etm == BCHOL_ETM_CLASSIC && v.schedule == BCHOL_SCHEDULE_GREEDY,
+              "max_n = %d: ib %d rpt %d tbc %d shape %d etm %d schedule %d", sizes[i], v.fused.ib, v.fused.rpt,
+              v.fused.tbc, v.fused.shape, (int)v.etm, (int)v.schedule);
+        CHECK(strstr(source, path) && strstr(source, "s vbatched entry for n = 8"), "max_n = %d: source \"%s\"",
+              sizes[i], source);
+    }
+    /* the strided routines keep the fused entry (the vbatched one, though faster, is not
+     * one of their variants) */
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 8, &p, &source);
+    CHECK(p.variant == BCHOL_VARIANT_FUSED && p.ib == 4 && p.rpt == 2 && !strstr(source, "vbatched entry"),
+          "strided n = 8: variant %d ib %d rpt %d from \"%s\"", (int)p.variant, p.ib, p.rpt, source);
+    /* a variable-size batch (orders 1..8) with the tuned parameters */
+    {
+        enum { B = 7, N = 8 };
+        int n[B], lda[B], info[B];
+        int64_t off[B];
+        static float a[B * N * N], a0[B * N * N];
+        util_rng rng;
+        util_rng_seed(&rng, 9);
+        for (int b = 0; b < B; b++) {
+            n[b] = 1 + (b * 3) % N;
+            lda[b] = N;
+            off[b] = (int64_t)b * N * N;
+            util_spd(a + off[b], 0, 'L', n[b], N, &rng);
+        }
+        memcpy(a0, a, sizeof a);
+        bchol_status st = bchol_spotrf_vbatched_host(ctx, 'L', n, lda, off, a, B, info);
+        CHECK(st == BCHOL_SUCCESS, "vbatched: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+        for (int b = 0; b < B && !st; b++) {
+            double e = util_backward_error(a0 + off[b], a + off[b], 0, 'L', n[b], N);
+            CHECK(info[b] == 0 && e <= 30, "vbatched matrix %d (n = %d): info %d, backward error %g", b, n[b],
+                  info[b], e);
+        }
+    }
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | vbatched\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -521,6 +592,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "dir")) case_dir();
     else if (!strcmp(c, "shipped")) case_shipped();
     else if (!strcmp(c, "prepare")) case_prepare();
+    else if (!strcmp(c, "vbatched")) case_vbatched();
     else known = 0;
     rmdir(dir);
     if (!known) {

@@ -438,9 +438,10 @@ static void case_load(void)
     free(mistyped);
 }
 
-/* ---- entries of every variant ----------------------------------------------------------- */
+/* ---- entries of every variant (and of the vbatched routines) ----------------------------------------------------------- */
 
-/* A file of all three variants at n = 32 (the separate one fastest) and 64 (fused). */
+/* A file of all three strided variants at n = 32 (the separate one fastest) and 64 (fused),
+ * and a vbatched entry at 32, faster than all: it must not take part in AUTO's choice. */
 static const char *const variants_file =
     "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
     "  \"devices\": [ { \"vendor\": \"AMD\", \"architecture\": \"haswell\", \"name\": \"AMD EPYC\",\n"
@@ -455,7 +456,9 @@ static const char *const variants_file =
     "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 64, \"params\": {\"ib\": 16, \"tbc\": 2, "
     "\"rpt\": 8, \"shape\": \"shrink\"}, \"ms\": 5.0},\n"
     "      {\"precision\": \"s\", \"variant\": \"separate\", \"n\": 64, \"params\": {\"nb\": 32, \"pb\": 4, "
-    "\"gemm\": \"clblast\", \"tile\": 64, \"gb\": 256}, \"ms\": 7.0}\n"
+    "\"gemm\": \"clblast\", \"tile\": 64, \"gb\": 256}, \"ms\": 7.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"vbatched\", \"n\": 32, \"params\": {\"ib\": 4, \"rpt\": 2, "
+    "\"shape\": \"shrink\", \"etm\": \"classic\", \"schedule\": \"greedy\"}, \"ms\": 0.5}\n"
     "    ] } ] }\n";
 
 /* The edited variants_file must be rejected with a message containing needle. */
@@ -498,6 +501,12 @@ static void case_variants(void)
     bchol_tuning_pick a64 = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 64);
     CHECK(a32.entry && a32.entry->variant == BCHOL_VARIANT_SEPARATE, "AUTO at n = 40: not separate (2.0 ms)");
     CHECK(a64.entry && a64.entry->variant == BCHOL_VARIANT_FUSED, "AUTO at n = 64: not fused (5.0 ms)");
+    bchol_tuning_pick vb = bchol__tuning_lookup(&t, &d, 's', BCHOL__VARIANT_VBATCHED, 100);
+    CHECK(vb.entry && vb.entry->n == 32 && vb.entry->params.variant == BCHOL_VARIANT_FUSED &&
+              vb.entry->params.ib == 4 && vb.entry->params.rpt == 2 &&
+              vb.entry->params.shape == BCHOL_SHAPE_SHRINK && vb.entry->etm == BCHOL_ETM_CLASSIC &&
+              vb.entry->schedule == BCHOL_SCHEDULE_GREEDY,
+          "vbatched at n = 100: not the n = 32 entry's fields");
     bchol__tuning_free(&t);
 
     /* the separate and interleaved fields: missing, mistyped, out of range, unknown labels */
@@ -522,6 +531,12 @@ static void case_variants(void)
                     "params.chunk: expected an integer in 1..1024");
     rejects_variant("interleaved: chunk a bool", "\"chunk\": 32", "\"chunk\": true", "found a boolean");
     rejects_variant("interleaved: math unknown", "\"math\": \"ieee\"", "\"math\": \"fastest\"", "params.math");
+    rejects_variant("vbatched: etm unknown", "\"etm\": \"classic\"", "\"etm\": \"eager\"",
+                    "chosen[5].params.etm: expected \"classic\" or \"aggressive\", found another string");
+    rejects_variant("vbatched: schedule a number", "\"schedule\": \"greedy\"", "\"schedule\": 1",
+                    "chosen[5].params.schedule: expected \"greedy\" or \"lazy\", found a number");
+    rejects_variant("vbatched: no rpt", "\"rpt\": 2, ", "", "chosen[5].params.rpt");
+    rejects_variant("vbatched: ib 33", "\"ib\": 4, \"rpt\": 2", "\"ib\": 33, \"rpt\": 2", "chosen[5].params.ib");
     rejects_variant("interleaved: params a number", "\"params\": {\"inb\": 6,", "\"params\": 6, \"p\": {\"inb\": 6,",
                     "chosen[2].params: expected an object, found a number");
 }
