@@ -430,8 +430,8 @@ static void case_shipped(void)
     bchol_context *ctx = new_context();
     bchol_params p;
     const char *source;
-    /* n = 128: above the sizes PoCL runs through the interleaved layout, which the shipped
-     * file has no entries for */
+    /* n = 128: above the sizes PoCL runs through the interleaved layout (the largest the
+     * shipped PoCL file measured) */
     bchol_potrf_params(ctx, 's', 128, &p, &source);
     printf("shipped: %s\n", source);
     CHECK(warnings == 0, "a shipped tuning file gives a warning: %s", last_warning);
