@@ -32,7 +32,7 @@ typedef struct {
     int reps, warmup, compare;
     bchol_params prm;
     bchol_variant variants[BENCH_MAX_VARIANTS];
-    int nvariants;
+    int nvariants, variant_given;
     int explain; /* --explain: say which tuning entry (or defaults) chose the parameters */
 } bench_options;
 
@@ -48,11 +48,14 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters: they select\n"
+            "                    the fused variant (an error with --variant other than fused)\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
-            "  --variant LIST    auto, fused, separate, or a list (fused,separate) to compare (default auto)\n"
-            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n"
+            "  --variant LIST    auto, fused, separate, interleaved, or a list (fused,separate) to\n"
+            "                    compare (default auto; a list runs interleaved on strided data)\n"
+            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters:\n"
+            "                    they select the separate variant (an error with another --variant)\n"
             "  --explain         print, per size, which tuning file and entry chose the parameters\n"
             "                    (or why the backend defaults apply)\n"
             "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
@@ -106,9 +109,10 @@ static int parse(int argc, char **argv, bench_options *o)
         else if (!strcmp(k, "--shape")) o->prm.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
         else if (!strcmp(k, "--variant")) {
             if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0) {
-                fprintf(stderr, "bchol bench: --variant takes fused, separate, auto or a list of them\n");
+                fprintf(stderr, "bchol bench: --variant takes fused, separate, interleaved, auto or a list of them\n");
                 return -1;
             }
+            o->variant_given = 1;
         } else if (!strcmp(k, "--nb")) o->prm.nb = atoi(v);
         else if (!strcmp(k, "--pb")) o->prm.pb = atoi(v);
         else if (!strcmp(k, "--gemm")) {
@@ -128,8 +132,28 @@ static int parse(int argc, char **argv, bench_options *o)
         usage(stderr);
         return -1;
     }
-    /* Fused parameters mean the fused kernel, whatever the dispatcher would pick. */
-    if (o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape) o->prm.variant = BCHOL_VARIANT_FUSED;
+    /* A variant's own parameters select that variant: silently running auto (which may
+     * dispatch elsewhere) would time something the user did not ask for. */
+    const int fused = o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape;
+    const int separate = o->prm.nb || o->prm.pb || o->prm.gemm || o->prm.tile || o->prm.gb;
+    if (fused && separate) {
+        fprintf(stderr, "bchol bench: fused parameters (--ib --tbc --rpt --shape) and separate ones "
+                        "(--nb --pb --gemm --tile --gb) exclude each other\n");
+        return -1;
+    }
+    if (fused || separate) {
+        const bchol_variant want = fused ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_SEPARATE;
+        for (int i = 0; i < o->nvariants && o->variant_given; i++)
+            if (o->variants[i] != want) {
+                fprintf(stderr, "bchol bench: %s are %s-variant parameters; they cannot apply to --variant %s\n",
+                        fused ? "--ib --tbc --rpt --shape" : "--nb --pb --gemm --tile --gb",
+                        bench_variant_name(want), bench_variant_name(o->variants[i]));
+                return -1;
+            }
+        o->nvariants = 1;
+        o->variants[0] = want;
+        o->prm.variant = want;
+    }
     return 0;
 }
 
