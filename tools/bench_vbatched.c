@@ -6,10 +6,14 @@
  * speed-up over the padded run and lazy-aggressive's over greedy-classic (the trends of
  * Abdelfattah et al. 2016, Figures 4 and 6). Device time from OpenCL profiling events,
  * median after warm-up; a vbatched time includes its device-side argument checks.
+ * --compare lapack adds the CPU peer on the same matrices: one LAPACKE potrf per matrix
+ * at its real order, in an OpenMP loop over the physical cores (wall time).
  */
 #include "bchol.h"
 #include "bchol_util.h"
 #include "commands.h"
+#include "cpu_peer.h"
+#include "cpu_topology.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +29,7 @@ typedef struct {
     util_dist dist;
     int nmax[MAX_SIZES], count;
     long long batch;
-    int reps, warmup, pad;
+    int reps, warmup, pad, compare;
     unsigned long long seed;
     bchol_params fused;
 } vb_options;
@@ -46,6 +50,7 @@ static void usage(FILE *f)
         "  --warmup W        untimed runs first (default 2)\n"
         "  --no-pad          skip the padded fixed-size run\n"
         "  --seed X          of the random orders (default 1)\n"
+        "  --compare lapack  also run one LAPACKE potrf per matrix (real orders) in an OpenMP loop\n"
         "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
 }
 
@@ -95,6 +100,13 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--reps")) o->reps = atoi(v);
         else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
         else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--compare")) {
+            if (strcmp(v, "lapack")) {
+                fprintf(stderr, "bchol bench --vbatched: --compare takes \"lapack\"\n");
+                return -1;
+            }
+            o->compare = 1;
+        }
         else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
         else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
@@ -125,8 +137,8 @@ static const struct {
 typedef struct {
     long long batch;
     int max_n;
-    double flops, gflops[4], pad_gflops, default_ms, error;
-    int ok, pad_ok, default_version;
+    double flops, gflops[4], pad_gflops, default_ms, error, peer_gflops;
+    int ok, pad_ok, default_version, peer_ok;
 } vb_row;
 
 /* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
@@ -318,6 +330,28 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
         }
     }
     row->ok &= row->error <= 30.0;
+    if (!failed && o->compare) {
+        /* the same packed matrices on the host, n serving as lda as above */
+        int *info = malloc((size_t)batch * sizeof *info);
+        double *t = malloc((size_t)o->reps * sizeof *t);
+        if (!info || !t) {
+            fprintf(stderr, "bchol bench --vbatched: out of host memory for the peer\n");
+            failed = 1;
+        }
+        for (int r = 0; r < o->warmup + o->reps && !failed; r++) {
+            memcpy(f, a, bytes);
+            double ms = cpu_peer_potrf_vbatched(dbl, o->uplo, n, n, off, f, batch, info);
+            if (r >= o->warmup) t[r - o->warmup] = ms;
+        }
+        if (!failed) {
+            row->peer_gflops = row->flops / (util_median(t, o->reps) * 1e6);
+            row->peer_ok = 1;
+            for (long long b = 0; b < batch; b++)
+                if (info[b]) row->peer_ok = 0;
+        }
+        free(info);
+        free(t);
+    }
     row->pad_gflops = -1;
     if (!failed && o->pad && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
     cl_mem all[] = {src, dA, dn, doff, dI};
@@ -334,6 +368,10 @@ int bench_vbatched(int argc, char **argv)
 {
     vb_options o;
     if (parse(argc, argv, &o)) return 2;
+    if (o.compare && !cpu_peer_available()) {
+        fprintf(stderr, "bchol bench --vbatched: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
+        return 2;
+    }
     bchol_context *ctx;
     bchol_status st = bchol_context_create(o.device, &ctx);
     if (st) {
@@ -354,9 +392,15 @@ int bench_vbatched(int argc, char **argv)
            "with "
            "identity padding\n",
            o.precision, o.uplo, util_dist_name(o.dist), o.batch, o.reps, o.warmup, o.precision);
-    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch",
+    if (o.compare)
+        printf("# peer: LAPACKE %cpotrf per matrix at its real order, OpenMP dynamic loop, %d threads one "
+               "per core (%s); lapack = its Gflop/s, vb/lapack = the default version's speed-up\n",
+               o.precision, cpu_peer_threads(), cpu_topology_describe());
+    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n", "batch",
            versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
            "default_ms", "vb/pad", "lazy/gc", "error", "check");
+    if (o.compare) printf(" %9s %9s", "lapack", "vb/lapack");
+    printf("\n");
     int failed = 0;
     for (int i = 0; i < o.count; i++) {
         vb_row row = {0};
@@ -373,10 +417,14 @@ int bench_vbatched(int argc, char **argv)
                      row.gflops[row.default_version] / row.pad_gflops);
         }
         const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
-        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s\n",
+        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s",
                o.nmax[i], row.max_n, row.batch, row.gflops[0], row.gflops[1], row.gflops[2],
                row.gflops[3], pad, row.default_ms, ratio, row.gflops[3] / row.gflops[0], row.error,
                ok ? "ok" : "FAILED");
+        if (o.compare)
+            printf(" %9.2f %8.2fx%s", row.peer_gflops, row.gflops[row.default_version] / row.peer_gflops,
+                   row.peer_ok ? "" : " (peer info != 0)");
+        printf("\n");
         fflush(stdout);
         failed |= !ok;
     }

@@ -54,6 +54,22 @@ double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t strid
     return (omp_get_wtime() - t0) * 1e3;
 }
 
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+    /* dynamic: the orders vary, so equal shares of matrices are unequal shares of work */
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n[b], (double *)A + offset[b], lda[b]);
+        else
+            info[b] = LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n[b], (float *)A + offset[b], lda[b]);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
 double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
                       int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch)
 {
@@ -92,6 +108,11 @@ int cpu_peer_available(void) { return 0; }
 int cpu_peer_threads(void) { return 0; }
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
                       int *info)
+{
+    return -1;
+}
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info)
 {
     return -1;
 }

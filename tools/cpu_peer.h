@@ -13,6 +13,10 @@ int cpu_peer_threads(void);
  * the wall time in milliseconds. */
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride,
                       int64_t batch, int *info);
+/* Variable sizes: factors matrix b of order n[b] at A + offset[b] (elements, leading
+ * dimension lda[b]) in place; info[b] as LAPACK. Returns the wall time in milliseconds. */
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info);
 
 /* Solves A*X = B per matrix with LAPACKE ?potrs on the factors in A (matrix b at
  * A + b*stride_a, its right-hand sides at B + b*stride_b); returns the wall time in
