@@ -4,7 +4,8 @@
  * ETM/scheduling versions and of the fixed-size routine on the same batch padded to nmax
  * with the identity, all counted on the real orders (sum of n^3/3), the default version's
  * speed-up over the padded run and lazy-aggressive's over greedy-classic (the trends of
- * Abdelfattah et al. 2016, Figures 4 and 6). Device time from OpenCL profiling events,
+ * Abdelfattah et al. 2016, Figures 4 and 6); "default" names the library's default version,
+ * the one default_ms times. Device time from OpenCL profiling events,
  * median after warm-up; a vbatched time includes its device-side argument checks.
  * --compare lapack adds the CPU peer on the same matrices: one LAPACKE potrf per matrix
  * at its real order, in an OpenMP loop over the physical cores (wall time).
@@ -399,6 +400,7 @@ int bench_vbatched(int argc, char **argv)
     printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n", "batch",
            versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
            "default_ms", "vb/pad", "lazy/gc", "error", "check");
+    printf(" %-9s", "default");
     if (o.compare) printf(" %9s %9s", "lapack", "vb/lapack");
     printf("\n");
     int failed = 0;
@@ -421,6 +423,7 @@ int bench_vbatched(int argc, char **argv)
                o.nmax[i], row.max_n, row.batch, row.gflops[0], row.gflops[1], row.gflops[2],
                row.gflops[3], pad, row.default_ms, ratio, row.gflops[3] / row.gflops[0], row.error,
                ok ? "ok" : "FAILED");
+        printf(" %-9s", versions[row.default_version].name); /* the version default_ms timed */
         if (o.compare)
             printf(" %9.2f %8.2fx%s", row.peer_gflops, row.gflops[row.default_version] / row.peer_gflops,
                    row.peer_ok ? "" : " (peer info != 0)");
