@@ -17,7 +17,11 @@
 #             tree and run again until the log says "complete".
 #   tune-check  bench with the tuning file against BCHOL_TUNING_FILE=off (the backend
 #             defaults), float and double: per-size and geometric-mean speedup
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check
+#   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
+#             issue 8, cut at GRID_SECONDS (default 390) so that build + grid fit one
+#             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
+#             the deadline are listed in grid/meta.txt and summary.md.
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -107,5 +111,10 @@ for step in "$@"; do
           s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
         "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
     done ;;
+  grid)
+    BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-390} \
+      GRID_REPS=${GRID_REPS:-5} GRID_WARMUP=${GRID_WARMUP:-1} \
+      tools/bench_grid.sh "$OUT/grid" --torch > "$OUT/grid.log" 2>&1
+    tail -5 "$OUT/grid.log"; grep -E "^(seconds|skipped)=" "$OUT/grid/meta.txt" ;;
   esac
 done

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# The benchmark grid of issue 8: bchol (automatic choice and each variant) and its peers on
+# the same sizes in one run, then tools/grid/grid_collect.py turns the raw outputs into one
+# CSV, a summary.md with tables and PNG plots (gnuplot).
+#
+#   tools/bench_grid.sh OUTDIR [--quick] [--torch] [--collect]
+#
+#   --quick    a small subset (sizes, batches, repeats) that runs on PoCL in a few minutes
+#   --torch    also the PyTorch peer (tools/gpu/peer_torch.py, cuSOLVER), where torch with
+#              CUDA imports; skipped with a note otherwise
+#   --collect  only re-collect an existing OUTDIR (no benchmark runs)
+#
+# Full grid: n in {4,8,16,24,32,48,64,96,128,192,256,384,512}, batch 16384 for n <= 64,
+# 3000 up to 256, 1000 above; float and double; fixed size (auto, fused, separate,
+# interleaved on strided data up to n = 128, interleaved on data already interleaved up to
+# n = 64, the OpenMP LAPACKE loop) and vbatched (uniform and Gaussian orders in [1, nmax],
+# the four ETM/scheduling versions, the padded fixed-size run, the LAPACKE loop); the seed
+# sweeps (fused ib and tbc, interleaved Figures 15-19). Times are medians of GRID_REPS
+# (default 10; --quick 3) runs after GRID_WARMUP (2; --quick 1) warm-up runs.
+#
+# Environment: BCHOL_BIN (default: build with tools/setup.sh, then build/tools/bchol),
+# BCHOL_DEVICE (the device, as for bchol), GRID_PRECISIONS ("s d"), GRID_REPS,
+# GRID_WARMUP, GRID_BATCH_DIV (divide every batch by this, default 1), GRID_DEADLINE
+# (seconds: steps that would start later are skipped and listed in meta.txt; each run is
+# also cut at the deadline), PYTHON (python3).
+set -u
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+OUTDIR=""
+QUICK=0 TORCH=0 COLLECT=0
+for a in "$@"; do
+  case $a in
+  --quick) QUICK=1 ;;
+  --torch) TORCH=1 ;;
+  --collect) COLLECT=1 ;;
+  -h | --help) usage; exit 0 ;;
+  -*) echo "bench_grid.sh: unknown option $a" >&2; usage >&2; exit 2 ;;
+  *) [ -z "$OUTDIR" ] || { echo "bench_grid.sh: one OUTDIR only" >&2; exit 2; }; OUTDIR=$a ;;
+  esac
+done
+[ -n "$OUTDIR" ] || { usage >&2; exit 2; }
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PYTHON=${PYTHON:-python3}
+COLLECTOR=$ROOT/tools/grid/grid_collect.py
+if [ $COLLECT = 1 ]; then
+  [ -d "$OUTDIR/raw" ] || { echo "bench_grid.sh: $OUTDIR/raw does not exist" >&2; exit 2; }
+  exec "$PYTHON" "$COLLECTOR" "$OUTDIR"
+fi
+
+if [ -z "${BCHOL_BIN:-}" ]; then
+  "$ROOT/tools/setup.sh" > /dev/null || { echo "bench_grid.sh: build failed" >&2; exit 1; }
+  BCHOL_BIN=$ROOT/build/tools/bchol
+fi
+RAW=$OUTDIR/raw
+mkdir -p "$RAW"
+rm -f "$RAW"/*.txt
+
+# Bands "sizes@batch": the issue's batches per range of n.
+if [ $QUICK = 1 ]; then
+  BANDS="4,8,16,32,64@1024 128,256@64"
+  ILV_NATIVE=4,8,16,32,64
+  REPS=${GRID_REPS:-3} WARMUP=${GRID_WARMUP:-1}
+  SWEEP_N=32 SWEEP_BATCH=1024 FIG_N=16 FIG_BATCH=1024 FIGS="15 16 18"
+  SWEEP_PRECISIONS="s"
+else
+  BANDS="4,8,16,24,32,48,64@16384 96,128,192,256@3000 384,512@1000"
+  ILV_NATIVE=4,8,16,24,32,48,64
+  REPS=${GRID_REPS:-10} WARMUP=${GRID_WARMUP:-2}
+  SWEEP_N=32,64,128 SWEEP_BATCH=3000 FIG_N=8,16,32 FIG_BATCH=16384 FIGS="13 15 16 17 18 19"
+  SWEEP_PRECISIONS="s d"
+fi
+PRECISIONS=${GRID_PRECISIONS:-s d}
+DIV=${GRID_BATCH_DIV:-1}
+ILV_MAX=128 # the interleaved variant on strided data runs up to this n
+START=$SECONDS
+DEADLINE=${GRID_DEADLINE:-0}
+SKIPPED=""
+
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"
+{
+  echo "commit=$commit"
+  echo "date=$(date -u +%Y-%m-%d)"
+  echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "mode=$([ $QUICK = 1 ] && echo quick || echo full)"
+  echo "command=tools/bench_grid.sh $*"
+  echo "reps=$REPS"
+  echo "warmup=$WARMUP"
+  echo "batch_div=$DIV"
+  echo "cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+  echo "bchol_device=${BCHOL_DEVICE:-default}"
+} > "$OUTDIR/meta.txt"
+"$BCHOL_BIN" devices > "$RAW/devices.txt" 2>&1
+
+# run FILE CMD...: appends CMD's output to raw/FILE, unless the deadline has passed.
+run() {
+  local file=$1 left=600
+  shift
+  if [ "$DEADLINE" -gt 0 ]; then
+    left=$((DEADLINE - (SECONDS - START)))
+    if [ $left -le 5 ]; then
+      SKIPPED="$SKIPPED $file"
+      return
+    fi
+  fi
+  echo "+ $*" >> "$RAW/commands.log"
+  if [ "$DEADLINE" -gt 0 ]; then
+    timeout $left "$@" >> "$RAW/$file" 2>&1 || echo "# exit status $? of: $*" >> "$RAW/$file"
+  else
+    "$@" >> "$RAW/$file" 2>&1 || echo "# exit status $? of: $*" >> "$RAW/$file"
+  fi
+}
+
+# sizes of a list at most (or above) a bound
+upto() { tr , '\n' <<< "$1" | awk -v m=$2 '$1 <= m' | paste -sd, -; }
+above() { tr , '\n' <<< "$1" | awk -v m=$2 '$1 > m' | paste -sd, -; }
+
+HAVE_TORCH=0
+if [ $TORCH = 1 ]; then
+  if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    HAVE_TORCH=1
+  else
+    echo "torch=unavailable (no torch with CUDA)" >> "$OUTDIR/meta.txt"
+  fi
+fi
+
+B="$BCHOL_BIN bench --reps $REPS --warmup $WARMUP"
+for p in $PRECISIONS; do
+  for band in $BANDS; do
+    sizes=${band%@*}
+    batch=$((${band#*@} / DIV))
+    [ $batch -ge 1 ] || batch=1
+    # auto (the library's choice) with the CPU peer on the same matrices
+    run fixed-auto-$p.txt $B --precision $p --n $sizes --batch $batch --variant auto --compare lapack
+    small=$(upto $sizes $ILV_MAX) large=$(above $sizes $ILV_MAX)
+    [ -n "$small" ] && run fixed-variants-$p.txt $B --precision $p --n $small --batch $batch \
+      --variant fused,separate,interleaved
+    [ -n "$large" ] && run fixed-variants-$p.txt $B --precision $p --n $large --batch $batch \
+      --variant fused,separate
+    native=$(tr , '\n' <<< "$sizes" | grep -xF -f <(tr , '\n' <<< "$ILV_NATIVE") | paste -sd, -)
+    [ -n "$native" ] && run ilv-native-$p.txt $B --precision $p --n $native --batch $batch \
+      --variant interleaved
+    for dist in uniform gaussian; do
+      nmax=$(above $sizes 4) # orders in [1, 4] are too few to be a variable-size batch
+      [ -n "$nmax" ] && run vbatched-$dist-$p.txt $B --vbatched --precision $p --dist $dist \
+        --nmax $nmax --batch $batch --compare lapack
+    done
+    if [ $HAVE_TORCH = 1 ]; then
+      run torch-$p.txt "$PYTHON" "$ROOT/tools/gpu/peer_torch.py" --precision $p --n $sizes \
+        --batch $batch --reps $REPS --warmup $WARMUP
+      for dist in uniform gaussian; do
+        nmax=$(above $sizes 4)
+        [ -n "$nmax" ] && run torch-vbatched-$dist-$p.txt "$PYTHON" "$ROOT/tools/gpu/peer_torch.py" \
+          --vbatched --dist $dist --precision $p --n $nmax --batch $batch --reps $REPS --warmup $WARMUP
+      done
+    fi
+  done
+done
+
+# The seeds' sweeps: fused ib and tbc (Abdelfattah et al.), interleaved Figures 13, 15-19
+# (Kurzak, Gates et al.).
+sb=$((SWEEP_BATCH / DIV)) fb=$((FIG_BATCH / DIV))
+for p in $SWEEP_PRECISIONS; do
+  for ib in 1 2 4 8 16 32; do
+    run sweep-ib-$p.txt $B --precision $p --n $SWEEP_N --batch $sb --ib $ib
+  done
+  for tbc in 1 2 4 8; do
+    run sweep-tbc-$p.txt $B --precision $p --n $SWEEP_N --batch $sb --tbc $tbc
+  done
+  for f in $FIGS; do
+    run ilv-fig$f-$p.txt $B --precision $p --n $FIG_N --batch $fb --variant interleaved --figure $f
+  done
+done
+
+{
+  echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "seconds=$((SECONDS - START))"
+  [ -z "$SKIPPED" ] || echo "skipped=$SKIPPED"
+} >> "$OUTDIR/meta.txt"
+"$PYTHON" "$COLLECTOR" "$OUTDIR"
