@@ -53,7 +53,8 @@ def main(collector, sample):
             check(len(sel(kind="fixed", impl="bchol-" + v, precision="s")) == 2, f"2 {v} rows")
         a16 = sel(kind="fixed", impl="bchol-auto", precision="s", n="16")
         check(len(a16) == 1 and a16[0]["params"] == "interleaved nb8 left full c64"
-              and abs(float(a16[0]["gflops"]) - 1.17) < 1e-9 and a16[0]["batch"] == "1024",
+              and abs(float(a16[0]["gflops"]) - 1024 * 16 ** 3 / 3 / 1.196e6) < 1e-5
+              and a16[0]["batch"] == "1024",
               f"auto n=16 row: {a16}")
         p16 = sel(kind="fixed", impl="lapack", precision="s", n="16")
         check(len(p16) == 1 and abs(float(p16[0]["ms"]) - 1.6446) < 1e-9
@@ -83,6 +84,9 @@ def main(collector, sample):
         for r in rows:
             check(r["commit"] == "abc1234", f"commit of {r}")
         summary = open(os.path.join(out, "summary.md")).read()
+        # n = 64: auto 1.11 Gflop/s by the table, interleaved 1.14: within 10%, no note;
+        # the sample has no point where auto is far from the best, so check the wording only
+        check("auto at" not in summary, "no auto note within 10% of the best")
         check("**behind lapack**" in summary and "**behind torch**" in summary,
               "behind marks in the summary")
         check("vbatched-uniform nmax = 64: best bchol (auto: lazy-ag) 0.57 Gflop/s, lapack 1.04" in summary,

@@ -75,6 +75,12 @@ class Collector:
         row.update(kw)
         es = 8 if ctx["precision"] == "d" else 4
         n, ms = row["n"], row["ms"]
+        if not ctx["kind"].startswith("vbatched") and ms and ms > 0:
+            # from the time (4 decimals) rather than the printed Gflop/s (2 decimals: slow
+            # CPU runs print 0.00)
+            row["gflops"] = row["batch"] * n ** 3 / 3 / (ms * 1e6)
+        if row["gflops"] == 0.0:
+            row["gflops"] = ""  # below the table's precision: unknown, never a ratio's divisor
         if (not row["gbs"] and not ctx["kind"].startswith("vbatched") and n <= SMALL_N
                 and ms and ms > 0):
             # the stored triangle read and written once, as bench --variant interleaved counts
@@ -352,6 +358,10 @@ def comparison_table(idx, rows, prec, kind, lines, behind):
             series.append((n, sp, auto["gflops"] / peer["gflops"] if auto else float("nan")))
         else:
             cells += ["-", "-"]
+        if auto and auto["gflops"] < 0.9 * best["gflops"]:
+            # the dispatcher left speed on the table: say so next to the peer mark
+            note = f"auto at {100 * auto['gflops'] / best['gflops']:.0f}% of {name_of(best)}"
+            mark = f"{mark}; {note}" if mark else note
         cells.append(mark)
         lines.append("| " + " | ".join(cells) + " |")
     return series
@@ -436,15 +446,16 @@ class Plots:
             for row in table:
                 f.write(" ".join(fmt(v, 6) if isinstance(v, float) and not math.isnan(v) else
                                  ("NaN" if isinstance(v, float) else str(v)) for v in row) + "\n")
-        return path
+        return os.path.join("plots", name)  # the scripts run in OUTDIR: relocatable
 
     def plot(self, png, title, xlabel, ylabel, dat, columns, logx=True, logy=True, xtic=False,
              extra=""):
-        """columns: (column number in dat, title) pairs; x is column 1 (or labels)."""
+        """columns: (column number in dat, title) pairs; x is column 1 (or labels). The
+        script runs in OUTDIR: `cd OUTDIR && gnuplot plots/NAME.gp` redraws one plot."""
         os.makedirs(self.dir, exist_ok=True)
         gp = os.path.join(self.dir, png.replace(".png", ".gp"))
         lines = [f"set terminal {self.term}" if self.gnuplot else "",
-                 f"set output '{os.path.join(self.outdir, png)}'",
+                 f"set output '{png}'",
                  f"set title \"{title}\" noenhanced", f"set xlabel '{xlabel}'", f"set ylabel '{ylabel}'",
                  "set key outside right top noenhanced", "set grid", "set datafile missing 'NaN'"]
         if logx and not xtic:
@@ -466,7 +477,8 @@ class Plots:
         if not self.gnuplot:
             return "gnuplot not found: no PNG written (the scripts are in plots/)"
         for gp, png in self.scripts:
-            r = subprocess.run([self.gnuplot, gp], capture_output=True, text=True)
+            r = subprocess.run([self.gnuplot, os.path.relpath(gp, self.outdir)], capture_output=True,
+                               text=True, cwd=self.outdir)
             if r.returncode == 0 and os.path.exists(os.path.join(self.outdir, png)):
                 self.made.append(png)
             else:
