@@ -60,7 +60,7 @@ if [ $QUICK = 1 ]; then
   ILV_NATIVE=4,8,16,32,64
   REPS=${GRID_REPS:-3} WARMUP=${GRID_WARMUP:-1}
   SWEEP_N=32 SWEEP_BATCH=1024 FIG_N=16 FIG_BATCH=1024 FIGS="15 16 18"
-  SWEEP_PRECISIONS="s"
+  SWEEP_PRECISIONS="s" # the sweeps in float only
 else
   BANDS="4,8,16,24,32,48,64@16384 96,128,192,256@3000 384,512@1000"
   ILV_NATIVE=4,8,16,24,32,48,64
@@ -69,6 +69,7 @@ else
   SWEEP_PRECISIONS="s d"
 fi
 PRECISIONS=${GRID_PRECISIONS:-s d}
+SWEEP_PRECISIONS=$(for p in $SWEEP_PRECISIONS; do [[ " $PRECISIONS " == *" $p "* ]] && echo $p; done)
 DIV=${GRID_BATCH_DIV:-1}
 ILV_MAX=128 # the interleaved variant on strided data runs up to this n
 START=$SECONDS
@@ -174,6 +175,8 @@ done
 {
   echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "seconds=$((SECONDS - START))"
-  [ -z "$SKIPPED" ] || echo "skipped=$SKIPPED"
+  # the files that miss runs (some may hold the bands that ran before the deadline)
+  [ -z "$SKIPPED" ] || echo "skipped=$(tr ' ' '\n' <<< "$SKIPPED" | sed '/^$/d' | sort -u | paste -sd' ')"
+  [ -z "$SKIPPED" ] || echo "skipped_runs=$(wc -w <<< "$SKIPPED")"
 } >> "$OUTDIR/meta.txt"
 "$PYTHON" "$COLLECTOR" "$OUTDIR"

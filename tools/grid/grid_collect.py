@@ -529,7 +529,8 @@ def main(argv):
     if meta.get("torch"):
         lines.append(f"- torch: {meta['torch']}")
     if meta.get("skipped"):
-        lines.append(f"- skipped at the deadline: {' '.join(sorted(set(meta['skipped'].split())))}")
+        lines.append(f"- cut at the deadline: {meta.get('skipped_runs', 'some')} runs did not start; "
+                     f"files missing runs: {' '.join(sorted(set(meta['skipped'].split())))}")
     if meta.get("batch_div", "1") != "1":
         lines.append(f"- batches divided by {meta['batch_div']}")
     lines.append(f"- command: `{meta.get('command', 'tools/bench_grid.sh')}`; rows: {len(rows)} "
