@@ -48,14 +48,15 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters: they select\n"
-            "                    the fused variant (an error with --variant other than fused)\n"
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters: without\n"
+            "                    --variant they select fused; with a list, they apply to its fused\n"
+            "                    runs (an error if the list has no fused)\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
             "  --variant LIST    auto, fused, separate, interleaved, or a list (fused,separate) to\n"
             "                    compare (default auto; a list runs interleaved on strided data)\n"
             "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters:\n"
-            "                    they select the separate variant (an error with another --variant)\n"
+            "                    the same rule with separate\n"
             "  --explain         print, per size, which tuning file and entry chose the parameters\n"
             "                    (or why the backend defaults apply)\n"
             "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
@@ -143,16 +144,17 @@ static int parse(int argc, char **argv, bench_options *o)
     }
     if (fused || separate) {
         const bchol_variant want = fused ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_SEPARATE;
-        for (int i = 0; i < o->nvariants && o->variant_given; i++)
-            if (o->variants[i] != want) {
-                fprintf(stderr, "bchol bench: %s are %s-variant parameters; they cannot apply to --variant %s\n",
-                        fused ? "--ib --tbc --rpt --shape" : "--nb --pb --gemm --tile --gb",
-                        bench_variant_name(want), bench_variant_name(o->variants[i]));
-                return -1;
-            }
-        o->nvariants = 1;
-        o->variants[0] = want;
-        o->prm.variant = want;
+        int listed = 0;
+        for (int i = 0; i < o->nvariants; i++) listed |= o->variants[i] == want;
+        if (!o->variant_given) {
+            o->nvariants = 1;
+            o->variants[0] = want;
+        } else if (!listed) {
+            fprintf(stderr, "bchol bench: %s are %s-variant parameters; --variant lists no %s\n",
+                    fused ? "--ib --tbc --rpt --shape" : "--nb --pb --gemm --tile --gb",
+                    bench_variant_name(want), bench_variant_name(want));
+            return -1;
+        }
     }
     return 0;
 }
@@ -328,6 +330,10 @@ int cmd_bench(int argc, char **argv)
         int n = o.sizes[i / o.nvariants];
         bench_options ov = o;
         ov.prm.variant = o.variants[i % o.nvariants];
+        /* a variant's parameters apply to its own runs only (auto runs as the dispatcher says) */
+        if (ov.prm.variant != BCHOL_VARIANT_FUSED) ov.prm.ib = ov.prm.tbc = ov.prm.rpt = ov.prm.shape = 0;
+        if (ov.prm.variant != BCHOL_VARIANT_SEPARATE)
+            ov.prm.nb = ov.prm.pb = ov.prm.gemm = ov.prm.tile = ov.prm.gb = 0;
         bchol_params chosen;
         bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
         if (bench_one(ctx, &ov, n, &row)) {
