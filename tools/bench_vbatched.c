@@ -425,7 +425,7 @@ int bench_vbatched(int argc, char **argv)
                ok ? "ok" : "FAILED");
         printf(" %-9s", versions[row.default_version].name); /* the version default_ms timed */
         if (o.compare)
-            printf(" %9.2f %8.2fx%s", row.peer_gflops, row.gflops[row.default_version] / row.peer_gflops,
+            printf(" %9.4g %8.2fx%s", row.peer_gflops, row.gflops[row.default_version] / row.peer_gflops,
                    row.peer_ok ? "" : " (peer info != 0)");
         printf("\n");
         fflush(stdout);
