@@ -22,9 +22,10 @@
 # BCHOL_DEVICE (the device, as for bchol), GRID_PRECISIONS ("s d"), GRID_REPS,
 # GRID_WARMUP, GRID_BATCH_DIV (divide every batch by this, default 1), GRID_DEADLINE
 # (seconds: steps that would start later are skipped and listed in meta.txt; each run is
-# also cut at the deadline), PYTHON (python3).
+# also cut at the deadline), GRID_COMMIT (the commit to record where the tree has no git
+# history, as on the GPU machine's copy), PYTHON (python3).
 set -u
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 OUTDIR=""
 QUICK=0 TORCH=0 COLLECT=0
 for a in "$@"; do
@@ -76,8 +77,13 @@ START=$SECONDS
 DEADLINE=${GRID_DEADLINE:-0}
 SKIPPED=""
 
-commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"
+if [ -n "${GRID_COMMIT:-}" ]; then
+  commit=$GRID_COMMIT
+elif commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null); then
+  git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"
+else
+  commit=unknown
+fi
 {
   echo "commit=$commit"
   echo "date=$(date -u +%Y-%m-%d)"

@@ -20,7 +20,8 @@
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
 #             issue 8, cut at GRID_SECONDS (default 390) so that build + grid fit one
 #             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
-#             the deadline are listed in grid/meta.txt and summary.md.
+#             the deadline are listed in grid/meta.txt and summary.md. The copy here has
+#             no git history: pass GRID_COMMIT=<hash> to record the commit.
 # Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
