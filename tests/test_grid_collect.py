@@ -78,6 +78,9 @@ def main(collector, sample):
         # torch rows from the peer script, fixed and vbatched
         check(len(sel(impl="torch", kind="fixed")) == 3, "torch fixed rows")
         check(len(sel(impl="torch", kind="vbatched-uniform")) == 2, "torch vbatched rows")
+        # fixed-auto-d.txt repeats n = 16 (a resumed run): one row, the last
+        d16 = sel(kind="fixed", impl="bchol-auto", precision="d", n="16")
+        check(len(d16) == 1 and abs(float(d16[0]["ms"]) - 2.0) < 1e-9, f"repeated point: {d16}")
         # the seeds' sweeps
         check(len(sel(kind="sweep-ib")) == 3, "ib sweep rows")
         check(len(sel(kind="ilv-fig15")) == 3, "figure 15 rows")

@@ -3,12 +3,14 @@
 # the same sizes in one run, then tools/grid/grid_collect.py turns the raw outputs into one
 # CSV, a summary.md with tables and PNG plots (gnuplot).
 #
-#   tools/bench_grid.sh OUTDIR [--quick] [--torch] [--collect]
+#   tools/bench_grid.sh OUTDIR [--quick] [--torch] [--collect] [--resume]
 #
 #   --quick    a small subset (sizes, batches, repeats) that runs on PoCL in a few minutes
 #   --torch    also the PyTorch peer (tools/gpu/peer_torch.py, cuSOLVER), where torch with
 #              CUDA imports; skipped with a note otherwise
 #   --collect  only re-collect an existing OUTDIR (no benchmark runs)
+#   --resume   keep OUTDIR's raw outputs and run only what raw/done.log does not list (the
+#              runs a deadline cut); the collector keeps the last row of a repeated point
 #
 # Full grid: n in {4,8,16,24,32,48,64,96,128,192,256,384,512}, batch 16384 for n <= 64,
 # 3000 up to 256, 1000 above; float and double; fixed size (auto, fused, separate,
@@ -27,12 +29,13 @@
 set -u
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 OUTDIR=""
-QUICK=0 TORCH=0 COLLECT=0
+QUICK=0 TORCH=0 COLLECT=0 RESUME=0
 for a in "$@"; do
   case $a in
   --quick) QUICK=1 ;;
   --torch) TORCH=1 ;;
   --collect) COLLECT=1 ;;
+  --resume) RESUME=1 ;;
   -h | --help) usage; exit 0 ;;
   -*) echo "bench_grid.sh: unknown option $a" >&2; usage >&2; exit 2 ;;
   *) [ -z "$OUTDIR" ] || { echo "bench_grid.sh: one OUTDIR only" >&2; exit 2; }; OUTDIR=$a ;;
@@ -53,7 +56,7 @@ if [ -z "${BCHOL_BIN:-}" ]; then
 fi
 RAW=$OUTDIR/raw
 mkdir -p "$RAW"
-rm -f "$RAW"/*.txt
+[ $RESUME = 1 ] || rm -f "$RAW"/*.txt "$RAW"/done.log "$RAW"/commands.log
 
 # Bands "sizes@batch": the issue's batches per range of n.
 if [ $QUICK = 1 ]; then
@@ -95,13 +98,27 @@ fi
   echo "batch_div=$DIV"
   echo "cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
   echo "bchol_device=${BCHOL_DEVICE:-default}"
-} > "$OUTDIR/meta.txt"
+} > "$OUTDIR/meta.new"
+if [ $RESUME = 1 ] && [ -f "$OUTDIR/meta.txt" ]; then
+  # the first run's lines stay; the later lines of a resumed run win in the collector
+  # (what the deadline cut before is either done now or listed again at the end)
+  { grep -v '^skipped' "$OUTDIR/meta.txt"; sed 's/^started=/resumed=/' "$OUTDIR/meta.new"; } > "$OUTDIR/meta.tmp"
+  mv "$OUTDIR/meta.tmp" "$OUTDIR/meta.txt"
+  rm -f "$OUTDIR/meta.new"
+else
+  mv "$OUTDIR/meta.new" "$OUTDIR/meta.txt"
+fi
 "$BCHOL_BIN" devices > "$RAW/devices.txt" 2>&1
 
-# run FILE CMD...: appends CMD's output to raw/FILE, unless the deadline has passed.
+# run FILE CMD...: appends CMD's output to raw/FILE, unless the deadline has passed or
+# (--resume) an earlier call completed it; a completed run is listed in raw/done.log.
 run() {
-  local file=$1 left=600
+  local file=$1 left=600 key rc=0
   shift
+  key="$file: $(basename "$1") ${*:2}" # the binary's folder differs between machines
+  if [ $RESUME = 1 ] && [ -f "$RAW/done.log" ] && grep -qxF -- "$key" "$RAW/done.log"; then
+    return
+  fi
   if [ "$DEADLINE" -gt 0 ]; then
     left=$((DEADLINE - (SECONDS - START)))
     if [ $left -le 5 ]; then
@@ -111,9 +128,15 @@ run() {
   fi
   echo "+ $*" >> "$RAW/commands.log"
   if [ "$DEADLINE" -gt 0 ]; then
-    timeout $left "$@" >> "$RAW/$file" 2>&1 || echo "# exit status $? of: $*" >> "$RAW/$file"
+    timeout $left "$@" >> "$RAW/$file" 2>&1 || rc=$?
   else
-    "$@" >> "$RAW/$file" 2>&1 || echo "# exit status $? of: $*" >> "$RAW/$file"
+    "$@" >> "$RAW/$file" 2>&1 || rc=$?
+  fi
+  [ $rc = 0 ] || echo "# exit status $rc of: $*" >> "$RAW/$file"
+  if [ $rc = 124 ]; then
+    SKIPPED="$SKIPPED $file" # cut by the deadline: --resume runs it again
+  else
+    echo "$key" >> "$RAW/done.log"
   fi
 }
 

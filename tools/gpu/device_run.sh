@@ -21,7 +21,9 @@
 #             issue 8, cut at GRID_SECONDS (default 390) so that build + grid fit one
 #             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
 #             the deadline are listed in grid/meta.txt and summary.md. The copy here has
-#             no git history: pass GRID_COMMIT=<hash> to record the commit.
+#             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
+#             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
+#             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
 # Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
@@ -113,9 +115,14 @@ for step in "$@"; do
         "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
     done ;;
   grid)
+    resume=""
+    if [ -n "${GRID_RESUME:-}" ]; then
+      [ -d "$GRID_RESUME/raw" ] || { echo "GRID_RESUME=$GRID_RESUME has no raw/"; exit 1; }
+      mkdir -p "$OUT/grid" && cp -r "$GRID_RESUME/." "$OUT/grid/" && resume=--resume
+    fi
     BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-390} \
       GRID_REPS=${GRID_REPS:-5} GRID_WARMUP=${GRID_WARMUP:-1} \
-      tools/bench_grid.sh "$OUT/grid" --torch > "$OUT/grid.log" 2>&1
+      tools/bench_grid.sh "$OUT/grid" --torch $resume > "$OUT/grid.log" 2>&1
     tail -5 "$OUT/grid.log"; grep -E "^(seconds|skipped)=" "$OUT/grid/meta.txt" ;;
   esac
 done

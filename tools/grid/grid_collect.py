@@ -56,7 +56,7 @@ PEER_TOPO = re.compile(r"^# peer: LAPACKE .* (\d+) threads(?: one per core \((.*
 NAME = re.compile(r"^(fixed-auto|fixed-variants|ilv-native|ilv-fig\d+|sweep-ib|sweep-tbc|"
                   r"vbatched-uniform|vbatched-gaussian|torch|torch-vbatched-uniform|"
                   r"torch-vbatched-gaussian)-([sd])\.txt$")
-NON_DATA = {"devices.txt", "commands.log"}
+NON_DATA = {"devices.txt", "commands.log", "done.log"}
 
 
 class Collector:
@@ -262,6 +262,12 @@ class Collector:
             self.parse(os.path.join(raw, f))
         if not self.rows:
             raise Malformed(f"{raw}: no benchmark rows")
+        # a point measured twice (a run cut by a deadline, then resumed): the last row wins
+        last = {}
+        for r in self.rows:
+            last[(r["precision"], r["kind"], r["impl"], r["params"], r["n"], r["batch"])] = r
+        kept = set(map(id, last.values()))
+        self.rows = [r for r in self.rows if id(r) in kept]
 
 
 # ---------------------------------------------------------------- output
