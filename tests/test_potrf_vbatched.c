@@ -10,13 +10,16 @@
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
  *       [--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
+ *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
  * (invalid entries in the arrays get their BCHOL_INFO_* code, the rest is factored),
  * versions (the four ETM/scheduling versions give the same factors), args (argument
  * checks). Forms: ex (bchol_?potrf_vbatched_ex with max_n = nmax), plain (the device
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
- * overlap, e.g. across a block boundary of the device checks.
+ * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
+ * pick the variant (auto: fused up to the crossover, separate above it, in one call);
+ * --nb --pb --tile are the separate variant's parameters.
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -32,6 +35,7 @@
 typedef struct {
     char precision, uplo, mode[16], form[8];
     int nmax, lda_pad, gap, ib, rpt, shape, etm, schedule;
+    int variant, crossover, nb, pb, tile;
     util_dist dist;
     long long batch, pair[4];
     int pairs;
@@ -44,7 +48,8 @@ static void usage(void)
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
             "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
-            "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...\n");
+            "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
+            "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]\n");
     exit(2);
 }
 
@@ -78,6 +83,14 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--pair") && o.pairs < 4) o.pair[o.pairs++] = atoll(v);
+        else if (!strcmp(k, "--variant"))
+            o.variant = !strcmp(v, "fused")      ? BCHOL_VARIANT_FUSED
+                        : !strcmp(v, "separate") ? BCHOL_VARIANT_SEPARATE
+                                                 : BCHOL_VARIANT_AUTO;
+        else if (!strcmp(k, "--crossover")) o.crossover = atoi(v);
+        else if (!strcmp(k, "--nb")) o.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o.pb = atoi(v);
+        else if (!strcmp(k, "--tile")) o.tile = atoi(v);
         else usage();
     }
     for (int k = 0; k < o.pairs; k++)
@@ -456,7 +469,7 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "uplo = 'X'", 's', NULL, 'X', -1, v, B, BCHOL_ERR_UPLO, "argument 2 (uplo");
     vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO,
           "argument 3 (uplo");
-    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
     vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N,
           "argument 4 (max_n = -1)");
     vcall(ctx, "batch = -1", 's', NULL, 'L', -1, v, -1, BCHOL_ERR_BATCH, "argument 7 (batch");
@@ -611,9 +624,11 @@ int main(int argc, char **argv)
     void *a = malloc(t.total * t.es);
     int *info = malloc((size_t)(t.batch + 4) * sizeof *info);
     bchol_vbatched_params prm = {
-        .fused = {.variant = BCHOL_VARIANT_AUTO, .ib = o.ib, .rpt = o.rpt, .shape = o.shape},
+        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .rpt = o.rpt, .shape = o.shape,
+                  .nb = o.nb, .pb = o.pb, .tile = o.tile},
         .etm = (bchol_etm)o.etm,
-        .schedule = (bchol_schedule)o.schedule};
+        .schedule = (bchol_schedule)o.schedule,
+        .crossover = o.crossover};
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */
