@@ -16,10 +16,9 @@
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
-                                            const bchol_params *prm, int upper, int n_lo,
-                                            int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
-                                            cl_mem A, int64_t batch, cl_mem info)
-{
+                                            const bchol_params *prm, int upper, int n_lo, int max_n,
+                                            cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                            int64_t batch, cl_mem info) {
     bchol_context *ctx = call->ctx;
     bchol_separate_kernels k;
     bchol_status st;
@@ -42,29 +41,26 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
         for (cl_int j = 0; j < max_n && !st; j += nb) {
             /* Rows below the panel: at most the largest matrix's, max_n - j - nb. */
             const int m = max_n - j - nb;
-            bchol_arg pa[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets), BCHOL_ARG(n),
-                              BCHOL_ARG(lda),  BCHOL_ARG(lo),      BCHOL_ARG(info),
-                              BCHOL_ARG(W),    BCHOL_ARG(j),       BCHOL_ARG(b0),
-                              BCHOL_ARG(cnt),  BCHOL_ARG(g0)};
+            bchol_arg pa[] = {BCHOL_ARG(A),  BCHOL_ARG(offsets), BCHOL_ARG(n), BCHOL_ARG(lda),
+                              BCHOL_ARG(lo), BCHOL_ARG(info),    BCHOL_ARG(W), BCHOL_ARG(j),
+                              BCHOL_ARG(b0), BCHOL_ARG(cnt),     BCHOL_ARG(g0)};
             if ((st = bchol__separate_launch_groups(call, k.panel, pa, 11, 10, cnt, k.panel_wg)))
                 break;
             if (m <= 0) break;
 
             cl_int tpm = ceil_div(m, k.ts.tm);
-            bchol_arg ta[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),
-                              BCHOL_ARG(lda), BCHOL_ARG(lo),      BCHOL_ARG(info),
-                              BCHOL_ARG(W),   BCHOL_ARG(j),       BCHOL_ARG(tpm),
-                              BCHOL_ARG(b0),  BCHOL_ARG(cnt),     BCHOL_ARG(g0)};
+            bchol_arg ta[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),   BCHOL_ARG(lda),
+                              BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(W),   BCHOL_ARG(j),
+                              BCHOL_ARG(tpm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};
             if ((st = bchol__separate_launch_groups(call, k.trsm, ta, 12, 11, cnt * (cl_ulong)tpm,
                                                     BCHOL_TILE_WG)))
                 break;
 
             /* One diagonal block of qb tiles over the largest A22: its lower triangle. */
             cl_int qb = ceil_div(m, k.ss.tm), spm = qb * (qb + 1) / 2;
-            bchol_arg sa[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),
-                              BCHOL_ARG(lda), BCHOL_ARG(lo),      BCHOL_ARG(info),
-                              BCHOL_ARG(j),   BCHOL_ARG(qb),      BCHOL_ARG(spm),
-                              BCHOL_ARG(b0),  BCHOL_ARG(cnt),     BCHOL_ARG(g0)};
+            bchol_arg sa[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),   BCHOL_ARG(lda),
+                              BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(j),   BCHOL_ARG(qb),
+                              BCHOL_ARG(spm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};
             st = bchol__separate_launch_groups(call, k.syrk, sa, 12, 11, cnt * (cl_ulong)spm,
                                                BCHOL_TILE_WG);
         }
