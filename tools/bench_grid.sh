@@ -16,7 +16,8 @@
 # 3000 up to 256, 1000 above; float and double; fixed size (auto, fused, separate,
 # interleaved on strided data up to n = 128, interleaved on data already interleaved up to
 # n = 64, the OpenMP LAPACKE loop) and vbatched (uniform and Gaussian orders in [1, nmax],
-# the four ETM/scheduling versions, the padded fixed-size run, the LAPACKE loop); the seed
+# the four ETM/scheduling versions, the padded fixed-size run, fused, separate and the
+# split, the LAPACKE loop); the seed
 # sweeps (fused ib and tbc, interleaved Figures 15-19). Times are medians of GRID_REPS
 # (default 10; --quick 3) runs after GRID_WARMUP (2; --quick 1) warm-up runs.
 #
@@ -173,6 +174,9 @@ for p in $PRECISIONS; do
       nmax=$(above $sizes 4) # orders in [1, 4] are too few to be a variable-size batch
       [ -n "$nmax" ] && run vbatched-$dist-$p.txt $B --vbatched --precision $p --dist $dist \
         --nmax $nmax --batch $batch --compare lapack
+      # each variant on the same orders (auto = the batch split at the crossover)
+      [ -n "$nmax" ] && run vbatched-variants-$dist-$p.txt $B --vbatched --precision $p --dist $dist \
+        --nmax $nmax --batch $batch --variant fused,separate,auto
     done
     if [ $HAVE_TORCH = 1 ]; then
       run torch-$p.txt "$PYTHON" "$ROOT/tools/gpu/peer_torch.py" --precision $p --n $sizes \

@@ -54,7 +54,8 @@ DEVICE = re.compile(r"^# device \S+ (.*) \(([^,]*), (.*), driver (.*)\), (\d{4}-
 TORCH = re.compile(r"^# peer torch (\S+) linalg\.cholesky_ex \(\w\), (.*), (\d{4}-\d\d-\d\d), ")
 PEER_TOPO = re.compile(r"^# peer: LAPACKE .* (\d+) threads(?: one per core \((.*)\))?")
 NAME = re.compile(r"^(fixed-auto|fixed-variants|ilv-native|ilv-fig\d+|sweep-ib|sweep-tbc|"
-                  r"vbatched-uniform|vbatched-gaussian|torch|torch-vbatched-uniform|"
+                  r"vbatched-uniform|vbatched-gaussian|vbatched-variants-uniform|"
+                  r"vbatched-variants-gaussian|torch|torch-vbatched-uniform|"
                   r"torch-vbatched-gaussian)-([sd])\.txt$")
 NON_DATA = {"devices.txt", "commands.log", "done.log"}
 
@@ -135,6 +136,8 @@ class Collector:
                     self.torch_vb_row(ctx, tok, where)
                 elif stem == "torch":
                     self.torch_row(ctx, tok, where)
+                elif stem.startswith("vbatched-variants"):
+                    self.vb_variants_row(ctx, header, tok, where)
                 elif stem.startswith("vbatched"):
                     self.vb_row(ctx, header, tok, where)
                 elif header[2] == "what":
@@ -235,6 +238,29 @@ class Collector:
             self.add(pctx, impl="lapack", params=params, n=nmax, batch=batch, ms=ms_of(g),
                      gflops=g, check="ok" if peer_ok else "FAILED")
 
+    def vb_variants_row(self, ctx, header, tok, where):
+        # nmax max_n batch crossover above <variant columns> auto/best error check; the
+        # table has no times: ms stays empty ('-' = the fused kernel cannot hold max_n)
+        if "crossover" not in header:
+            raise Malformed(f"{where}: a vbatched --variant file without its table")
+        names = header[5:-3]
+        nmax, batch = int(tok[0]), int(tok[2])
+        if len(tok) != len(header):
+            raise Malformed(f"{where}: {len(tok)} fields, expected {len(header)}")
+        check = tok[-1]
+        if tok[1] == "-":
+            for v in names:
+                self.add(ctx, impl="bchol-vb-auto" if v == "auto" else "bchol-" + v, n=nmax,
+                         batch=batch, ms="", gflops="", check="FAILED")
+            return
+        params = f"crossover {tok[3]}, {tok[4]} above, max_n {tok[1]}"
+        for v, t in zip(names, tok[5:-3]):
+            if t == "-":
+                continue
+            # auto here is the same call as the versions table's default: a cross-check
+            self.add(ctx, impl="bchol-vb-auto" if v == "auto" else "bchol-" + v, params=params,
+                     n=nmax, batch=batch, ms="", gflops=num(t, where), check=check)
+
     def torch_row(self, ctx, tok, where):
         if len(tok) != 5:
             raise Malformed(f"{where}: {len(tok)} fields, expected 5")
@@ -332,7 +358,7 @@ def comparison_table(idx, rows, prec, kind, lines, behind):
     """Best bchol against each peer per n; returns the speedup series for the plot."""
     sizes = sizes_of(rows, prec, kind)
     peers = [p for p in PEERS if any(k[:3] == (prec, kind, p) for k in idx)]
-    impls = STRIDED if kind == "fixed" else ["bchol-auto"]
+    impls = STRIDED if kind == "fixed" else ["bchol-auto", "bchol-fused", "bchol-separate"]
     label = "n" if kind == "fixed" else "nmax"
     lines.append(f"| {label} | batch | bchol auto (choice) | best bchol | "
                  + " | ".join(f"{p} Gflop/s" for p in peers)
@@ -575,7 +601,8 @@ def main(argv):
             series_plot(plots, rows, idx, prec, kind, f"vbatched-{dist}-{prec}.png",
                         f"potrf vbatched, {dist} orders, {PREC[prec]}: Gflop/s against nmax",
                         ["bchol-vb-greedy-cl", "bchol-vb-greedy-ag", "bchol-vb-lazy-cl",
-                         "bchol-vb-lazy-ag", "bchol-padded"] + PEERS, "nmax")
+                         "bchol-vb-lazy-ag", "bchol-padded", "bchol-fused", "bchol-separate"]
+                        + PEERS, "nmax")
         # speedup over the best peer, every kind on one plot
         kinds = [k for k in ("fixed", "vbatched-uniform", "vbatched-gaussian") if speed.get((prec, k))]
         if kinds:
