@@ -303,7 +303,8 @@ def fmt(v, digits=2):
     if v == "" or v is None:
         return "-"
     if isinstance(v, float):
-        return f"{v:.{digits}f}"
+        # slow CPU points keep two significant digits instead of printing 0.00
+        return f"{v:.2g}" if 0 < abs(v) < 0.1 and digits == 2 else f"{v:.{digits}f}"
     return str(v)
 
 

@@ -13,4 +13,6 @@ plot 'plots/vbatched-uniform-s.dat' using 1:2 with linespoints lw 2 title 'bchol
      'plots/vbatched-uniform-s.dat' using 1:4 with linespoints lw 2 title 'bchol-vb-lazy-cl', \
      'plots/vbatched-uniform-s.dat' using 1:5 with linespoints lw 2 title 'bchol-vb-lazy-ag', \
      'plots/vbatched-uniform-s.dat' using 1:6 with linespoints lw 2 title 'bchol-padded', \
-     'plots/vbatched-uniform-s.dat' using 1:7 with linespoints lw 2 title 'lapack'
+     'plots/vbatched-uniform-s.dat' using 1:7 with linespoints lw 2 title 'bchol-fused', \
+     'plots/vbatched-uniform-s.dat' using 1:8 with linespoints lw 2 title 'bchol-separate', \
+     'plots/vbatched-uniform-s.dat' using 1:9 with linespoints lw 2 title 'lapack'
