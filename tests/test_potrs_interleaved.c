@@ -275,8 +275,8 @@ static void run_convert(const options *o)
     CHECK(!st, "deinterleave_rhs: %s", bchol_last_error(ctx));
     download(S2, rs, s_el);
     CHECK(!memcmp(rs, hs, s_el * es), "deinterleave_rhs: round trip is not exact");
-    printf("convert %c n=%d nrhs=%d batch=%lld chunk=%lld: exact\n", o->precision, n, nrhs,
-           batch, chunk);
+    printf("convert %c n=%d nrhs=%d batch=%lld chunk=%lld: %s\n", o->precision, n, nrhs,
+           batch, chunk, failures ? "FAILED" : "exact");
     clReleaseMemObject(S);
     clReleaseMemObject(S2);
     clReleaseMemObject(I);
