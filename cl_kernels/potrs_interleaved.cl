@@ -12,7 +12,12 @@
  * N, so a compiler may unroll them and keep the tile in registers.
  *
  * Build macros: N (order), NT (right-hand sides per tile), WG (work-items per group),
- * UPPER (0/1), REAL (see common.cl).
+ * UPPER (0/1), REAL (see common.cl), and for CPUs:
+ *   ALIGNED  1: the WG lanes of every group are consecutive in one chunk and all exist in
+ *            the buffers (padding lanes included), so addresses are affine in the
+ *            work-item id and no lane leaves early (compilers vectorize across lanes);
+ *            a padding lane or failed matrix stores back the values it holds (blend).
+ *   FULL     1: the loops over N are unrolled (straight-line code, N <= 16).
  */
 #ifndef N
 #define N 4
@@ -26,10 +31,18 @@
 #ifndef UPPER
 #define UPPER 0
 #endif
+#ifndef ALIGNED
+#define ALIGNED 0
+#endif
+#ifndef FULL
+#define FULL 0
+#endif
 
 /* Full unrolling of the loops over N grows the code as N^2: only for small orders (the
  * backend's UNROLL still decides whether PRAGMA_UNROLL unrolls at all). */
-#if N <= 32
+#if FULL
+#define UNROLL_N _Pragma("unroll")
+#elif N <= 32
 #define UNROLL_N PRAGMA_UNROLL
 #else
 #define UNROLL_N
@@ -56,11 +69,18 @@ __kernel void potrs_interleaved(__global const REAL *A, __global REAL *B, const 
     const ulong tiles = (ulong)((nrhs + NT - 1) / NT);
     const ulong g = get_group_id(0);
     const ulong b = b0 + (g / tiles) * WG + get_local_id(0);
+#if ALIGNED
+    /* the group's first lane decides the chunk; every lane computes, some store back */
+    const int ok = b < batch && !(skip_failed && info[min(b, batch - 1)] != 0);
+    const ulong bg = b0 + (g / tiles) * WG;
+    const ulong q = bg / chunk, lane = bg % chunk + get_local_id(0);
+#else
     if (b >= batch) return;
     if (skip_failed && info[b] != 0) return;
+    const ulong q = b / chunk, lane = b % chunk;
+#endif
     const int c0 = (int)(g % tiles) * NT;
     const int nt = min(NT, nrhs - c0);
-    const ulong q = b / chunk, lane = b % chunk;
     __global const REAL *a = A + q * (ulong)(N * N) * chunk + lane;
     __global REAL *x = B + (q * (ulong)N * (ulong)nrhs + (ulong)c0 * N) * chunk + lane;
 
@@ -104,5 +124,12 @@ PRAGMA_UNROLL
     for (int c = 0; c < NT; c++)
         if (c < nt)
 UNROLL_N
-            for (int i = 0; i < N; i++) x[((ulong)c * N + (ulong)i) * chunk] = r[c][i];
+            for (int i = 0; i < N; i++) {
+                __global REAL *at = x + ((ulong)c * N + (ulong)i) * chunk;
+#if ALIGNED
+                *at = ok ? r[c][i] : *at;
+#else
+                *at = r[c][i];
+#endif
+            }
 }

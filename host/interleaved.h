@@ -80,10 +80,12 @@ typedef struct {
     int nt, wg, n, nrhs;
 } bchol_ilv_solve_plan;
 
-/* params may be NULL (defaults); its nt and tbc (work-group size) are used. */
+/* params may be NULL (defaults); its nt and tbc (work-group size) are used. The buffers
+ * decide whether the lanes of a group may be addressed affinely (padding lanes exist). */
 bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p,
                                            const bchol_solve_params *params, int upper, int n,
-                                           int nrhs, bchol_ilv_solve_plan *plan);
+                                           int nrhs, cl_mem A, cl_mem B, int64_t batch,
+                                           int64_t chunk, bchol_ilv_solve_plan *plan);
 /* Enqueues the solve of a checked, non-empty batch; with info not NULL, matrices whose
  * info is not zero keep their B. */
 bchol_status bchol__potrs_interleaved_enqueue(bchol_call *call, const bchol_ilv_solve_plan *plan,

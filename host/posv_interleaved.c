@@ -33,7 +33,8 @@ static bchol_status posv_interleaved(bchol_context *ctx, const char *routine, bc
     /* The solve kernel is built first: if it cannot be, the call fails before A changes. */
     const int solve = n > 0 && nrhs > 0;
     bchol_ilv_solve_plan plan;
-    if (solve && (st = bchol__potrs_interleaved_plan(ctx, p, NULL, upper, n, nrhs, &plan)))
+    if (solve && (st = bchol__potrs_interleaved_plan(ctx, p, NULL, upper, n, nrhs, A, B, batch,
+                                                         chunk, &plan)))
         return st;
     bchol_call call;
     bchol__call_begin(&call, ctx);

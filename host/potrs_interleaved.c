@@ -3,12 +3,35 @@
  * tile of right-hand sides), the order built in. */
 #include "interleaved.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const char *const ilv_solve_files[] = {"common.cl", "potrs_interleaved.cl", NULL};
 
 /* Elements of a tile kept per work-item: NT is lowered until N*NT fits (registers on
  * GPUs; PoCL keeps larger tiles on the stack anyway). */
 #define TILE_BUDGET 256
 #define DEFAULT_WG 64
+/* Largest N*N*NT unrolled into straight-line code on CPUs: larger bodies spill the tile
+ * and build slowly (measured on PoCL: n = 8, 16 with nt = 1 gain 2-3x; nt = 8 at n = 8
+ * and affine lanes without unrolling at n = 32 lost). */
+#define FULL_MAX_WORK 256
+
+/* Whether the wg lanes of each group are consecutive in one chunk and all exist in a
+ * buffer of `elements` holding blocks of `per` elements (padding lanes included). */
+static int lanes_fit(uint64_t per, int64_t batch, int64_t chunk, int wg, cl_mem buffer,
+                     size_t es)
+{
+    const int64_t lanes = (batch + wg - 1) / wg * wg;
+    if (chunk % wg != 0 && lanes > chunk) return 0;
+    size_t size = 0;
+    if (clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS) return 0;
+    const uint64_t nchunks = (uint64_t)((lanes - 1) / chunk) + 1;
+    /* whole chunks up to the last lane: (nchunks*per - 1)*chunk + lanes' last index + 1 */
+    const uint64_t last = (uint64_t)((lanes - 1) % chunk) + 1;
+    if (per > UINT64_MAX / nchunks / (uint64_t)chunk) return 0;
+    return (nchunks * per - 1) * (uint64_t)chunk + last <= size / es;
+}
 
 bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine, int k,
                                          bchol_precision p, int factors, char uplo, int n,
@@ -55,7 +78,8 @@ bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine
 
 bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p,
                                            const bchol_solve_params *params, int upper, int n,
-                                           int nrhs, bchol_ilv_solve_plan *plan)
+                                           int nrhs, cl_mem A, cl_mem B, int64_t batch,
+                                           int64_t chunk, bchol_ilv_solve_plan *plan)
 {
     int nt = params && params->nt > 0 ? params->nt : 0;
     int wg = params && params->tbc > 0 ? params->tbc : DEFAULT_WG;
@@ -70,8 +94,17 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
 
     cl_kernel kernel;
     bchol_status st;
+    /* CPUs vectorize across work-items when addresses are affine and stores do not
+     * branch. BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
+    const char *force = getenv("BCHOL_STORES");
+    const int cpu = force && *force ? !strcmp(force, "blend")
+                                    : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    const size_t es = bchol__elem_size(p);
     /* A long kernel may take fewer work-items per group than asked (registers). */
     for (;;) {
+        const int aligned = cpu && n * n * nt <= FULL_MAX_WORK &&
+                            lanes_fit((uint64_t)n * n, batch, chunk, wg, A, es) &&
+                            lanes_fit((uint64_t)n * nrhs, batch, chunk, wg, B, es);
         bchol_options o;
         bchol__options_init(&o);
         bchol__options_precision(&o, p);
@@ -79,6 +112,8 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
         bchol__options_add(&o, "-D NT=%d", nt);
         bchol__options_add(&o, "-D WG=%d", wg);
         bchol__options_add(&o, "-D UPPER=%d", upper);
+        bchol__options_add(&o, "-D ALIGNED=%d", aligned);
+        bchol__options_add(&o, "-D FULL=%d", aligned);
         if ((st = bchol__get_kernel(ctx, ilv_solve_files, &o, "potrs_interleaved", &kernel)))
             return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
@@ -156,7 +191,9 @@ static bchol_status potrs_interleaved(bchol_context *ctx, const char *routine, b
     if (batch == 0 || n == 0 || nrhs == 0) return BCHOL_SUCCESS;
 
     bchol_ilv_solve_plan plan;
-    if ((st = bchol__potrs_interleaved_plan(ctx, p, params, upper, n, nrhs, &plan))) return st;
+    if ((st = bchol__potrs_interleaved_plan(ctx, p, params, upper, n, nrhs, A, B, batch, chunk,
+                                            &plan)))
+        return st;
     bchol_call call;
     bchol__call_begin(&call, ctx);
     st = bchol__potrs_interleaved_enqueue(&call, &plan, A, B, batch, chunk, NULL);
