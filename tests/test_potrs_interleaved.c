@@ -3,7 +3,7 @@
  * bchol_{s,d}posv_interleaved[_ex] and the right-hand-side conversions
  * bchol_{s,d}[de]interleave_rhs: one case per run, exit code 0 on pass.
  *
- *   test_potrs_interleaved --mode potrs|posv|convert|args --precision s|d --uplo L|U
+ *   test_potrs_interleaved --mode potrs|posv|convert|args|buildfail --precision s|d --uplo L|U
  *                          --n N --nrhs K [--batch B] [--chunk C] [--nt T] [--wg W]
  *                          [--tight 1] [--ldb-pad P] [--stride-pad S] [--offset O]
  *
@@ -14,7 +14,9 @@
  * ones (their B must stay bit for bit, info exact). The worst residual
  * ||A*X - B||_F / (||A||_F ||X||_F n eps) must be <= 30. Everything that must not change
  * is compared bit for bit. --tight 1 allocates only the span bchol.h requires (no
- * padding lanes), else whole chunks.
+ * padding lanes), else whole chunks. buildfail (--kernels DIR: the source's cl_kernels)
+ * makes the solve kernel fail to build: posv must fail before it factors (A, B and info
+ * unchanged).
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -30,6 +32,7 @@ typedef struct {
     char precision, uplo, mode[16];
     int n, nrhs, nt, wg, tight, ldb_pad, stride_pad;
     long long batch, chunk, offset;
+    const char *kernels;
 } options;
 
 static void usage(void)
@@ -42,7 +45,7 @@ static void usage(void)
 
 static options parse(int argc, char **argv)
 {
-    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 20, 0, 0};
+    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 20, 0, 0, NULL};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -60,6 +63,7 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--ldb-pad")) o.ldb_pad = atoi(v);
         else if (!strcmp(k, "--stride-pad")) o.stride_pad = atoi(v);
         else if (!strcmp(k, "--offset")) o.offset = atoll(v);
+        else if (!strcmp(k, "--kernels")) o.kernels = v;
         else usage();
     }
     if (o.chunk <= 0) o.chunk = o.batch; /* simple layout */
@@ -383,6 +387,60 @@ static void run_args(void)
     printf("args: %s\n", failures ? "failed" : "all statuses as documented");
 }
 
+/* posv with a solve kernel that does not build: an error, and nothing changed. */
+static void run_buildfail(const options *o)
+{
+    char dir[] = "/tmp/bchol-ilvsolve-XXXXXX", path[512];
+    if (!o->kernels || !mkdtemp(dir)) usage();
+    char buf[1 << 16];
+    snprintf(path, sizeof path, "%s/common.cl", o->kernels);
+    FILE *in = fopen(path, "r");
+    snprintf(path, sizeof path, "%s/common.cl", dir);
+    FILE *out = fopen(path, "w");
+    if (!in || !out) exit(1);
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, got, out);
+    fclose(in);
+    fclose(out);
+    snprintf(path, sizeof path, "%s/potrs_interleaved.cl", dir);
+    out = fopen(path, "w");
+    fputs("this is not OpenCL C;\n", out);
+    fclose(out);
+    setenv("BCHOL_KERNEL_DIR", dir, 1);
+
+    const int n = 6, nrhs = 2;
+    const long long batch = 5, chunk = 4;
+    const size_t a_el = ilv_elems((size_t)n * n, batch, chunk, 0);
+    const size_t b_el = ilv_elems((size_t)n * nrhs, batch, chunk, 0);
+    void *ha = malloc(a_el * es), *hb = malloc(b_el * es), *ra = malloc(a_el * es),
+         *rb = malloc(b_el * es);
+    int hi[5] = {7, 7, 7, 7, 7}, ri[5];
+    util_poison(ha, dbl, a_el);
+    util_poison(hb, dbl, b_el);
+    cl_mem A = upload(ha, a_el), B = upload(hb, b_el), I = upload_bytes(hi, sizeof hi);
+    bchol_status st = o->precision == 's'
+                          ? bchol_sposv_interleaved(ctx, 'L', n, nrhs, A, B, batch, chunk, I, NULL)
+                          : bchol_dposv_interleaved(ctx, 'L', n, nrhs, A, B, batch, chunk, I, NULL);
+    CHECK(st == BCHOL_ERR_BUILD, "posv with a broken solve kernel: status %d (%s)", (int)st,
+          bchol_last_error(ctx));
+    download(A, ra, a_el);
+    download(B, rb, b_el);
+    download_bytes(I, ri, sizeof ri);
+    CHECK(!memcmp(ha, ra, a_el * es), "A changed");
+    CHECK(!memcmp(hb, rb, b_el * es), "B changed");
+    CHECK(!memcmp(hi, ri, sizeof hi), "info changed");
+    unsetenv("BCHOL_KERNEL_DIR");
+    remove(path);
+    snprintf(path, sizeof path, "%s/common.cl", dir);
+    remove(path);
+    remove(dir);
+    clReleaseMemObject(A);
+    clReleaseMemObject(B);
+    clReleaseMemObject(I);
+    free(ha), free(hb), free(ra), free(rb);
+    printf("buildfail: %s\n", failures ? "FAILED" : "posv failed before factoring");
+}
+
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
@@ -397,6 +455,7 @@ int main(int argc, char **argv)
     else if (!strcmp(o.mode, "posv")) run_solve(&o, 1);
     else if (!strcmp(o.mode, "convert")) run_convert(&o);
     else if (!strcmp(o.mode, "args")) run_args();
+    else if (!strcmp(o.mode, "buildfail")) run_buildfail(&o);
     else usage();
     bchol_context_destroy(ctx);
     return failures ? 1 : 0;
