@@ -3,7 +3,8 @@
  * bchol_{s,d}posv_interleaved[_ex] and the right-hand-side conversions
  * bchol_{s,d}[de]interleave_rhs: one case per run, exit code 0 on pass.
  *
- *   test_potrs_interleaved --mode potrs|posv|convert|args|buildfail --precision s|d --uplo L|U
+ *   test_potrs_interleaved --mode potrs|posv|convert|args|buildfail|faults --precision s|d
+ *                          --uplo L|U
  *                          --n N --nrhs K [--batch B] [--chunk C] [--nt T] [--wg W]
  *                          [--tight 1] [--ldb-pad P] [--stride-pad S] [--offset O]
  *
@@ -16,10 +17,13 @@
  * is compared bit for bit. --tight 1 allocates only the span bchol.h requires (no
  * padding lanes), else whole chunks. buildfail (--kernels DIR: the source's cl_kernels)
  * makes the solve kernel fail to build: posv must fail before it factors (A, B and info
- * unchanged).
+ * unchanged). faults fails each OpenCL call of posv in turn (cl_shim): a known status
+ * and no event, A, B and info unchanged if nothing was launched, and a call that absorbs
+ * the fault gives the fault-free result bit for bit.
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "cl_shim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -441,6 +445,102 @@ static void run_buildfail(const options *o)
     printf("buildfail: %s\n", failures ? "FAILED" : "posv failed before factoring");
 }
 
+/* One posv on fresh buffers with the fault armed around the call; the buffers' contents
+ * afterwards go to ra, rb, ri. */
+typedef struct {
+    bchol_status st;
+    long fired, launched;
+    int event_ok;
+} outcome;
+
+static outcome posv_with_fault(const options *o, const void *ha, size_t a_el, const void *hb,
+                               size_t b_el, const int *hi, long k, void *ra, void *rb, int *ri)
+{
+    static const cl_int errors[] = {CL_OUT_OF_RESOURCES, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                                    CL_OUT_OF_HOST_MEMORY};
+    const size_t ibytes = (size_t)o->batch * sizeof(int);
+    cl_mem A = upload(ha, a_el), B = upload(hb, b_el), I = upload_bytes(hi, ibytes);
+    outcome r = {0};
+    const long launches = shim_launches();
+    cl_event ev = (cl_event)&r; /* must be overwritten */
+    shim_fail(SHIM_ANY, k, 1, errors[k % 3]);
+    r.st = o->precision == 's'
+               ? bchol_sposv_interleaved(ctx, o->uplo, o->n, o->nrhs, A, B, o->batch, o->chunk,
+                                         I, &ev)
+               : bchol_dposv_interleaved(ctx, o->uplo, o->n, o->nrhs, A, B, o->batch, o->chunk,
+                                         I, &ev);
+    r.fired = shim_faults();
+    shim_fail(SHIM_ANY, 0, 0, CL_SUCCESS);
+    r.launched = shim_launches() - launches;
+    r.event_ok = r.st ? ev == NULL : ev != NULL && ev != (cl_event)&r;
+    if (ev && ev != (cl_event)&r) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+    }
+    clFinish(bchol_context_queue(ctx));
+    download(A, ra, a_el);
+    download(B, rb, b_el);
+    download_bytes(I, ri, ibytes);
+    clReleaseMemObject(A);
+    clReleaseMemObject(B);
+    clReleaseMemObject(I);
+    return r;
+}
+
+static void run_faults(const options *o)
+{
+    const int n = o->n, nrhs = o->nrhs;
+    const long long batch = o->batch, chunk = o->chunk;
+    const size_t nn = (size_t)n * n, nk = (size_t)n * nrhs;
+    const size_t a_el = ilv_elems(nn, batch, chunk, 0), b_el = ilv_elems(nk, batch, chunk, 0);
+    const size_t ibytes = (size_t)batch * sizeof(int);
+    void *ha = malloc(a_el * es), *hb = malloc(b_el * es), *ea = malloc(a_el * es),
+         *eb = malloc(b_el * es), *ra = malloc(a_el * es), *rb = malloc(b_el * es);
+    int *hi = malloc(ibytes), *ei = malloc(ibytes), *ri = malloc(ibytes);
+    util_rng r;
+    util_rng_seed(&r, 5);
+    for (size_t i = 0; i < a_el; i++) util_set(ha, i, dbl, 0.5); /* padding lanes: finite */
+    void *m = malloc(nn * es);
+    for (long long b = 0; b < batch; b++) {
+        util_spd(m, dbl, o->uplo, n, n, &r);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                if (util_in_triangle(o->uplo, i, j))
+                    util_set(ha, ilv(b, util_idx(i, j, n), nn, chunk), dbl,
+                             util_get(m, util_idx(i, j, n), dbl));
+        hi[b] = 99;
+    }
+    free(m);
+    util_fill_uniform(hb, dbl, (int)b_el, 1, (int)b_el, &r);
+    outcome out = posv_with_fault(o, ha, a_el, hb, b_el, hi, 0, ea, eb, ei);
+    CHECK(!out.st && out.event_ok, "posv without faults: %s", bchol_last_error(ctx));
+    long k, statuses = 0, absorbed = 0;
+    for (k = 1; k < 1000; k++) {
+        out = posv_with_fault(o, ha, a_el, hb, b_el, hi, k, ra, rb, ri);
+        if (!out.fired) break;
+        CHECK(out.event_ok, "call %ld: event %s", k, out.st ? "set on failure" : "missing");
+        if (out.st) {
+            statuses++;
+            CHECK(out.st < 0 && strcmp(bchol_status_string(out.st), "unknown status"),
+                  "call %ld: status %d is not a known error", k, (int)out.st);
+            CHECK(*bchol_last_error(ctx), "call %ld: no message", k);
+            if (!out.launched)
+                CHECK(!memcmp(ra, ha, a_el * es) && !memcmp(rb, hb, b_el * es) &&
+                          !memcmp(ri, hi, ibytes),
+                      "call %ld: failed before any launch, but the buffers changed", k);
+        } else {
+            absorbed++;
+            CHECK(!memcmp(ra, ea, a_el * es) && !memcmp(rb, eb, b_el * es) &&
+                      !memcmp(ri, ei, ibytes),
+                      "call %ld: absorbed fault, but the result differs", k);
+        }
+    }
+    CHECK(k > 3, "only %ld OpenCL calls seen", k - 1);
+    printf("faults: failed each of posv's %ld OpenCL calls in turn: %ld statuses, %ld absorbed\n",
+           k - 1, statuses, absorbed);
+    free(ha), free(hb), free(ea), free(eb), free(ra), free(rb), free(hi), free(ei), free(ri);
+}
+
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
@@ -456,6 +556,7 @@ int main(int argc, char **argv)
     else if (!strcmp(o.mode, "convert")) run_convert(&o);
     else if (!strcmp(o.mode, "args")) run_args();
     else if (!strcmp(o.mode, "buildfail")) run_buildfail(&o);
+    else if (!strcmp(o.mode, "faults")) run_faults(&o);
     else usage();
     bchol_context_destroy(ctx);
     return failures ? 1 : 0;
