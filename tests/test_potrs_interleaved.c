@@ -384,6 +384,28 @@ static void run_args(void)
                   BCHOL_ERR_B_SIZE, "deinterleave_rhs small B", "argument 7");
     expect_status(bchol_ddeinterleave_rhs(ctx, 4, 2, B, 5, 2, A, 0, 4, 8, NULL), BCHOL_SUCCESS,
                   "deinterleave_rhs good", NULL);
+    /* posv quick paths: n = 0 sets info to 0 (B not needed); nrhs = 0 only factors */
+    int sentinel[5] = {9, 9, 9, 9, 9}, got[5];
+    cl_mem I0 = upload_bytes(sentinel, sizeof sentinel);
+    expect_status(bchol_dposv_interleaved(ctx, 'L', 0, 2, NULL, NULL, 5, 2, I0, NULL),
+                  BCHOL_SUCCESS, "posv n = 0", NULL);
+    download_bytes(I0, got, sizeof got);
+    for (int b = 0; b < 5; b++) CHECK(got[b] == 0, "posv n = 0: info[%d] = %d", b, got[b]);
+    {
+        /* identity matrices (lower triangle), whole chunks: factor only, info 0, B unused */
+        double id[6 * 16] = {0};
+        for (int b = 0; b < 6; b++)
+            for (int i = 0; i < 4; i++) id[ilv(b, (size_t)i * 5, 16, 2)] = 1.0;
+        cl_mem Aid = upload_bytes(id, sizeof id);
+        clEnqueueWriteBuffer(bchol_context_queue(ctx), I0, CL_TRUE, 0, sizeof sentinel, sentinel,
+                             0, NULL, NULL);
+        expect_status(bchol_dposv_interleaved(ctx, 'L', 4, 0, Aid, NULL, 5, 2, I0, NULL),
+                      BCHOL_SUCCESS, "posv nrhs = 0", NULL);
+        download_bytes(I0, got, sizeof got);
+        for (int b = 0; b < 5; b++) CHECK(got[b] == 0, "posv nrhs = 0: info[%d] = %d", b, got[b]);
+        clReleaseMemObject(Aid);
+    }
+    clReleaseMemObject(I0);
     clReleaseMemObject(A);
     clReleaseMemObject(B);
     clReleaseMemObject(I);
