@@ -17,7 +17,7 @@
  *            the buffers (padding lanes included), so addresses are affine in the
  *            work-item id and no lane leaves early (compilers vectorize across lanes);
  *            a padding lane or failed matrix stores back the values it holds (blend).
- *   FULL     1: the loops over N are unrolled (straight-line code, N <= 16).
+ *   FULL     1: every loop is unrolled (straight-line code; the host keeps N*N*NT small).
  */
 #ifndef N
 #define N 4
@@ -42,10 +42,14 @@
  * backend's UNROLL still decides whether PRAGMA_UNROLL unrolls at all). */
 #if FULL
 #define UNROLL_N _Pragma("unroll")
+#define UNROLL_C _Pragma("unroll")
 #elif N <= 32
 #define UNROLL_N PRAGMA_UNROLL
 #else
 #define UNROLL_N
+#endif
+#ifndef UNROLL_C
+#define UNROLL_C PRAGMA_UNROLL
 #endif
 
 /* Element (i, j) of L in the stored triangle of the factor at a. */
@@ -86,7 +90,7 @@ __kernel void potrs_interleaved(__global const REAL *A, __global REAL *B, const 
 
     /* Columns past nrhs stay zero and are never stored. */
     REAL r[NT][N];
-PRAGMA_UNROLL
+UNROLL_C
     for (int c = 0; c < NT; c++)
 UNROLL_N
         for (int i = 0; i < N; i++)
@@ -96,12 +100,12 @@ UNROLL_N
 UNROLL_N
     for (int j = 0; j < N; j++) {
         const REAL d = LELEM(a, chunk, j, j);
-PRAGMA_UNROLL
+UNROLL_C
         for (int c = 0; c < NT; c++) r[c][j] /= d;
 UNROLL_N
         for (int i = j + 1; i < N; i++) {
             const REAL l = LELEM(a, chunk, i, j);
-PRAGMA_UNROLL
+UNROLL_C
             for (int c = 0; c < NT; c++) r[c][i] = mad(-l, r[c][j], r[c][i]);
         }
     }
@@ -110,17 +114,17 @@ PRAGMA_UNROLL
 UNROLL_N
     for (int j = N - 1; j >= 0; j--) {
         const REAL d = LELEM(a, chunk, j, j);
-PRAGMA_UNROLL
+UNROLL_C
         for (int c = 0; c < NT; c++) r[c][j] /= d;
 UNROLL_N
         for (int i = 0; i < j; i++) {
             const REAL l = LELEM(a, chunk, j, i);
-PRAGMA_UNROLL
+UNROLL_C
             for (int c = 0; c < NT; c++) r[c][i] = mad(-l, r[c][j], r[c][i]);
         }
     }
 
-PRAGMA_UNROLL
+UNROLL_C
     for (int c = 0; c < NT; c++)
         if (c < nt)
 UNROLL_N

@@ -12,10 +12,9 @@ static const char *const ilv_solve_files[] = {"common.cl", "potrs_interleaved.cl
  * GPUs; PoCL keeps larger tiles on the stack anyway). */
 #define TILE_BUDGET 256
 #define DEFAULT_WG 64
-/* Largest N*N*NT unrolled into straight-line code on CPUs: larger bodies spill the tile
- * and build slowly (measured on PoCL: n = 8, 16 with nt = 1 gain 2-3x; nt = 8 at n = 8
- * and affine lanes without unrolling at n = 32 lost). */
-#define FULL_MAX_WORK 256
+/* Largest N*N*NT unrolled into straight-line code on CPUs (larger bodies build slowly);
+ * there NT is chosen to fill it. */
+#define FULL_MAX_WORK 1024
 
 /* Whether the wg lanes of each group are consecutive in one chunk and all exist in a
  * buffer of `elements` holding blocks of `per` elements (padding lanes included). */
@@ -83,8 +82,13 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
 {
     int nt = params && params->nt > 0 ? params->nt : 0;
     int wg = params && params->tbc > 0 ? params->tbc : DEFAULT_WG;
+    /* CPUs vectorize across work-items when addresses are affine and stores do not
+     * branch. BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
+    const char *force = getenv("BCHOL_STORES");
+    const int cpu = force && *force ? !strcmp(force, "blend")
+                                    : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
     if (!nt) {
-        nt = TILE_BUDGET / n;
+        nt = (cpu && n * n <= FULL_MAX_WORK ? FULL_MAX_WORK / (n * n) : TILE_BUDGET / n);
         nt = nt < 1 ? 1 : nt > 8 ? 8 : nt;
     }
     /* Fewer columns than a tile holds would only compute zeros. */
@@ -94,11 +98,6 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
 
     cl_kernel kernel;
     bchol_status st;
-    /* CPUs vectorize across work-items when addresses are affine and stores do not
-     * branch. BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
-    const char *force = getenv("BCHOL_STORES");
-    const int cpu = force && *force ? !strcmp(force, "blend")
-                                    : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
     const size_t es = bchol__elem_size(p);
     /* A long kernel may take fewer work-items per group than asked (registers). */
     for (;;) {
