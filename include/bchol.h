@@ -628,6 +628,96 @@ BCHOL_API bchol_status bchol_ddeinterleave(bchol_context *ctx, char uplo, int n,
                                            int64_t batch, int64_t chunk, cl_mem A, int64_t offset,
                                            int lda, int64_t stride, cl_event *event);
 
+/* ---- interleaved batches: solve (potrs, posv) -- */
+
+/*
+ * Interleaved right-hand sides: element (i, r) of the n-by-nrhs right-hand sides of matrix
+ * b (chunk size chunk, as the matrices' layout above) is at element
+ *
+ *     ((b / chunk) * n*nrhs + r*n + i) * chunk + b % chunk
+ *
+ * A buffer holds at least ((nchunks*n*nrhs - 1) * chunk + (batch-1) % chunk + 1) elements,
+ * nchunks = ceil(batch / chunk); lanes past the batch need not exist and are never touched.
+ */
+
+/*
+ * bchol_{s,d}potrs_interleaved: solves A*X = B for batch systems whose Cholesky factors
+ * (from bchol_{s,d}potrf_interleaved) are interleaved in A and whose right-hand sides are
+ * interleaved in B, both with chunk size chunk; X overwrites B.
+ *
+ *   uplo   'L' or 'U': the triangle of A that holds the factor (the other is not read).
+ *   n      order, n >= 0.   nrhs   right-hand sides per matrix, nrhs >= 0.
+ *   A      cl_mem of float/double (interleaved layout, order n). Only read.
+ *   B      cl_mem of the same type (interleaved right-hand sides above).
+ *   batch  >= 0.   chunk  >= 1 (BCHOL_ERR_CHUNK otherwise).
+ *   event  NULL, or receives the event of the last command enqueued.
+ *
+ * Returns as bchol_{s,d}potrs_batched; n = 0, nrhs = 0 or batch = 0 return at once.
+ * The _ex forms take params (argument 2): nt right-hand sides per work-item (1..32), tbc
+ * matrices per work-group (1..64); rpt is not used; fields <= 0 take the default.
+ */
+BCHOL_API bchol_status bchol_spotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                                cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                                cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_spotrs_interleaved_ex(bchol_context *ctx,
+                                                   const bchol_solve_params *params, char uplo,
+                                                   int n, int nrhs, cl_mem A, cl_mem B,
+                                                   int64_t batch, int64_t chunk, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_interleaved_ex(bchol_context *ctx,
+                                                   const bchol_solve_params *params, char uplo,
+                                                   int n, int nrhs, cl_mem A, cl_mem B,
+                                                   int64_t batch, int64_t chunk, cl_event *event);
+
+/*
+ * bchol_{s,d}posv_interleaved: factors each A (as bchol_{s,d}potrf_interleaved) and
+ * solves A*X = B (as bchol_{s,d}potrs_interleaved) in one call. Arguments as for potrs,
+ * plus info (argument 9): cl_mem of at least batch ints, info[b] as for potrf. A matrix
+ * whose factorization failed keeps its B untouched. n = 0 sets info to zero; nrhs = 0
+ * only factors. The _ex forms take the factorization's params (argument 2) as
+ * bchol_{s,d}potrf_interleaved_ex.
+ */
+BCHOL_API bchol_status bchol_sposv_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                               cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                               cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dposv_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                               cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                               cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_sposv_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                  char uplo, int n, int nrhs, cl_mem A, cl_mem B,
+                                                  int64_t batch, int64_t chunk, cl_mem info,
+                                                  cl_event *event);
+BCHOL_API bchol_status bchol_dposv_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                  char uplo, int n, int nrhs, cl_mem A, cl_mem B,
+                                                  int64_t batch, int64_t chunk, cl_mem info,
+                                                  cl_event *event);
+
+/*
+ * bchol_{s,d}interleave_rhs: copies strided right-hand sides B (matrix b's n-by-nrhs block
+ * at offset + b*stride, leading dimension ldb >= max(1, n), stride >= ldb*nrhs) into the
+ * interleaved buffer Bi (layout above). bchol_{s,d}deinterleave_rhs: the inverse copy.
+ * Only the n-by-nrhs blocks of the destination are written; the copies are exact.
+ * Returns as bchol_{s,d}interleave.
+ */
+BCHOL_API bchol_status bchol_sinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem B,
+                                             int64_t offset, int ldb, int64_t stride,
+                                             int64_t batch, cl_mem Bi, int64_t chunk,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_dinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem B,
+                                             int64_t offset, int ldb, int64_t stride,
+                                             int64_t batch, cl_mem Bi, int64_t chunk,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_sdeinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem Bi,
+                                               int64_t batch, int64_t chunk, cl_mem B,
+                                               int64_t offset, int ldb, int64_t stride,
+                                               cl_event *event);
+BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem Bi,
+                                               int64_t batch, int64_t chunk, cl_mem B,
+                                               int64_t offset, int ldb, int64_t stride,
+                                               cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,8 @@
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
-#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
+#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
+#             then the interleaved forms (--variant interleaved, n <= $ILV_SOLVE_NMAX, 128)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
@@ -64,6 +65,10 @@ for step in "$@"; do
         python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
           > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --variant interleaved --nrhs $k \
+          --precision $p --n 4:${ILV_SOLVE_NMAX:-128} ${BENCH_ARGS:-} \
+          > "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt"
       done
     done ;;
   vbatched)
