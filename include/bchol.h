@@ -426,7 +426,8 @@ enum {
     BCHOL_INFO_BAD_NRHS = -6,      /* nrhs[b] < 0 */
     BCHOL_INFO_BAD_LDB = -7,       /* ldb[b] < max(1, n[b]) */
     BCHOL_INFO_BAD_OFFSET_B = -8,  /* offsets_b[b] < 0, or the block runs past the end of B */
-    BCHOL_INFO_ABOVE_MAX_NRHS = -9 /* nrhs[b] > max_nrhs given to the _ex form */
+    BCHOL_INFO_ABOVE_MAX_NRHS = -9, /* nrhs[b] > max_nrhs given to the _ex form */
+    BCHOL_INFO_OVERLAP_B = -10      /* the block overlaps another's (decided as for A) */
 };
 
 /*
@@ -445,7 +446,8 @@ enum {
  *   offsets_b  cl_mem of batch int64: the n[b]-by-nrhs[b] block B_b starts at element
  *              offsets_b[b] of B with leading dimension ldb[b].
  *   B          cl_mem of the same type; each B_b is overwritten by X_b, nothing else in B
- *              is written. The blocks must not overlap (not checked).
+ *              is written. The footprint of B_b is [offsets_b[b], offsets_b[b] +
+ *              (nrhs[b]-1)*ldb[b] + n[b]); overlaps are rejected in index order as for A.
  *   batch      number of systems, batch >= 0.
  *   info       cl_mem of at least batch ints: 0, or the BCHOL_INFO_* code of the first
  *              bad entry of matrix b (matrix codes, then the ones above); such a matrix

@@ -189,10 +189,11 @@ static const int nrhs_cycle[] = {1, 3, 16, 100, 0, 2};
 
 /* Invalid entries of --mode bad, at fixed positions among good ones. */
 enum { BAD_N, BAD_LDA, BAD_OFFSET_A, BAD_NRHS, BAD_LDB, BAD_OFFSET_B, ABOVE_NRHS, ABOVE_N,
-       BAD_KINDS };
+       OVERLAP_B, BAD_KINDS };
 static const int bad_code[BAD_KINDS] = {
     BCHOL_INFO_BAD_N,    BCHOL_INFO_BAD_LDA,      BCHOL_INFO_BAD_OFFSET,     BCHOL_INFO_BAD_NRHS,
-    BCHOL_INFO_BAD_LDB, BCHOL_INFO_BAD_OFFSET_B, BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_ABOVE_MAX_N};
+    BCHOL_INFO_BAD_LDB, BCHOL_INFO_BAD_OFFSET_B, BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_ABOVE_MAX_N,
+    BCHOL_INFO_OVERLAP_B};
 
 int main(int argc, char **argv)
 {
@@ -268,6 +269,19 @@ int main(int argc, char **argv)
             case BAD_OFFSET_B: ob[b] = host ? -1 : (int64_t)tb - 1; k[b] = k[b] ? k[b] : 1; break;
             case ABOVE_NRHS: k[b] = max_nrhs + 1; break;
             case ABOVE_N: n[b] = max_n + 1; lda[b] = n[b]; break;
+            case OVERLAP_B: {
+                /* B_b starts where the nearest earlier non-empty block does: both are
+                 * rejected (the blocks between are empty, so nothing else is) */
+                long long p = b - 1;
+                while (p >= 0 && (n[p] == 0 || k[p] == 0)) p--;
+                if (p < 0 || expect_info[p] != 0 || k[b] == 0) {
+                    fprintf(stderr, "FAILED: test setup: no block for matrix %lld to overlap\n", b);
+                    return 1;
+                }
+                ob[b] = ob[p];
+                expect_info[p] = BCHOL_INFO_OVERLAP_B;
+                break;
+            }
             }
             expect_info[b] = bad_code[i];
         }
