@@ -7,8 +7,7 @@
 #include <limits.h>
 
 static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_precision p,
-                                int max_n, const bchol_vbatched_params *prm)
-{
+                                int max_n, const bchol_vbatched_params *prm) {
     return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                        "%s: the largest n = %d is above what the vbatched factorization holds "
                        "in local memory on this device (at most %d with ib = %d)",
@@ -19,8 +18,7 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
 static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_precision p,
                                int factor, int upper, int max_n, int max_nrhs,
                                bchol_solve_params *sp, bchol_vbatched_params *fp,
-                               bchol_subst_plan *plan)
-{
+                               bchol_subst_plan *plan) {
     if (factor) {
         bchol__complete_vbatched_params(ctx, p, max_n, fp);
         if (max_n > bchol__vbatched_fused_max_n(ctx, p, fp))
@@ -35,8 +33,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
                                    int factor, const bchol_solve_params *params, char uplo,
                                    int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
                                    cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_b,
-                                   cl_mem B, int64_t batch, cl_mem info, cl_event *event)
-{
+                                   cl_mem B, int64_t batch, cl_mem info, cl_event *event) {
     /* Positions after ctx: the _ex forms insert params (2), max_n (4) and max_nrhs (5). */
     const int ex = params != NULL, pn = ex ? 6 : 3;
     int upper;
@@ -132,20 +129,16 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     return bchol__call_end(&call, st, event);
 }
 
-bchol_status bchol_spotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
-                                   cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
-                                   cl_mem offsets_b, cl_mem B, int64_t batch, cl_mem info,
-                                   cl_event *event)
-{
+bchol_status bchol_spotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                   cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_b,
+                                   cl_mem B, int64_t batch, cl_mem info, cl_event *event) {
     return bchol__solve_vbatched(ctx, "bchol_spotrs_vbatched", BCHOL_S, 0, NULL, uplo, -1, -1, n,
                                  nrhs, lda, ldb, offsets_a, A, offsets_b, B, batch, info, event);
 }
 
-bchol_status bchol_dpotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
-                                   cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
-                                   cl_mem offsets_b, cl_mem B, int64_t batch, cl_mem info,
-                                   cl_event *event)
-{
+bchol_status bchol_dpotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                   cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_b,
+                                   cl_mem B, int64_t batch, cl_mem info, cl_event *event) {
     return bchol__solve_vbatched(ctx, "bchol_dpotrs_vbatched", BCHOL_D, 0, NULL, uplo, -1, -1, n,
                                  nrhs, lda, ldb, offsets_a, A, offsets_b, B, batch, info, event);
 }
@@ -156,8 +149,7 @@ bchol_status bchol_spotrs_vbatched_ex(bchol_context *ctx, const bchol_solve_para
                                       char uplo, int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
                                       cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
                                       cl_mem offsets_b, cl_mem B, int64_t batch, cl_mem info,
-                                      cl_event *event)
-{
+                                      cl_event *event) {
     return bchol__solve_vbatched(ctx, "bchol_spotrs_vbatched_ex", BCHOL_S, 0,
                                  params ? params : &no_params, uplo, max_n, max_nrhs, n, nrhs, lda,
                                  ldb, offsets_a, A, offsets_b, B, batch, info, event);
@@ -167,8 +159,7 @@ bchol_status bchol_dpotrs_vbatched_ex(bchol_context *ctx, const bchol_solve_para
                                       char uplo, int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
                                       cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
                                       cl_mem offsets_b, cl_mem B, int64_t batch, cl_mem info,
-                                      cl_event *event)
-{
+                                      cl_event *event) {
     return bchol__solve_vbatched(ctx, "bchol_dpotrs_vbatched_ex", BCHOL_D, 0,
                                  params ? params : &no_params, uplo, max_n, max_nrhs, n, nrhs, lda,
                                  ldb, offsets_a, A, offsets_b, B, batch, info, event);

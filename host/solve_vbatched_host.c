@@ -10,8 +10,7 @@
 
 /* [*start, *end) of an entry's rows x cols block with leading dimension ld if the device
  * could accept it; 0 if it has none. */
-static int footprint(int rows, int cols, int ld, int64_t offset, uint64_t *start, uint64_t *end)
-{
+static int footprint(int rows, int cols, int ld, int64_t offset, uint64_t *start, uint64_t *end) {
     if (rows <= 0 || cols <= 0 || ld < rows || offset < 0) return 0;
     uint64_t span = (uint64_t)(cols - 1) * (uint64_t)ld + (uint64_t)rows;
     if ((uint64_t)offset > UINT64_MAX - span) return 0;
@@ -22,8 +21,7 @@ static int footprint(int rows, int cols, int ld, int64_t offset, uint64_t *start
 
 /* A device buffer, a copy of host if not NULL; nothing once *err is set. */
 static cl_mem device_buffer(bchol_context *ctx, cl_mem_flags flags, size_t bytes, const void *host,
-                            cl_int *err)
-{
+                            cl_int *err) {
     if (*err) return NULL;
     return clCreateBuffer(ctx->cl_ctx, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes,
                           (void *)host, err);
@@ -36,15 +34,13 @@ typedef struct {
 } span_t;
 
 static void find_span(const int *rows, const int *cols, const int *ld, const int64_t *offsets,
-                      int64_t batch, int square, span_t *s)
-{
+                      int64_t batch, int square, span_t *s) {
     uint64_t a, e;
     s->lo = UINT64_MAX;
     s->hi = 0;
     for (int64_t b = 0; b < batch; b++) {
         const int c = square ? rows[b] : cols[b];
-        if (footprint(rows[b], c, ld[b], offsets[b], &a, &e) &&
-            (!square || e - a <= INT_MAX)) {
+        if (footprint(rows[b], c, ld[b], offsets[b], &a, &e) && (!square || e - a <= INT_MAX)) {
             s->lo = a < s->lo ? a : s->lo;
             s->hi = e > s->hi ? e : s->hi;
         }
@@ -59,10 +55,9 @@ static void find_span(const int *rows, const int *cols, const int *ld, const int
 }
 
 static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_precision p,
-                               int factor, char uplo, const int *n, const int *nrhs,
-                               const int *lda, const int *ldb, const int64_t *offsets_a, void *A,
-                               const int64_t *offsets_b, void *B, int64_t batch, int *info)
-{
+                               int factor, char uplo, const int *n, const int *nrhs, const int *lda,
+                               const int *ldb, const int64_t *offsets_a, void *A,
+                               const int64_t *offsets_b, void *B, int64_t batch, int *info) {
     int upper;
     bchol_status st;
     if ((st = bchol__check_context(ctx, routine))) return st;
@@ -82,8 +77,7 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
             return bchol__fail(ctx, arrays[i].code, "%s: argument %d (%s) is NULL", routine,
                                arrays[i].pos, arrays[i].name);
     if (batch > 0 && !offsets_b)
-        return bchol__fail(ctx, BCHOL_ERR_OFFSETS_B, "%s: argument 9 (offsets_b) is NULL",
-                           routine);
+        return bchol__fail(ctx, BCHOL_ERR_OFFSETS_B, "%s: argument 9 (offsets_b) is NULL", routine);
     if (batch < 0 || batch > INT64_MAX / 8)
         return bchol__fail(ctx, BCHOL_ERR_BATCH,
                            "%s: argument 11 (batch = %lld) must be in [0, 2^60)", routine,
@@ -175,8 +169,7 @@ bchol_status bchol_spotrs_vbatched_host(bchol_context *ctx, char uplo, const int
                                         const int *nrhs, const int *lda, const int *ldb,
                                         const int64_t *offsets_a, const float *A,
                                         const int64_t *offsets_b, float *B, int64_t batch,
-                                        int *info)
-{
+                                        int *info) {
     return solve_host(ctx, "bchol_spotrs_vbatched_host", BCHOL_S, 0, uplo, n, nrhs, lda, ldb,
                       offsets_a, (void *)A, offsets_b, B, batch, info);
 }
@@ -185,28 +178,23 @@ bchol_status bchol_dpotrs_vbatched_host(bchol_context *ctx, char uplo, const int
                                         const int *nrhs, const int *lda, const int *ldb,
                                         const int64_t *offsets_a, const double *A,
                                         const int64_t *offsets_b, double *B, int64_t batch,
-                                        int *info)
-{
+                                        int *info) {
     return solve_host(ctx, "bchol_dpotrs_vbatched_host", BCHOL_D, 0, uplo, n, nrhs, lda, ldb,
                       offsets_a, (void *)A, offsets_b, B, batch, info);
 }
 
-bchol_status bchol_sposv_vbatched_host(bchol_context *ctx, char uplo, const int *n,
-                                       const int *nrhs, const int *lda, const int *ldb,
-                                       const int64_t *offsets_a, float *A,
-                                       const int64_t *offsets_b, float *B, int64_t batch,
-                                       int *info)
-{
+bchol_status bchol_sposv_vbatched_host(bchol_context *ctx, char uplo, const int *n, const int *nrhs,
+                                       const int *lda, const int *ldb, const int64_t *offsets_a,
+                                       float *A, const int64_t *offsets_b, float *B, int64_t batch,
+                                       int *info) {
     return solve_host(ctx, "bchol_sposv_vbatched_host", BCHOL_S, 1, uplo, n, nrhs, lda, ldb,
                       offsets_a, A, offsets_b, B, batch, info);
 }
 
-bchol_status bchol_dposv_vbatched_host(bchol_context *ctx, char uplo, const int *n,
-                                       const int *nrhs, const int *lda, const int *ldb,
-                                       const int64_t *offsets_a, double *A,
-                                       const int64_t *offsets_b, double *B, int64_t batch,
-                                       int *info)
-{
+bchol_status bchol_dposv_vbatched_host(bchol_context *ctx, char uplo, const int *n, const int *nrhs,
+                                       const int *lda, const int *ldb, const int64_t *offsets_a,
+                                       double *A, const int64_t *offsets_b, double *B,
+                                       int64_t batch, int *info) {
     return solve_host(ctx, "bchol_dposv_vbatched_host", BCHOL_D, 1, uplo, n, nrhs, lda, ldb,
                       offsets_a, A, offsets_b, B, batch, info);
 }

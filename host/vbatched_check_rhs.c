@@ -10,8 +10,7 @@
 
 static const char *const rhs_files[] = {"vbatched_check.cl", "vbatched_check_rhs.cl", NULL};
 
-static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *k)
-{
+static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *k) {
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
@@ -33,8 +32,7 @@ static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem nrhs,
                                   cl_mem ldb, cl_mem offsets_b, uint64_t b_elems, int max_nrhs,
                                   int64_t batch, cl_mem scratch, uint64_t blocks, cl_mem info,
-                                  cl_mem result)
-{
+                                  cl_mem result) {
     cl_kernel k;
     bchol_status st;
     if ((st = get_kernel(call->ctx, name, &k))) return st;
@@ -42,13 +40,12 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
     cl_ulong elems = b_elems, count = (cl_ulong)batch, nblocks = blocks;
     cl_int mx = max_nrhs;
     for (cl_ulong g0 = 0; g0 < nblocks; g0 += (cl_ulong)per_launch) {
-        cl_ulong groups =
-            nblocks - g0 < (cl_ulong)per_launch ? nblocks - g0 : (cl_ulong)per_launch;
+        cl_ulong groups = nblocks - g0 < (cl_ulong)per_launch ? nblocks - g0 : (cl_ulong)per_launch;
         size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
-        bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(nrhs),    BCHOL_ARG(ldb),
+        bchol_arg args[] = {BCHOL_ARG(n),         BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),
                             BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
-                            BCHOL_ARG(count), BCHOL_ARG(g0),      BCHOL_ARG(scratch),
-                            BCHOL_ARG(nblocks), BCHOL_ARG(info),  BCHOL_ARG(result)};
+                            BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
+                            BCHOL_ARG(nblocks),   BCHOL_ARG(info),  BCHOL_ARG(result)};
         if ((st = bchol__launch(call, k, result ? 12 : 11, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
@@ -56,8 +53,7 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
 
 bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem ldb,
                                cl_mem offsets_b, uint64_t b_elems, int max_nrhs, int64_t batch,
-                               cl_mem info, cl_mem result)
-{
+                               cl_mem info, cl_mem result) {
     bchol_context *ctx = call->ctx;
     const uint64_t blocks = ((uint64_t)batch + CHECK_BLOCK - 1) / CHECK_BLOCK;
     cl_int err;

@@ -458,7 +458,9 @@ enum {
  * reads those two numbers back (waiting for the work already in the queue); the _ex form
  * takes them from the caller and reads nothing back. Returns BCHOL_SUCCESS once enqueued,
  * a negative status for a bad argument (nothing enqueued), or BCHOL_ERR_UNSUPPORTED_SIZE
- * when no work-group of the substitution kernel fits the largest n.
+ * when no work-group of the substitution kernel fits the largest n (A and B untouched;
+ * from the plain form, which learns the largest n from the checks, info then already
+ * holds their codes).
  */
 BCHOL_API bchol_status bchol_spotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
                                              cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,

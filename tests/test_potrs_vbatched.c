@@ -33,35 +33,47 @@ typedef struct {
     unsigned long long seed;
 } options;
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr, "usage: test_potrs_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
                     "[--mode potrs|posv|info|bad|args] [--form ex|plain|host] [--lda-pad P] "
                     "[--ldb-pad P] [--gap G] [--nt T] [--rpt R] [--tbc C] [--seed X]\n");
     exit(2);
 }
 
-static options parse(int argc, char **argv)
-{
+static options parse(int argc, char **argv) {
     options o = {'s', 'L', "potrs", "ex", 16, 0, 0, 3, 0, 0, 0, 24, 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
         i++;
-        if (!strcmp(k, "--precision")) o.precision = v[0];
-        else if (!strcmp(k, "--uplo")) o.uplo = v[0];
-        else if (!strcmp(k, "--nmax")) o.nmax = atoi(v);
-        else if (!strcmp(k, "--batch")) o.batch = atoll(v);
-        else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
-        else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
-        else if (!strcmp(k, "--lda-pad")) o.lda_pad = atoi(v);
-        else if (!strcmp(k, "--ldb-pad")) o.ldb_pad = atoi(v);
-        else if (!strcmp(k, "--gap")) o.gap = atoi(v);
-        else if (!strcmp(k, "--nt")) o.nt = atoi(v);
-        else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
-        else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
-        else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
-        else usage();
+        if (!strcmp(k, "--precision"))
+            o.precision = v[0];
+        else if (!strcmp(k, "--uplo"))
+            o.uplo = v[0];
+        else if (!strcmp(k, "--nmax"))
+            o.nmax = atoi(v);
+        else if (!strcmp(k, "--batch"))
+            o.batch = atoll(v);
+        else if (!strcmp(k, "--mode"))
+            snprintf(o.mode, sizeof o.mode, "%s", v);
+        else if (!strcmp(k, "--form"))
+            snprintf(o.form, sizeof o.form, "%s", v);
+        else if (!strcmp(k, "--lda-pad"))
+            o.lda_pad = atoi(v);
+        else if (!strcmp(k, "--ldb-pad"))
+            o.ldb_pad = atoi(v);
+        else if (!strcmp(k, "--gap"))
+            o.gap = atoi(v);
+        else if (!strcmp(k, "--nt"))
+            o.nt = atoi(v);
+        else if (!strcmp(k, "--rpt"))
+            o.rpt = atoi(v);
+        else if (!strcmp(k, "--tbc"))
+            o.tbc = atoi(v);
+        else if (!strcmp(k, "--seed"))
+            o.seed = strtoull(v, NULL, 10);
+        else
+            usage();
     }
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') ||
         o.nmax < 2 || o.batch < 12 || o.gap < 0)
@@ -72,8 +84,7 @@ static options parse(int argc, char **argv)
 /* ---- argument checks ------------------------------------------------------------------ */
 static int failures;
 
-static void expect(const char *what, bchol_status got, bchol_status want, const char *needle)
-{
+static void expect(const char *what, bchol_status got, bchol_status want, const char *needle) {
     const char *msg = bchol_last_error(NULL);
     int ok = got == want && (!needle || strstr(msg, needle));
     printf("%-48s %-32s %s\n", what, bchol_status_string(got), ok ? "ok" : "FAILED");
@@ -84,8 +95,7 @@ static void expect(const char *what, bchol_status got, bchol_status want, const 
     }
 }
 
-static cl_mem buffer(bchol_context *ctx, size_t bytes, const void *host)
-{
+static cl_mem buffer(bchol_context *ctx, size_t bytes, const void *host) {
     cl_int err;
     cl_mem m = clCreateBuffer(bchol_context_cl_context(ctx),
                               CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes,
@@ -97,8 +107,7 @@ static cl_mem buffer(bchol_context *ctx, size_t bytes, const void *host)
     return m;
 }
 
-static int run_args(void)
-{
+static int run_args(void) {
     bchol_context *ctx;
     if (bchol_context_create(NULL, &ctx)) {
         fprintf(stderr, "FAILED: no context: %s\n", bchol_last_error(NULL));
@@ -114,71 +123,109 @@ static int run_args(void)
     cl_event ev = NULL;
     bchol_solve_params bad_nt = {BCHOL_SOLVE_AUTO, 33, 0, 0};
 #define PLAIN(f, ...) f(ctx, __VA_ARGS__, &ev)
-    expect("potrs: ctx NULL", bchol_spotrs_vbatched(NULL, 'L', n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+    expect("potrs: ctx NULL",
+           bchol_spotrs_vbatched(NULL, 'L', n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
            BCHOL_ERR_CONTEXT, "argument 1");
     expect("potrs: uplo", PLAIN(bchol_spotrs_vbatched, 'X', n, k, lda, ldb, oa, A, ob, B, 2, info),
            BCHOL_ERR_UPLO, "argument 2");
-    expect("potrs: n NULL", PLAIN(bchol_spotrs_vbatched, 'L', NULL, k, lda, ldb, oa, A, ob, B, 2, info),
+    expect("potrs: n NULL",
+           PLAIN(bchol_spotrs_vbatched, 'L', NULL, k, lda, ldb, oa, A, ob, B, 2, info),
            BCHOL_ERR_N_ARRAY, "argument 3 (n)");
-    expect("potrs: nrhs too small", PLAIN(bchol_spotrs_vbatched, 'L', n, small, lda, ldb, oa, A, ob, B, 2, info),
+    expect("potrs: nrhs too small",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, small, lda, ldb, oa, A, ob, B, 2, info),
            BCHOL_ERR_NRHS_ARRAY, "argument 4 (nrhs)");
-    expect("potrs: lda NULL", PLAIN(bchol_spotrs_vbatched, 'L', n, k, NULL, ldb, oa, A, ob, B, 2, info),
+    expect("potrs: lda NULL",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, NULL, ldb, oa, A, ob, B, 2, info),
            BCHOL_ERR_LDA_ARRAY, "argument 5 (lda)");
-    expect("potrs: ldb NULL", PLAIN(bchol_dpotrs_vbatched, 'L', n, k, lda, NULL, oa, A, ob, B, 2, info),
+    expect("potrs: ldb NULL",
+           PLAIN(bchol_dpotrs_vbatched, 'L', n, k, lda, NULL, oa, A, ob, B, 2, info),
            BCHOL_ERR_LDB_ARRAY, "argument 6 (ldb)");
-    expect("potrs: offsets_a too small", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, small, A, ob, B, 2, info),
+    expect("potrs: offsets_a too small",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, small, A, ob, B, 2, info),
            BCHOL_ERR_OFFSETS_A, "argument 7 (offsets_a)");
-    expect("potrs: A NULL", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, NULL, ob, B, 2, info),
-           BCHOL_ERR_A, "argument 8 (A)");
-    expect("potrs: offsets_b NULL", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, NULL, B, 2, info),
+    expect("potrs: A NULL",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, NULL, ob, B, 2, info), BCHOL_ERR_A,
+           "argument 8 (A)");
+    expect("potrs: offsets_b NULL",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, NULL, B, 2, info),
            BCHOL_ERR_OFFSETS_B, "argument 9 (offsets_b)");
-    expect("potrs: B NULL", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, NULL, 2, info),
-           BCHOL_ERR_B, "argument 10 (B)");
-    expect("potrs: batch < 0", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, B, -1, info),
+    expect("potrs: B NULL",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, NULL, 2, info), BCHOL_ERR_B,
+           "argument 10 (B)");
+    expect("potrs: batch < 0",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, B, -1, info),
            BCHOL_ERR_BATCH, "argument 11 (batch = -1)");
-    expect("potrs: info too small", PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, B, 2, small),
+    expect("potrs: info too small",
+           PLAIN(bchol_spotrs_vbatched, 'L', n, k, lda, ldb, oa, A, ob, B, 2, small),
            BCHOL_ERR_INFO_SIZE, "argument 12 (info)");
-    expect("posv: info NULL", PLAIN(bchol_dposv_vbatched, 'U', n, k, lda, ldb, oa, A, ob, B, 2, NULL),
-           BCHOL_ERR_INFO, "argument 12 (info)");
-    expect("potrs_ex: params", bchol_spotrs_vbatched_ex(ctx, &bad_nt, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+    expect("posv: info NULL",
+           PLAIN(bchol_dposv_vbatched, 'U', n, k, lda, ldb, oa, A, ob, B, 2, NULL), BCHOL_ERR_INFO,
+           "argument 12 (info)");
+    expect("potrs_ex: params",
+           bchol_spotrs_vbatched_ex(ctx, &bad_nt, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, info,
+                                    &ev),
            BCHOL_ERR_ARGUMENT, "argument 2");
-    expect("potrs_ex: uplo", bchol_spotrs_vbatched_ex(ctx, NULL, 'x', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
-           BCHOL_ERR_UPLO, "argument 3");
-    expect("potrs_ex: max_n < 0", bchol_spotrs_vbatched_ex(ctx, NULL, 'L', -1, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
-           BCHOL_ERR_MAX_N, "argument 4 (max_n = -1)");
-    expect("posv_ex: max_nrhs < 0", bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, -2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
-           BCHOL_ERR_NRHS, "argument 5 (max_nrhs = -2)");
-    expect("posv_ex: n NULL", bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, 2, NULL, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+    expect(
+        "potrs_ex: uplo",
+        bchol_spotrs_vbatched_ex(ctx, NULL, 'x', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+        BCHOL_ERR_UPLO, "argument 3");
+    expect(
+        "potrs_ex: max_n < 0",
+        bchol_spotrs_vbatched_ex(ctx, NULL, 'L', -1, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+        BCHOL_ERR_MAX_N, "argument 4 (max_n = -1)");
+    expect(
+        "posv_ex: max_nrhs < 0",
+        bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, -2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+        BCHOL_ERR_NRHS, "argument 5 (max_nrhs = -2)");
+    expect("posv_ex: n NULL",
+           bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, 2, NULL, k, lda, ldb, oa, A, ob, B, 2, info,
+                                   &ev),
            BCHOL_ERR_N_ARRAY, "argument 6 (n)");
-    expect("posv_ex: B NULL", bchol_dposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, NULL, 2, info, &ev),
+    expect("posv_ex: B NULL",
+           bchol_dposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, NULL, 2, info,
+                                   &ev),
            BCHOL_ERR_B, "argument 13 (B)");
-    expect("posv_ex: batch < 0", bchol_dposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, -3, info, &ev),
-           BCHOL_ERR_BATCH, "argument 14 (batch = -3)");
-    expect("posv_ex: info small", bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, small, &ev),
-           BCHOL_ERR_INFO_SIZE, "argument 15 (info)");
-    expect("posv_ex: max_n above the factorization", bchol_dposv_vbatched_ex(ctx, NULL, 'L', 1000000, 2, n, k, lda, ldb, oa, A, ob, B, 2, info, &ev),
+    expect(
+        "posv_ex: batch < 0",
+        bchol_dposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, -3, info, &ev),
+        BCHOL_ERR_BATCH, "argument 14 (batch = -3)");
+    expect(
+        "posv_ex: info small",
+        bchol_sposv_vbatched_ex(ctx, NULL, 'L', 3, 2, n, k, lda, ldb, oa, A, ob, B, 2, small, &ev),
+        BCHOL_ERR_INFO_SIZE, "argument 15 (info)");
+    expect("posv_ex: max_n above the factorization",
+           bchol_dposv_vbatched_ex(ctx, NULL, 'L', 1000000, 2, n, k, lda, ldb, oa, A, ob, B, 2,
+                                   info, &ev),
            BCHOL_ERR_UNSUPPORTED_SIZE, "largest n = 1000000");
     if (ev) {
         printf("FAILED: an event came back from a failed call\n");
         failures++;
     }
-    expect("potrs: batch = 0 returns at once", PLAIN(bchol_spotrs_vbatched, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL),
-           BCHOL_SUCCESS, NULL);
+    expect(
+        "potrs: batch = 0 returns at once",
+        PLAIN(bchol_spotrs_vbatched, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL),
+        BCHOL_SUCCESS, NULL);
     float fa[16] = {0}, fb[16] = {0};
     int hinfo[2];
     const int64_t hoff[2] = {0, 9};
-    expect("potrs_host: nrhs NULL", bchol_spotrs_vbatched_host(ctx, 'L', nn, NULL, ld, ld, hoff, fa, hoff, fb, 2, hinfo),
+    expect("potrs_host: nrhs NULL",
+           bchol_spotrs_vbatched_host(ctx, 'L', nn, NULL, ld, ld, hoff, fa, hoff, fb, 2, hinfo),
            BCHOL_ERR_NRHS_ARRAY, "argument 4 (nrhs)");
-    expect("posv_host: offsets_b NULL", bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, NULL, fb, 2, hinfo),
+    expect("posv_host: offsets_b NULL",
+           bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, NULL, fb, 2, hinfo),
            BCHOL_ERR_OFFSETS_B, "argument 9 (offsets_b)");
-    expect("posv_host: B NULL", bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, NULL, 2, hinfo),
+    expect("posv_host: B NULL",
+           bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, NULL, 2, hinfo),
            BCHOL_ERR_B, "argument 10 (B)");
-    expect("posv_host: batch < 0", bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, fb, -1, hinfo),
+    expect("posv_host: batch < 0",
+           bchol_sposv_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, fb, -1, hinfo),
            BCHOL_ERR_BATCH, "argument 11 (batch = -1)");
-    expect("potrs_host: info NULL", bchol_spotrs_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, fb, 2, NULL),
+    expect("potrs_host: info NULL",
+           bchol_spotrs_vbatched_host(ctx, 'L', nn, kk, ld, ld, hoff, fa, hoff, fb, 2, NULL),
            BCHOL_ERR_INFO, "argument 12 (info)");
     cl_mem all[] = {n, k, lda, ldb, oa, ob, A, B, info, small};
-    for (int i = 0; i < 10; i++) clReleaseMemObject(all[i]);
+    for (int i = 0; i < 10; i++)
+        clReleaseMemObject(all[i]);
     bchol_context_destroy(ctx);
     printf("%s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
@@ -188,15 +235,24 @@ static int run_args(void)
 static const int nrhs_cycle[] = {1, 3, 16, 100, 0, 2};
 
 /* Invalid entries of --mode bad, at fixed positions among good ones. */
-enum { BAD_N, BAD_LDA, BAD_OFFSET_A, BAD_NRHS, BAD_LDB, BAD_OFFSET_B, ABOVE_NRHS, ABOVE_N,
-       OVERLAP_B, BAD_KINDS };
+enum {
+    BAD_N,
+    BAD_LDA,
+    BAD_OFFSET_A,
+    BAD_NRHS,
+    BAD_LDB,
+    BAD_OFFSET_B,
+    ABOVE_NRHS,
+    ABOVE_N,
+    OVERLAP_B,
+    BAD_KINDS
+};
 static const int bad_code[BAD_KINDS] = {
-    BCHOL_INFO_BAD_N,    BCHOL_INFO_BAD_LDA,      BCHOL_INFO_BAD_OFFSET,     BCHOL_INFO_BAD_NRHS,
-    BCHOL_INFO_BAD_LDB, BCHOL_INFO_BAD_OFFSET_B, BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_ABOVE_MAX_N,
-    BCHOL_INFO_OVERLAP_B};
+    BCHOL_INFO_BAD_N,          BCHOL_INFO_BAD_LDA,     BCHOL_INFO_BAD_OFFSET,
+    BCHOL_INFO_BAD_NRHS,       BCHOL_INFO_BAD_LDB,     BCHOL_INFO_BAD_OFFSET_B,
+    BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_ABOVE_MAX_N, BCHOL_INFO_OVERLAP_B};
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--mode") && !strcmp(argv[2], "args")) return run_args();
     options o = parse(argc, argv);
     const int dbl = o.precision == 'd', posv = strcmp(o.mode, "potrs") != 0;
@@ -212,8 +268,10 @@ int main(int argc, char **argv)
     util_rng_seed(&rng, o.seed);
     size_t ta = (size_t)o.gap, tb = (size_t)o.gap;
     for (long long b = 0; b < batch; b++) {
-        n[b] = b == 2 ? o.nmax : b % 7 == 0 ? 0 : b % 7 == 1 ? 1
-                                 : (int)(util_rng_next(&rng) % (uint64_t)(o.nmax + 1));
+        n[b] = b == 2       ? o.nmax
+               : b % 7 == 0 ? 0
+               : b % 7 == 1 ? 1
+                            : (int)(util_rng_next(&rng) % (uint64_t)(o.nmax + 1));
         if (bad_mode && b % 7 == 3 && n[b] < 2) n[b] = 2; /* room for the bad entries */
         k[b] = nrhs_cycle[b % 6];
         lda[b] = (n[b] > 1 ? n[b] : 1) + o.lda_pad + (int)(b & 1);
@@ -234,8 +292,8 @@ int main(int argc, char **argv)
         /* info: every broken kind, and as many good matrices again as solved ones */
         int kind = info_mode ? (int)(b % (2 * UTIL_KINDS)) : UTIL_GOOD;
         if (kind >= UTIL_KINDS) kind = UTIL_GOOD;
-        expect_info[b] = util_spd_case((char *)a0 + oa[b] * es, dbl, o.uplo, n[b], lda[b], &rng,
-                                       kind, b);
+        expect_info[b] =
+            util_spd_case((char *)a0 + oa[b] * es, dbl, o.uplo, n[b], lda[b], &rng, kind, b);
         if (expect_info[b] < 0) {
             fprintf(stderr, "FAILED: test setup: matrix %lld of kind %d is not broken\n", b, kind);
             return 1;
@@ -261,19 +319,38 @@ int main(int argc, char **argv)
             if (i == ABOVE_N && !ex) continue; /* plain/host bound nothing */
             if (i == ABOVE_NRHS && !ex) continue;
             switch (i) {
-            case BAD_N: n[b] = -1; break;
-            case BAD_LDA: lda[b] = n[b] - 1; break;
-            case BAD_OFFSET_A: oa[b] = host ? -4 : (int64_t)ta; break;
-            case BAD_NRHS: k[b] = -2; break;
-            case BAD_LDB: ldb[b] = n[b] - 1; break;
-            case BAD_OFFSET_B: ob[b] = host ? -1 : (int64_t)tb - 1; k[b] = k[b] ? k[b] : 1; break;
-            case ABOVE_NRHS: k[b] = max_nrhs + 1; break;
-            case ABOVE_N: n[b] = max_n + 1; lda[b] = n[b]; break;
+            case BAD_N:
+                n[b] = -1;
+                break;
+            case BAD_LDA:
+                lda[b] = n[b] - 1;
+                break;
+            case BAD_OFFSET_A:
+                oa[b] = host ? -4 : (int64_t)ta;
+                break;
+            case BAD_NRHS:
+                k[b] = -2;
+                break;
+            case BAD_LDB:
+                ldb[b] = n[b] - 1;
+                break;
+            case BAD_OFFSET_B:
+                ob[b] = host ? -1 : (int64_t)tb - 1;
+                k[b] = k[b] ? k[b] : 1;
+                break;
+            case ABOVE_NRHS:
+                k[b] = max_nrhs + 1;
+                break;
+            case ABOVE_N:
+                n[b] = max_n + 1;
+                lda[b] = n[b];
+                break;
             case OVERLAP_B: {
                 /* B_b starts where the nearest earlier non-empty block does: both are
                  * rejected (the blocks between are empty, so nothing else is) */
                 long long p = b - 1;
-                while (p >= 0 && (n[p] == 0 || k[p] == 0)) p--;
+                while (p >= 0 && (n[p] == 0 || k[p] == 0))
+                    p--;
                 if (p < 0 || expect_info[p] != 0 || k[b] == 0) {
                     fprintf(stderr, "FAILED: test setup: no block for matrix %lld to overlap\n", b);
                     return 1;
@@ -288,7 +365,8 @@ int main(int argc, char **argv)
     }
     memcpy(a_in, a, ta * es);
     memcpy(bm, bm0, tb * es);
-    for (long long b = 0; b < batch; b++) info[b] = -12345;
+    for (long long b = 0; b < batch; b++)
+        info[b] = -12345;
 
     bchol_context *ctx;
     bchol_status st = bchol_context_create(NULL, &ctx);
@@ -300,28 +378,35 @@ int main(int argc, char **argv)
     const char u = o.uplo;
     if (host) {
         if (dbl)
-            st = posv ? bchol_dposv_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info)
-                      : bchol_dpotrs_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info);
+            st = posv
+                     ? bchol_dposv_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info)
+                     : bchol_dpotrs_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch,
+                                                  info);
         else
-            st = posv ? bchol_sposv_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info)
-                      : bchol_spotrs_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info);
+            st = posv
+                     ? bchol_sposv_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch, info)
+                     : bchol_spotrs_vbatched_host(ctx, u, n, k, lda, ldb, oa, a, ob, bm, batch,
+                                                  info);
     } else {
         cl_mem dn = buffer(ctx, batch * sizeof(int), n), dk = buffer(ctx, batch * sizeof(int), k);
-        cl_mem dlda = buffer(ctx, batch * sizeof(int), lda), dldb = buffer(ctx, batch * sizeof(int), ldb);
+        cl_mem dlda = buffer(ctx, batch * sizeof(int), lda),
+               dldb = buffer(ctx, batch * sizeof(int), ldb);
         cl_mem doa = buffer(ctx, batch * 8, oa), dob = buffer(ctx, batch * 8, ob);
         cl_mem dA = buffer(ctx, ta * es, a), dB = buffer(ctx, tb * es, bm);
         cl_mem dI = buffer(ctx, batch * sizeof(int), info);
         cl_event ev = NULL;
         typedef bchol_status (*plain_fn)(bchol_context *, char, cl_mem, cl_mem, cl_mem, cl_mem,
-                                         cl_mem, cl_mem, cl_mem, cl_mem, int64_t, cl_mem, cl_event *);
+                                         cl_mem, cl_mem, cl_mem, cl_mem, int64_t, cl_mem,
+                                         cl_event *);
         typedef bchol_status (*ex_fn)(bchol_context *, const bchol_solve_params *, char, int, int,
-                                      cl_mem, cl_mem, cl_mem, cl_mem, cl_mem, cl_mem, cl_mem, cl_mem,
-                                      int64_t, cl_mem, cl_event *);
+                                      cl_mem, cl_mem, cl_mem, cl_mem, cl_mem, cl_mem, cl_mem,
+                                      cl_mem, int64_t, cl_mem, cl_event *);
         plain_fn pf = dbl ? (posv ? bchol_dposv_vbatched : bchol_dpotrs_vbatched)
                           : (posv ? bchol_sposv_vbatched : bchol_spotrs_vbatched);
         ex_fn ef = dbl ? (posv ? bchol_dposv_vbatched_ex : bchol_dpotrs_vbatched_ex)
                        : (posv ? bchol_sposv_vbatched_ex : bchol_spotrs_vbatched_ex);
-        st = ex ? ef(ctx, &prm, u, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dob, dB, batch, dI, &ev)
+        st = ex ? ef(ctx, &prm, u, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dob, dB, batch, dI,
+                     &ev)
                 : pf(ctx, u, dn, dk, dlda, dldb, doa, dA, dob, dB, batch, dI, &ev);
         if (!st && !ev) {
             fprintf(stderr, "FAILED: no event returned\n");
@@ -336,7 +421,8 @@ int main(int argc, char **argv)
         clEnqueueReadBuffer(q, dB, CL_TRUE, 0, tb * es, bm, 0, NULL, NULL);
         clEnqueueReadBuffer(q, dI, CL_TRUE, 0, batch * sizeof(int), info, 0, NULL, NULL);
         cl_mem all[] = {dn, dk, dlda, dldb, doa, dob, dA, dB, dI};
-        for (int i = 0; i < 9; i++) clReleaseMemObject(all[i]);
+        for (int i = 0; i < 9; i++)
+            clReleaseMemObject(all[i]);
     }
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
@@ -353,7 +439,8 @@ int main(int argc, char **argv)
                 if (posv && util_in_triangle(u, i, j)) may_a[oa[b] + util_idx(i, j, lda[b])] = 1;
         if (expect_info[b] == 0)
             for (int j = 0; j < k[b]; j++)
-                for (int i = 0; i < n[b]; i++) may_b[ob[b] + util_idx(i, j, ldb[b])] = 1;
+                for (int i = 0; i < n[b]; i++)
+                    may_b[ob[b] + util_idx(i, j, ldb[b])] = 1;
     }
     long long touched_a = 0, touched_b = 0, bad_info = 0;
     for (size_t e = 0; e < ta; e++)
@@ -367,14 +454,14 @@ int main(int argc, char **argv)
     for (long long b = 0; b < batch; b++) {
         if (info[b] != expect_info[b]) {
             if (bad_info++ < 5)
-                fprintf(stderr, "matrix %lld (n %d nrhs %d): info %d, expected %d\n", b, n[b],
-                        k[b], info[b], expect_info[b]);
+                fprintf(stderr, "matrix %lld (n %d nrhs %d): info %d, expected %d\n", b, n[b], k[b],
+                        info[b], expect_info[b]);
             continue;
         }
         if (expect_info[b] != 0 || n[b] == 0 || k[b] == 0) continue;
-        double r = util_solve_residual((char *)a0 + oa[b] * es, dbl, u, n[b], lda[b], k[b],
-                                       (char *)bm + ob[b] * es, ldb[b], (char *)bm0 + ob[b] * es,
-                                       ldb[b]);
+        double r =
+            util_solve_residual((char *)a0 + oa[b] * es, dbl, u, n[b], lda[b], k[b],
+                                (char *)bm + ob[b] * es, ldb[b], (char *)bm0 + ob[b] * es, ldb[b]);
         if (!(r <= worst)) worst = r;
         solved++;
     }

@@ -29,20 +29,20 @@ typedef struct {
     unsigned long long seed;
 } options;
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: bchol bench --solve --vbatched [options]\n"
-               "  --nrhs K          right-hand sides per matrix (default 1)\n"
-               "  --dist uniform|gaussian  orders in [1, nmax] (default uniform)\n"
-               "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 16:256)\n"
-               "  --batch B         systems per run (default 3000)\n"
-               "  --precision s|d  --uplo L|U  --device SPEC  --seed X\n"
-               "  --reps R --warmup W   timed and untimed runs (default 10, 2)\n"
-               "  --compare lapack  also LAPACKE posv per matrix in an OpenMP loop\n");
+static void usage(FILE *f) {
+    fprintf(
+        f,
+        "usage: bchol bench --solve --vbatched [options]\n"
+        "  --nrhs K          right-hand sides per matrix (default 1)\n"
+        "  --dist uniform|gaussian  orders in [1, nmax] (default uniform)\n"
+        "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 16:256)\n"
+        "  --batch B         systems per run (default 3000)\n"
+        "  --precision s|d  --uplo L|U  --device SPEC  --seed X\n"
+        "  --reps R --warmup W   timed and untimed runs (default 10, 2)\n"
+        "  --compare lapack  also LAPACKE posv per matrix in an OpenMP loop\n");
 }
 
-static int parse(int argc, char **argv, options *o)
-{
+static int parse(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -64,17 +64,28 @@ static int parse(int argc, char **argv, options *o)
             fprintf(stderr, "bchol bench --solve --vbatched: %s needs a value\n", k);
             return -1;
         }
-        if (!strcmp(k, "--nmax")) o->count = util_parse_sizes(v, o->nmax, MAX_SIZES);
-        else if (!strcmp(k, "--dist")) o->dist = (util_dist)util_parse_dist(v);
-        else if (!strcmp(k, "--nrhs")) o->nrhs = atoi(v);
-        else if (!strcmp(k, "--batch")) o->batch = atoll(v);
-        else if (!strcmp(k, "--precision")) o->precision = v[0];
-        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
-        else if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--compare") && !strcmp(v, "lapack")) o->compare = 1;
+        if (!strcmp(k, "--nmax"))
+            o->count = util_parse_sizes(v, o->nmax, MAX_SIZES);
+        else if (!strcmp(k, "--dist"))
+            o->dist = (util_dist)util_parse_dist(v);
+        else if (!strcmp(k, "--nrhs"))
+            o->nrhs = atoi(v);
+        else if (!strcmp(k, "--batch"))
+            o->batch = atoll(v);
+        else if (!strcmp(k, "--precision"))
+            o->precision = v[0];
+        else if (!strcmp(k, "--uplo"))
+            o->uplo = v[0];
+        else if (!strcmp(k, "--device"))
+            o->device = v;
+        else if (!strcmp(k, "--reps"))
+            o->reps = atoi(v);
+        else if (!strcmp(k, "--warmup"))
+            o->warmup = atoi(v);
+        else if (!strcmp(k, "--seed"))
+            o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--compare") && !strcmp(v, "lapack"))
+            o->compare = 1;
         else {
             fprintf(stderr, "bchol bench --solve --vbatched: unknown option %s %s\n", k, v);
             return -1;
@@ -96,8 +107,7 @@ typedef struct {
 
 /* Median device time of one routine over the runs; A and B are restored before each. */
 static bchol_status time_routine(bchol_context *ctx, const options *o, int posv, int max_n,
-                                 const device_batch *d, double *ms)
-{
+                                 const device_batch *d, double *ms) {
     cl_command_queue q = bchol_context_queue(ctx);
     double t[64];
     const int reps = o->reps < 64 ? o->reps : 64;
@@ -111,8 +121,8 @@ static bchol_status time_routine(bchol_context *ctx, const options *o, int posv,
                                    int64_t, cl_mem, cl_event *);
         fn f = o->precision == 'd' ? (posv ? bchol_dposv_vbatched_ex : bchol_dpotrs_vbatched_ex)
                                    : (posv ? bchol_sposv_vbatched_ex : bchol_spotrs_vbatched_ex);
-        st = f(ctx, NULL, o->uplo, max_n, o->nrhs, d->n, d->nrhs, d->ld, d->ld, d->oa, d->A,
-               d->ob, d->B, o->batch, d->info, &ev);
+        st = f(ctx, NULL, o->uplo, max_n, o->nrhs, d->n, d->nrhs, d->ld, d->ld, d->oa, d->A, d->ob,
+               d->B, o->batch, d->info, &ev);
         if (ev) clReleaseEvent(ev);
         double v = 0;
         if (!st && !(st = bchol_last_call_ms(ctx, &v)) && r >= o->warmup) t[r - o->warmup] = v;
@@ -121,8 +131,7 @@ static bchol_status time_routine(bchol_context *ctx, const options *o, int posv,
     return st;
 }
 
-static int run_size(bchol_context *ctx, const options *o, int nmax)
-{
+static int run_size(bchol_context *ctx, const options *o, int nmax) {
     const int dbl = o->precision == 'd', k = o->nrhs;
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
@@ -184,9 +193,9 @@ static int run_size(bchol_context *ctx, const options *o, int nmax)
         for (long long i = 0; i < SAMPLE && i < batch; i++) {
             long long b = i * (batch / SAMPLE > 0 ? batch / SAMPLE : 1) % batch;
             if (info[b] != 0) fail = 1;
-            double r = util_solve_residual((char *)a + oa[b] * es, dbl, o->uplo, n[b], ld[b], k,
-                                           (char *)x + ob[b] * es, ld[b],
-                                           (char *)bm + ob[b] * es, ld[b]);
+            double r =
+                util_solve_residual((char *)a + oa[b] * es, dbl, o->uplo, n[b], ld[b], k,
+                                    (char *)x + ob[b] * es, ld[b], (char *)bm + ob[b] * es, ld[b]);
             if (!(r <= worst)) worst = r;
         }
         clEnqueueWriteBuffer(q, d.A0, CL_TRUE, 0, d.bytes_a, fa, 0, NULL, NULL);
@@ -222,8 +231,7 @@ static int run_size(bchol_context *ctx, const options *o, int nmax)
     return fail;
 }
 
-int bench_solve_vbatched(int argc, char **argv)
-{
+int bench_solve_vbatched(int argc, char **argv) {
     options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.compare && !cpu_peer_available()) {
@@ -250,7 +258,8 @@ int bench_solve_vbatched(int argc, char **argv)
     if (o.compare) printf(" %11s %9s %7s", "cpu_ms", "cpu_gf", "speedup");
     printf(" %9s  %s\n", "residual", "check");
     int fail = 0;
-    for (int i = 0; i < o.count; i++) fail |= run_size(ctx, &o, o.nmax[i]);
+    for (int i = 0; i < o.count; i++)
+        fail |= run_size(ctx, &o, o.nmax[i]);
     bchol_context_destroy(ctx);
     return fail;
 }

@@ -41,43 +41,55 @@ typedef struct {
     double *val;
 } sparse;
 
-static int usage(FILE *f)
-{
-    fprintf(f,
-            "usage: bchol als [options]\n"
-            "  --users U --items I  ratings matrix shape (default 2000 x 1000)\n"
-            "  --rank K             factors per user/item (default 8)\n"
-            "  --density D          mean fraction of items a user rated (default 0.03)\n"
-            "  --lambda L           regularization weight (default 0.02)\n"
-            "  --noise E            rating noise, uniform in [-E, E) (default 0.01)\n"
-            "  --obs-per-factor M   a row with c ratings gets min(K, max(1, c/M)) factors (default 3)\n"
-            "  --sweeps S           full sweeps (default 8)\n"
-            "  --precision s|d      (default d; s on devices without fp64)\n"
-            "  --seed X  --device SPEC  --check T (exit 1 unless the RMSE falls below T)\n");
+static int usage(FILE *f) {
+    fprintf(
+        f,
+        "usage: bchol als [options]\n"
+        "  --users U --items I  ratings matrix shape (default 2000 x 1000)\n"
+        "  --rank K             factors per user/item (default 8)\n"
+        "  --density D          mean fraction of items a user rated (default 0.03)\n"
+        "  --lambda L           regularization weight (default 0.02)\n"
+        "  --noise E            rating noise, uniform in [-E, E) (default 0.01)\n"
+        "  --obs-per-factor M   a row with c ratings gets min(K, max(1, c/M)) factors (default 3)\n"
+        "  --sweeps S           full sweeps (default 8)\n"
+        "  --precision s|d      (default d; s on devices without fp64)\n"
+        "  --seed X  --device SPEC  --check T (exit 1 unless the RMSE falls below T)\n");
     return f == stderr ? 2 : 0;
 }
 
-static int parse(int argc, char **argv, als_options *o)
-{
+static int parse(int argc, char **argv, als_options *o) {
     *o = (als_options){2000, 1000, 8, 8, 3, 0.03, 0.02, 0.01, -1, 'd', 1, NULL};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) return usage(stdout) + 1;
         if (!v) return usage(stderr);
         i++;
-        if (!strcmp(k, "--users")) o->users = atoi(v);
-        else if (!strcmp(k, "--items")) o->items = atoi(v);
-        else if (!strcmp(k, "--rank")) o->rank = atoi(v);
-        else if (!strcmp(k, "--density")) o->density = atof(v);
-        else if (!strcmp(k, "--lambda")) o->lambda = atof(v);
-        else if (!strcmp(k, "--noise")) o->noise = atof(v);
-        else if (!strcmp(k, "--obs-per-factor")) o->obs_per_factor = atoi(v);
-        else if (!strcmp(k, "--sweeps")) o->sweeps = atoi(v);
-        else if (!strcmp(k, "--precision")) o->precision = v[0];
-        else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--check")) o->check = atof(v);
-        else return usage(stderr);
+        if (!strcmp(k, "--users"))
+            o->users = atoi(v);
+        else if (!strcmp(k, "--items"))
+            o->items = atoi(v);
+        else if (!strcmp(k, "--rank"))
+            o->rank = atoi(v);
+        else if (!strcmp(k, "--density"))
+            o->density = atof(v);
+        else if (!strcmp(k, "--lambda"))
+            o->lambda = atof(v);
+        else if (!strcmp(k, "--noise"))
+            o->noise = atof(v);
+        else if (!strcmp(k, "--obs-per-factor"))
+            o->obs_per_factor = atoi(v);
+        else if (!strcmp(k, "--sweeps"))
+            o->sweeps = atoi(v);
+        else if (!strcmp(k, "--precision"))
+            o->precision = v[0];
+        else if (!strcmp(k, "--seed"))
+            o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--device"))
+            o->device = v;
+        else if (!strcmp(k, "--check"))
+            o->check = atof(v);
+        else
+            return usage(stderr);
     }
     if (o->users < 1 || o->items < 1 || o->rank < 1 || o->sweeps < 1 || o->obs_per_factor < 1 ||
         !(o->density > 0 && o->density <= 1) || !(o->lambda >= 0) || !(o->noise >= 0) ||
@@ -88,8 +100,7 @@ static int parse(int argc, char **argv, als_options *o)
 
 /* A skewed number of ratings per user and the truth; fills the by-user matrix. */
 static int generate(const als_options *o, util_rng *r, const double *xs, const double *ys,
-                    sparse *R)
-{
+                    sparse *R) {
     const int k = o->rank;
     R->rows = o->users;
     R->ptr = malloc(((size_t)o->users + 1) * sizeof *R->ptr);
@@ -113,11 +124,13 @@ static int generate(const als_options *o, util_rng *r, const double *xs, const d
             if (seen[i]) continue;
             seen[i] = 1;
             double v = 0;
-            for (int f = 0; f < k; f++) v += xs[(size_t)u * k + f] * ys[(size_t)i * k + f];
+            for (int f = 0; f < k; f++)
+                v += xs[(size_t)u * k + f] * ys[(size_t)i * k + f];
             R->col[e] = i;
             R->val[e++] = v + o->noise * util_rng_uniform(r);
         }
-        for (e = R->ptr[u]; e < R->ptr[u + 1]; e++) seen[R->col[e]] = 0;
+        for (e = R->ptr[u]; e < R->ptr[u + 1]; e++)
+            seen[R->col[e]] = 0;
     }
     free(count);
     free(seen);
@@ -125,8 +138,7 @@ static int generate(const als_options *o, util_rng *r, const double *xs, const d
 }
 
 /* The by-column matrix of R (items x users). */
-static int transpose(const sparse *R, int cols, sparse *T)
-{
+static int transpose(const sparse *R, int cols, sparse *T) {
     const int64_t nnz = R->ptr[R->rows];
     T->rows = cols;
     T->ptr = calloc((size_t)cols + 1, sizeof *T->ptr);
@@ -134,8 +146,10 @@ static int transpose(const sparse *R, int cols, sparse *T)
     T->val = malloc((size_t)nnz * sizeof *T->val);
     int64_t *next = malloc((size_t)cols * sizeof *next);
     if (!T->ptr || !T->col || !T->val || !next) return -1;
-    for (int64_t e = 0; e < nnz; e++) T->ptr[R->col[e] + 1]++;
-    for (int c = 0; c < cols; c++) T->ptr[c + 1] += T->ptr[c];
+    for (int64_t e = 0; e < nnz; e++)
+        T->ptr[R->col[e] + 1]++;
+    for (int c = 0; c < cols; c++)
+        T->ptr[c + 1] += T->ptr[c];
     memcpy(next, T->ptr, (size_t)cols * sizeof *next);
     for (int r = 0; r < R->rows; r++)
         for (int64_t e = R->ptr[r]; e < R->ptr[r + 1]; e++) {
@@ -146,13 +160,13 @@ static int transpose(const sparse *R, int cols, sparse *T)
     return 0;
 }
 
-static double rmse(const sparse *R, const double *x, const double *y, int k)
-{
+static double rmse(const sparse *R, const double *x, const double *y, int k) {
     double s = 0;
     for (int r = 0; r < R->rows; r++)
         for (int64_t e = R->ptr[r]; e < R->ptr[r + 1]; e++) {
             double v = 0;
-            for (int f = 0; f < k; f++) v += x[(size_t)r * k + f] * y[(size_t)R->col[e] * k + f];
+            for (int f = 0; f < k; f++)
+                v += x[(size_t)r * k + f] * y[(size_t)R->col[e] * k + f];
             s += (v - R->val[e]) * (v - R->val[e]);
         }
     return sqrt(s / (double)R->ptr[R->rows]);
@@ -171,8 +185,7 @@ typedef struct {
  * one posv_vbatched call: returns 0, or -1 with a message. *solve_ms gets the device time.
  */
 static int half_sweep(bchol_context *ctx, const als_options *o, const sparse *R, double *x,
-                      const double *y, workspace *w, double *solve_ms)
-{
+                      const double *y, workspace *w, double *solve_ms) {
     const int k = o->rank, dbl = o->precision == 'd', rows = R->rows;
     const size_t es = dbl ? 8 : 4;
     int64_t ta = 0, tb = 0;
@@ -217,8 +230,10 @@ static int half_sweep(bchol_context *ctx, const als_options *o, const sparse *R,
     err |= clEnqueueWriteBuffer(q, w->ldb, CL_FALSE, 0, ints, w->hld, 0, NULL, NULL);
     err |= clEnqueueWriteBuffer(q, w->oa, CL_FALSE, 0, longs, w->hoa, 0, NULL, NULL);
     err |= clEnqueueWriteBuffer(q, w->ob, CL_FALSE, 0, longs, w->hob, 0, NULL, NULL);
-    if (ta > 0) err |= clEnqueueWriteBuffer(q, w->A, CL_FALSE, 0, (size_t)ta * es, w->hA, 0, NULL, NULL);
-    if (tb > 0) err |= clEnqueueWriteBuffer(q, w->B, CL_FALSE, 0, (size_t)tb * es, w->hB, 0, NULL, NULL);
+    if (ta > 0)
+        err |= clEnqueueWriteBuffer(q, w->A, CL_FALSE, 0, (size_t)ta * es, w->hA, 0, NULL, NULL);
+    if (tb > 0)
+        err |= clEnqueueWriteBuffer(q, w->B, CL_FALSE, 0, (size_t)tb * es, w->hB, 0, NULL, NULL);
     if (err) {
         fprintf(stderr, "bchol als: writing the systems failed\n");
         return -1;
@@ -249,8 +264,7 @@ static int half_sweep(bchol_context *ctx, const als_options *o, const sparse *R,
     return 0;
 }
 
-static void *alloc_or_die(size_t bytes)
-{
+static void *alloc_or_die(size_t bytes) {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
         fprintf(stderr, "bchol als: out of host memory\n");
@@ -259,8 +273,7 @@ static void *alloc_or_die(size_t bytes)
     return p;
 }
 
-int cmd_als(int argc, char **argv)
-{
+int cmd_als(int argc, char **argv) {
     als_options o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
@@ -280,8 +293,10 @@ int cmd_als(int argc, char **argv)
     double *xs = alloc_or_die((size_t)o.users * k * sizeof *xs);
     double *ys = alloc_or_die((size_t)o.items * k * sizeof *ys);
     const double scale = sqrt(3.0 / sqrt((double)k));
-    for (size_t e = 0; e < (size_t)o.users * k; e++) xs[e] = scale * util_rng_uniform(&rng);
-    for (size_t e = 0; e < (size_t)o.items * k; e++) ys[e] = scale * util_rng_uniform(&rng);
+    for (size_t e = 0; e < (size_t)o.users * k; e++)
+        xs[e] = scale * util_rng_uniform(&rng);
+    for (size_t e = 0; e < (size_t)o.items * k; e++)
+        ys[e] = scale * util_rng_uniform(&rng);
     sparse R, T;
     if (generate(&o, &rng, xs, ys, &R) || transpose(&R, o.items, &T)) {
         fprintf(stderr, "bchol als: out of host memory\n");
@@ -291,7 +306,8 @@ int cmd_als(int argc, char **argv)
     double *x = alloc_or_die((size_t)o.users * k * sizeof *x);
     double *y = alloc_or_die((size_t)o.items * k * sizeof *y);
     memset(x, 0, (size_t)o.users * k * sizeof *x);
-    for (size_t e = 0; e < (size_t)o.items * k; e++) y[e] = 0.1 * util_rng_uniform(&rng);
+    for (size_t e = 0; e < (size_t)o.items * k; e++)
+        y[e] = 0.1 * util_rng_uniform(&rng);
 
     const int most = o.users > o.items ? o.users : o.items;
     const size_t es = dbl ? 8 : 4;
@@ -336,7 +352,8 @@ int cmd_als(int argc, char **argv)
                side ? "items" : "users", fewer, k, none);
     }
     printf("# the first call's time includes building the kernels\n");
-    printf("# sweep  train_rmse   users_ms   items_ms   (device time of each posv_vbatched call)\n");
+    printf(
+        "# sweep  train_rmse   users_ms   items_ms   (device time of each posv_vbatched call)\n");
     double first = rmse(&R, x, y, k), prev = first, last = first;
     printf("%7d  %10.6f\n", 0, first);
     int ok = 1;
@@ -359,7 +376,8 @@ int cmd_als(int argc, char **argv)
         ok = 0;
     }
     if (o.check >= 0) printf("%s\n", ok ? "ok" : "FAILED");
-    for (int i = 0; i < 9; i++) clReleaseMemObject(*bufs[i]);
+    for (int i = 0; i < 9; i++)
+        clReleaseMemObject(*bufs[i]);
     free(w.hn), free(w.hnrhs), free(w.hld), free(w.hinfo), free(w.hoa), free(w.hob), free(w.hA);
     free(w.hB), free(xs), free(ys), free(x), free(y);
     free(R.ptr), free(R.col), free(R.val), free(T.ptr), free(T.col), free(T.val);
