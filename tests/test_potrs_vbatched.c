@@ -205,6 +205,28 @@ static int run_args(void) {
         "potrs: batch = 0 returns at once",
         PLAIN(bchol_spotrs_vbatched, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL),
         BCHOL_SUCCESS, NULL);
+    /* Only empty systems: the checks run (info = 0), nothing else; an event comes back. */
+    const int zeros[2] = {0, 0}, bad_info[2] = {7, 7};
+    cl_mem z = buffer(ctx, sizeof zeros, zeros);
+    clEnqueueWriteBuffer(bchol_context_queue(ctx), info, CL_TRUE, 0, sizeof bad_info, bad_info, 0,
+                         NULL, NULL);
+    for (int posv = 0; posv < 2; posv++) {
+        ev = NULL;
+        bchol_status st =
+            posv ? PLAIN(bchol_dposv_vbatched, 'U', z, z, lda, ldb, oa, A, ob, B, 2, info)
+                 : PLAIN(bchol_spotrs_vbatched, 'L', n, z, lda, ldb, oa, A, ob, B, 2, info);
+        int got[2] = {-1, -1};
+        clEnqueueReadBuffer(bchol_context_queue(ctx), info, CL_TRUE, 0, sizeof got, got, 0, NULL,
+                            NULL);
+        expect(posv ? "posv: every n = 0" : "potrs: every nrhs = 0", st, BCHOL_SUCCESS, NULL);
+        if (!ev || got[0] != 0 || got[1] != 0) {
+            printf("FAILED: event %p, info %d %d (want an event and 0 0)\n", (void *)ev, got[0],
+                   got[1]);
+            failures++;
+        }
+        if (ev) clReleaseEvent(ev);
+    }
+    clReleaseMemObject(z);
     float fa[16] = {0}, fb[16] = {0};
     int hinfo[2];
     const int64_t hoff[2] = {0, 9};
