@@ -258,17 +258,39 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
 }
 
 /* ---- variable-size batches -------------------------------------------------------------
- * The fused kernel's parameters at the largest n, one matrix per work-group, and the
- * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
- * Fig. 4). */
+ * AUTO splits the batch by size class: the fused kernel takes the matrices up to the
+ * crossover (the backend's fused/separate crossover for this precision, capped at what the
+ * fused kernel holds), the separate variant the larger ones. The fused kernel's parameters
+ * are chosen for its share (n up to min(max_n, crossover)), one matrix per work-group, with
+ * the seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
+ * Fig. 4); the separate variant's for max_n, with bchol's own GEMM kernels. */
+
+int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p,
+                              const bchol_vbatched_params *params)
+{
+    const int c = params->crossover > 0 ? params->crossover : crossover(ctx, p);
+    const int hold = bchol__vbatched_fused_max_n(ctx, p, params);
+    return c < hold ? c : hold;
+}
 
 void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                             bchol_vbatched_params *params, const char **source)
 {
-    bchol__fused_params(ctx, p, max_n, &params->fused, source);
+    bchol_params sep;
+    choose(ctx, p, max_n, BCHOL_VARIANT_SEPARATE, &sep, NULL, 0);
+    const int c = crossover(ctx, p);
+    bchol__fused_params(ctx, p, max_n < c ? max_n : c, &params->fused, source);
+    params->fused.variant = BCHOL_VARIANT_AUTO;
     params->fused.tbc = 1;
+    params->fused.nb = sep.nb;
+    params->fused.pb = sep.pb;
+    params->fused.tile = sep.tile;
+    params->fused.gemm = BCHOL_GEMM_OWN;
+    params->fused.gb = 0;
     params->etm = BCHOL_ETM_AGGRESSIVE;
     params->schedule = BCHOL_SCHEDULE_LAZY;
+    params->crossover = 0;
+    params->crossover = bchol__vbatched_crossover(ctx, p, params);
 }
 
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
@@ -281,8 +303,14 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
     if (params->fused.tbc <= 0) params->fused.tbc = d.fused.tbc;
     if (params->fused.rpt <= 0) params->fused.rpt = d.fused.rpt;
     if (params->fused.shape <= 0) params->fused.shape = d.fused.shape;
+    if (params->fused.nb <= 0) params->fused.nb = d.fused.nb;
+    if (params->fused.pb <= 0) params->fused.pb = d.fused.pb;
+    if (params->fused.tile <= 0) params->fused.tile = d.fused.tile;
+    if (params->fused.gemm <= 0) params->fused.gemm = d.fused.gemm;
     if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
     if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
+    /* the fused kernel's ib decides what it holds: cap the crossover with the final ib */
+    params->crossover = bchol__vbatched_crossover(ctx, p, params);
 }
 
 bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,

@@ -21,7 +21,9 @@ static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_pr
                                bchol_subst_plan *plan) {
     if (factor) {
         bchol__complete_vbatched_params(ctx, p, max_n, fp);
-        if (max_n > bchol__vbatched_fused_max_n(ctx, p, fp))
+        /* AUTO gives large matrices to the separate variant, as potrf_vbatched does */
+        if (fp->fused.variant == BCHOL_VARIANT_FUSED &&
+            max_n > bchol__vbatched_fused_max_n(ctx, p, fp))
             return unsupported(ctx, routine, p, max_n, fp);
     }
     if (max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
@@ -83,7 +85,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     const uint64_t b_elems = b_bytes / bchol__elem_size(p);
 
     bchol_solve_params sp = {0};
-    bchol_vbatched_params fp = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params fp = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
     bchol_subst_plan plan = {0};
     if (ex) {
         sp = *params;
@@ -119,8 +121,8 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
         }
     }
     if (!st && factor)
-        st = bchol__potrf_vbatched_fused(&call, p, &fp, upper, max_n, n, lda, offsets_a, A, batch,
-                                         info);
+        st = bchol__potrf_vbatched_run(&call, p, &fp, upper, max_n, n, lda, offsets_a, A, batch,
+                                       info);
     if (!st && max_n > 0 && max_nrhs > 0)
         st = bchol__potrs_subst_vbatched(&call, &plan, n, nrhs, lda, ldb, offsets_a, A, offsets_b,
                                          B, batch, info);

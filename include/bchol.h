@@ -588,10 +588,10 @@ enum {
  *
  * The sizes live on the device, so the plain form finds the largest n with a reduction
  * kernel and reads that one number back (it waits for the work already in the queue);
- * the _ex form takes max_n from the caller and reads nothing back. Returns
- * BCHOL_SUCCESS once enqueued, a negative status for a bad argument (nothing enqueued),
- * or BCHOL_ERR_UNSUPPORTED_SIZE when the largest n is above what the fused kernel holds
- * on this device (then info and A are untouched).
+ * the _ex form takes max_n from the caller and reads nothing back. Matrices up to the
+ * device's fused/separate crossover run the fused kernel, larger ones the separate
+ * (right-looking blocked) variant, in the same call. Returns BCHOL_SUCCESS once enqueued,
+ * or a negative status for a bad argument (nothing enqueued).
  */
 BCHOL_API bchol_status bchol_spotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
                                              cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
@@ -615,12 +615,21 @@ typedef enum bchol_schedule {
 } bchol_schedule;
 
 typedef struct bchol_vbatched_params {
-    bchol_params fused; /* ib, rpt, shape of the fused kernel; tbc must be 0 or 1 */
-    bchol_etm etm;
+    bchol_params fused; /* variant: AUTO (split by size class at the crossover), FUSED or
+                           SEPARATE (every matrix through that variant; INTERLEAVED is
+                           BCHOL_ERR_ARGUMENT); ib, rpt, shape of the fused kernel (tbc must
+                           be 0 or 1); nb, pb, tile of the separate variant (its own GEMM
+                           kernels: gemm must be 0 or BCHOL_GEMM_OWN) */
+    bchol_etm etm;      /* of the fused kernel (the separate one's groups always leave) */
     bchol_schedule schedule;
+    int crossover;      /* AUTO: matrices with n[b] <= crossover run the fused kernel, the
+                           larger ones the separate variant, both in the same call (<= 0: the
+                           device's crossover; capped at what the fused kernel holds) */
 } bchol_vbatched_params;
 
-/* The parameters the vbatched routines use for this precision and largest n. */
+/* The parameters the vbatched routines use for this precision and largest n: variant AUTO
+ * with the crossover filled in, the fused fields for the fused share (n up to the
+ * crossover), the separate fields for max_n. */
 BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
                                                    bchol_vbatched_params *params,
                                                    const char **source);
@@ -628,8 +637,9 @@ BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char prec
 /*
  * As bchol_{s,d}potrf_vbatched with explicit parameters (NULL or fields <= 0 take the
  * defaults) and the caller's max_n >= 0, an upper bound of n[b]: nothing is read back.
- * A matrix with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N. max_n above the fused kernel's
- * limit returns BCHOL_ERR_UNSUPPORTED_SIZE.
+ * A matrix with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N. With params->fused.variant =
+ * FUSED, max_n above what the fused kernel holds in local memory returns
+ * BCHOL_ERR_UNSUPPORTED_SIZE (nothing enqueued).
  */
 BCHOL_API bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx,
                                                 const bchol_vbatched_params *params, char uplo,

@@ -4,8 +4,11 @@
  * ETM/scheduling versions and of the fixed-size routine on the same batch padded to nmax
  * with the identity, all counted on the real orders (sum of n^3/3), the default version's
  * speed-up over the padded run and lazy-aggressive's over greedy-classic (the trends of
- * Abdelfattah et al. 2016, Figures 4 and 6). Device time from OpenCL profiling events,
- * median after warm-up; a vbatched time includes its device-side argument checks.
+ * Abdelfattah et al. 2016, Figures 4 and 6). With --variant LIST it times the listed
+ * variants instead (fused, separate, auto: the batch split at the crossover), each with
+ * its default version, and auto against the better of fused and separate. Device time
+ * from OpenCL profiling events, median after warm-up; a vbatched time includes its
+ * device-side argument checks.
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -28,6 +31,8 @@ typedef struct {
     int reps, warmup, pad;
     unsigned long long seed;
     bchol_params fused;
+    bchol_variant variants[3]; /* --variant: the variants timed instead of the versions */
+    int nvariants, crossover;
 } vb_options;
 
 static void usage(FILE *f)
@@ -46,7 +51,36 @@ static void usage(FILE *f)
         "  --warmup W        untimed runs first (default 2)\n"
         "  --no-pad          skip the padded fixed-size run\n"
         "  --seed X          of the random orders (default 1)\n"
-        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
+        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n"
+        "  --variant LIST    fused,separate,auto: time these variants (default versions) instead\n"
+        "                    of the four versions; fused is skipped where it cannot hold nmax\n"
+        "  --crossover C     auto: largest n of the fused share (default: the device's)\n"
+        "  --nb NB --pb PB --tile T               separate-variant parameters\n");
+}
+
+static int parse_variants(const char *list, vb_options *o)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", list);
+    o->nvariants = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        bchol_variant v = !strcmp(t, "fused")      ? BCHOL_VARIANT_FUSED
+                          : !strcmp(t, "separate") ? BCHOL_VARIANT_SEPARATE
+                          : !strcmp(t, "auto")     ? BCHOL_VARIANT_AUTO
+                                                   : BCHOL_VARIANT_INTERLEAVED;
+        if (v == BCHOL_VARIANT_INTERLEAVED || o->nvariants == 3) {
+            fprintf(stderr, "bchol bench --vbatched: --variant takes up to three of "
+                            "fused,separate,auto\n");
+            return -1;
+        }
+        o->variants[o->nvariants++] = v;
+    }
+    return o->nvariants ? 0 : -1;
+}
+
+static const char *variant_name(bchol_variant v)
+{
+    return v == BCHOL_VARIANT_FUSED ? "fused" : v == BCHOL_VARIANT_SEPARATE ? "separate" : "auto";
 }
 
 static int parse(int argc, char **argv, vb_options *o)
@@ -96,6 +130,13 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
         else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
+        else if (!strcmp(k, "--nb")) o->fused.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o->fused.pb = atoi(v);
+        else if (!strcmp(k, "--tile")) o->fused.tile = atoi(v);
+        else if (!strcmp(k, "--crossover")) o->crossover = atoi(v);
+        else if (!strcmp(k, "--variant")) {
+            if (parse_variants(v, o)) return -1;
+        }
         else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
             o->fused.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
@@ -127,6 +168,8 @@ typedef struct {
     int max_n;
     double flops, gflops[4], pad_gflops, default_ms, error;
     int ok, pad_ok, default_version;
+    long long above; /* matrices above the crossover (--variant) */
+    int crossover;
 } vb_row;
 
 /* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
@@ -285,24 +328,45 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     bchol_potrf_vbatched_params(ctx, o->precision, row->max_n, &dflt, NULL);
     row->ok = 1;
     row->error = 0;
-    for (int v = 0; v < 4 && !failed; v++) {
+    const int runs = o->nvariants ? o->nvariants : 4;
+    if (o->nvariants) {
+        bchol_vbatched_params cp = {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT,
+                                    o->crossover};
+        cp.fused.tbc = 1;
+        cp.crossover = o->crossover > 0 ? o->crossover : dflt.crossover;
+        row->crossover = cp.crossover;
+        for (long long b = 0; b < batch; b++) row->above += n[b] > cp.crossover;
+    }
+    for (int v = 0; v < runs && !failed; v++) {
         /* packed with lda = n: the n array serves as lda too */
-        vb_call c = {o,          {o->fused, versions[v].etm, versions[v].schedule},
+        vb_call c = {o,          {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0},
                      row->max_n, dn,
                      dn,         doff,
                      dA,         dI,
                      batch};
         c.prm.fused.tbc = 1;
+        if (o->nvariants) {
+            c.prm.fused.variant = o->variants[v];
+            c.prm.crossover = o->crossover;
+        } else {
+            c.prm.etm = versions[v].etm;
+            c.prm.schedule = versions[v].schedule;
+        }
         double ms;
         bchol_status st = time_runs(ctx, o, src, dA, bytes, run_vbatched, &c, &ms);
+        if (st == BCHOL_ERR_UNSUPPORTED_SIZE && o->nvariants) {
+            row->gflops[v] = -1; /* the fused kernel cannot hold max_n */
+            continue;
+        }
         if (st) {
             fprintf(stderr, "bchol bench --vbatched: nmax = %d, %s: %s: %s\n", nmax,
-                    versions[v].name, bchol_status_string(st), bchol_last_error(ctx));
+                    o->nvariants ? variant_name(o->variants[v]) : versions[v].name,
+                    bchol_status_string(st), bchol_last_error(ctx));
             failed = 1;
             break;
         }
         row->gflops[v] = row->flops / (ms * 1e6);
-        if (versions[v].schedule == dflt.schedule && versions[v].etm == dflt.etm) {
+        if (!o->nvariants && versions[v].schedule == dflt.schedule && versions[v].etm == dflt.etm) {
             row->default_version = v;
             row->default_ms = ms;
         }
@@ -319,7 +383,7 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     }
     row->ok &= row->error <= 30.0;
     row->pad_gflops = -1;
-    if (!failed && o->pad && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
+    if (!failed && o->pad && !o->nvariants && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
     cl_mem all[] = {src, dA, dn, doff, dI};
     for (int i = 0; i < 5; i++)
         if (all[i]) clReleaseMemObject(all[i]);
@@ -328,6 +392,45 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     free(n);
     free(off);
     return failed ? -1 : 0;
+}
+
+/* --variant: one column per variant and auto against the better of fused and separate. */
+static int print_variants(bchol_context *ctx, const vb_options *o)
+{
+    printf("# variants with their default versions; auto = fused for n <= crossover, separate "
+           "above, in one call; '-' = the fused kernel cannot hold max_n\n");
+    printf("%6s %6s %9s %9s %9s", "nmax", "max_n", "batch", "crossover", "above");
+    for (int v = 0; v < o->nvariants; v++) printf(" %9s", variant_name(o->variants[v]));
+    printf(" %10s %9s %-6s\n", "auto/best", "error", "check");
+    int failed = 0;
+    for (int i = 0; i < o->count; i++) {
+        vb_row row = {0};
+        if (bench_nmax(ctx, o, o->nmax[i], &row)) {
+            printf("%6d %6s %9lld %9s %9s", o->nmax[i], "-", o->batch, "-", "-");
+            for (int v = 0; v < o->nvariants; v++) printf(" %9s", "-");
+            printf(" %10s %9s %-6s\n", "-", "-", "FAILED");
+            failed = 1;
+            continue;
+        }
+        double best = -1, autog = -1;
+        printf("%6d %6d %9lld %9d %9lld", o->nmax[i], row.max_n, row.batch, row.crossover,
+               row.above);
+        for (int v = 0; v < o->nvariants; v++) {
+            const double g = row.gflops[v];
+            if (g < 0) printf(" %9s", "-");
+            else printf(" %9.2f", g);
+            if (o->variants[v] == BCHOL_VARIANT_AUTO) autog = g;
+            else if (g > best) best = g;
+        }
+        char ratio[16] = "-";
+        if (autog > 0 && best > 0) snprintf(ratio, sizeof ratio, "%.2fx", autog / best);
+        const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
+        printf(" %10s %9.3g %-6s\n", ratio, row.error, ok ? "ok" : "FAILED");
+        fflush(stdout);
+        failed |= !ok;
+    }
+    bchol_context_destroy(ctx);
+    return failed;
 }
 
 int bench_vbatched(int argc, char **argv)
@@ -354,6 +457,7 @@ int bench_vbatched(int argc, char **argv)
            "with "
            "identity padding\n",
            o.precision, o.uplo, util_dist_name(o.dist), o.batch, o.reps, o.warmup, o.precision);
+    if (o.nvariants) return print_variants(ctx, &o);
     printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch",
            versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
            "default_ms", "vb/pad", "lazy/gc", "error", "check");
