@@ -77,9 +77,10 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
 
 /* The variants for a checked batch of largest order max_n: the fused kernel takes n[b] <=
  * fused_hi, the separate variant n[b] > sep_lo (each is skipped where its range is empty). */
-static bchol_status run_variants(bchol_call *call, bchol_precision p,
-                                 const bchol_vbatched_params *prm, int upper, int max_n, cl_mem n,
-                                 cl_mem lda, cl_mem offsets, cl_mem A, int64_t batch, cl_mem info)
+bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
+                                       const bchol_vbatched_params *prm, int upper, int max_n,
+                                       cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                       int64_t batch, cl_mem info)
 {
     int fused_hi = max_n, sep_lo = max_n;
     if (prm->fused.variant == BCHOL_VARIANT_SEPARATE) {
@@ -155,7 +156,9 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n)))
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets, a_elems, bound, batch, info);
-    if (!st) st = run_variants(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch, info);
+    if (!st)
+        st = bchol__potrf_vbatched_run(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch,
+                                       info);
     bchol__vcheck_release(&vc);
     return bchol__call_end(&call, st, event);
 }

@@ -286,7 +286,11 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 int cmd_bench(int argc, char **argv)
 {
     /* bench --solve: potrs and posv (bench_solve.c) */
-    if (bench_solve_requested(argc, argv)) return bench_solve(argc, argv);
+    if (bench_solve_requested(argc, argv)) {
+        for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */
+            if (!strcmp(argv[i], "--vbatched")) return bench_solve_vbatched(argc, argv);
+        return bench_solve(argc, argv);
+    }
     /* variable-size batches have their own options and table */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);

@@ -28,4 +28,11 @@ double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int ld
 double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
                      void *B, int ldb, int64_t stride_b, int64_t batch, int *info);
 
+/* Variable sizes (bench --solve --vbatched): LAPACKE ?posv per matrix, matrix b of order
+ * n[b] at A + offsets_a[b] (leading dimension n[b]) and its nrhs[b] right-hand sides at
+ * B + offsets_b[b] (leading dimension n[b]); info[b] as LAPACK. Returns milliseconds. */
+double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
+                              const int64_t *offsets_a, void *B, const int64_t *offsets_b,
+                              int64_t batch, int *info);
+
 #endif

@@ -6,9 +6,12 @@
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
-#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
+#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
+#             then the interleaved forms (--variant interleaved, n <= $ILV_SOLVE_NMAX, 128)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
+#   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
+#             nmax = $VB_NMAX, batch 3000; then bchol als, 100000 users x 20000 items
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
@@ -24,7 +27,7 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check grid
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched solve-vbatched huge tune tune-check grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -71,6 +74,10 @@ for step in "$@"; do
         python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
           > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --variant interleaved --nrhs $k \
+          --precision $p --n 4:${ILV_SOLVE_NMAX:-128} ${BENCH_ARGS:-} \
+          > "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt"
       done
     done ;;
   vbatched)
@@ -81,6 +88,17 @@ for step in "$@"; do
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
       done
     done ;;
+  solve-vbatched)
+    # GPU figures only (no --compare lapack); then the ALS example (about 4e6 ratings)
+    for p in s d; do
+      for k in ${NRHS_LIST:-1 16}; do
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --vbatched --precision $p --nrhs $k \
+          --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt"
+      done
+    done
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol als --users 100000 --items 20000 --rank 16 --density 0.002 \
+      2>&1 | tee "$OUT/als-nvidia.txt" ;;
   huge)
     # 2^31+256 float elements in one buffer; 2.2e9 one-by-one doubles (more matrices than
     # 2^31, split over launches by the grid limit); 2.56e9 elements through the host
