@@ -193,6 +193,8 @@ done
 # The seeds' sweeps: fused ib and tbc (Abdelfattah et al.), interleaved Figures 13, 15-19
 # (Kurzak, Gates et al.).
 sb=$((SWEEP_BATCH / DIV)) fb=$((FIG_BATCH / DIV))
+[ $sb -ge 1 ] || sb=1 # (0 would mean bchol bench's own default batch)
+[ $fb -ge 1 ] || fb=1
 for p in $SWEEP_PRECISIONS; do
   for ib in 1 2 4 8 16 32; do
     run sweep-ib-$p.txt $B --precision $p --n $SWEEP_N --batch $sb --ib $ib
