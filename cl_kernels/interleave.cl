@@ -1,7 +1,9 @@
-/* Copies between strided and interleaved batches (bchol_{s,d}interleave, _deinterleave).
+/* Copies between strided and interleaved batches (bchol_{s,d}interleave, _deinterleave,
+ * and the n-by-cols right-hand sides of bchol_{s,d}interleave_rhs, _deinterleave_rhs).
  *
  * Element (i, j) of matrix b is at offset + b*stride + i + j*lda in the strided batch and
- * at ((b / chunk) * n*n + e) * chunk + b % chunk, e = i + j*n, in the interleaved one. Only
+ * at ((b / chunk) * n*cols + e) * chunk + b % chunk, e = i + j*n, in the interleaved one
+ * (cols = n for the square matrices). Only
  * elements in the copied part (mode 0: lower triangle, 1: upper triangle, 2: all) are read
  * or written; matrices at or past batch are not touched.
  *
@@ -33,17 +35,17 @@ inline ulong lane_base(ulong b, ulong chunk, int nn)
     return (b / chunk) * (ulong)nn * chunk + b % chunk;
 }
 
-/* 1-D NDRange: group g covers elements (g % etiles)*TILE.. of matrices b0 + (g / etiles)*TILE.. */
+/* 1-D NDRange (nn = n*cols elements per matrix): group g covers elements (g % etiles)*TILE.. of matrices b0 + (g / etiles)*TILE.. */
 #define TILE_COORDS                                                                          \
     const int tx = (int)get_local_id(0) % TILE, ty = (int)get_local_id(0) / TILE;            \
-    const int nn = n * n, etiles = (nn + TILE - 1) / TILE;                                   \
+    const int nn = n * cols, etiles = (nn + TILE - 1) / TILE;                                   \
     const int e0 = (int)(get_group_id(0) % (ulong)etiles) * TILE;                            \
     const ulong m0 = b0 + (get_group_id(0) / (ulong)etiles) * TILE;
 
 __attribute__((reqd_work_group_size(TILE * TILE, 1, 1)))
 __kernel void interleave(__global const REAL *A, const ulong offset, const int lda,
                          const ulong stride, __global REAL *B, const ulong chunk, const int n,
-                         const int mode, const ulong batch, const ulong b0)
+                         const int cols, const int mode, const ulong batch, const ulong b0)
 {
     __local REAL tile[TILE][TILE + 1];
     TILE_COORDS
@@ -65,7 +67,7 @@ __kernel void interleave(__global const REAL *A, const ulong offset, const int l
 __attribute__((reqd_work_group_size(TILE * TILE, 1, 1)))
 __kernel void deinterleave(__global const REAL *B, const ulong chunk, __global REAL *A,
                            const ulong offset, const int lda, const ulong stride, const int n,
-                           const int mode, const ulong batch, const ulong b0)
+                           const int cols, const int mode, const ulong batch, const ulong b0)
 {
     __local REAL tile[TILE][TILE + 1];
     TILE_COORDS
@@ -95,13 +97,14 @@ inline void copied_rows(int j, int n, int mode, int *lo, int *hi)
 
 __kernel void interleave_loop(__global const REAL *restrict A, const ulong offset, const int lda,
                               const ulong stride, __global REAL *restrict B, const ulong chunk,
-                              const int n, const int mode, const ulong batch, const ulong b0)
+                              const int n, const int cols, const int mode, const ulong batch,
+                              const ulong b0)
 {
     const ulong b = b0 + get_global_id(0);
     if (b >= batch) return;
     __global const REAL *a = A + offset + b * stride;
-    __global REAL *d = B + lane_base(b, chunk, n * n);
-    for (int j = 0; j < n; j++) {
+    __global REAL *d = B + lane_base(b, chunk, n * cols);
+    for (int j = 0; j < cols; j++) {
         int lo, hi;
         copied_rows(j, n, mode, &lo, &hi);
         for (int i = lo; i < hi; i++) d[(ulong)(i + j * n) * chunk] = a[i + j * lda];
@@ -110,14 +113,14 @@ __kernel void interleave_loop(__global const REAL *restrict A, const ulong offse
 
 __kernel void deinterleave_loop(__global const REAL *restrict B, const ulong chunk,
                                 __global REAL *restrict A, const ulong offset, const int lda,
-                                const ulong stride, const int n, const int mode, const ulong batch,
-                                const ulong b0)
+                                const ulong stride, const int n, const int cols, const int mode,
+                                const ulong batch, const ulong b0)
 {
     const ulong b = b0 + get_global_id(0);
     if (b >= batch) return;
     __global REAL *a = A + offset + b * stride;
-    __global const REAL *d = B + lane_base(b, chunk, n * n);
-    for (int j = 0; j < n; j++) {
+    __global const REAL *d = B + lane_base(b, chunk, n * cols);
+    for (int j = 0; j < cols; j++) {
         int lo, hi;
         copied_rows(j, n, mode, &lo, &hi);
         for (int i = lo; i < hi; i++) a[i + j * lda] = d[(ulong)(i + j * n) * chunk];

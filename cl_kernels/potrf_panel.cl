@@ -13,8 +13,8 @@
  * (i,j) of L is U(j,i)), so both triangles run natively.
  *
  * Build macros: NB (largest jb), PB (inner block), PANEL_WG (work-items, >= NB), UPPER,
- * EARLY_EXIT, REAL/PRECISION_DOUBLE (common.cl). Sizes (n, j) are kernel arguments so
- * that a variable-size batch can pass them per matrix later.
+ * EARLY_EXIT, REAL/PRECISION_DOUBLE (common.cl), VBATCHED (1: variable sizes, per-matrix
+ * n, lda and offsets read on the device; see below).
  */
 #ifndef NB
 #define NB 32
@@ -30,6 +30,9 @@
 #endif
 #ifndef EARLY_EXIT
 #define EARLY_EXIT 1
+#endif
+#ifndef VBATCHED
+#define VBATCHED 0
 #endif
 
 #if UPPER
@@ -54,6 +57,34 @@
 #define RECT_COL(e, rows, cols) ((e) / (rows))
 #endif
 
+#if VBATCHED
+/*
+ * Variable sizes: matrices b0 .. b0+count-1, matrix b of order n[b] and leading dimension
+ * lda[b] at element offsets[b] of A. Only matrices with n[b] > n_lo take part (the
+ * smaller ones are the fused kernel's), and only while j < n[b] (ETM: the others leave,
+ * or pass the barriers with nothing to do where groups cannot leave early). info[b] was
+ * set by the device checks; a matrix whose info is non-zero is skipped, a failing pivot
+ * sets it (counted from the matrix start). W as below.
+ */
+__attribute__((reqd_work_group_size(PANEL_WG, 1, 1)))
+__kernel void potrf_panel(__global REAL *A, __global const ulong *offsets,
+                          __global const int *ns, __global const int *ldas, const int n_lo,
+                          __global int *info, __global REAL *W, const int j, const ulong b0,
+                          const ulong count, const ulong g0)
+{
+    __local REAL P[NB * LDP];
+    const int lid = (int)get_local_id(0);
+    const ulong b = g0 + get_group_id(0);
+    const ulong bb = b0 + (b < count ? b : 0);
+    const int nb = ns[bb];
+    const int live = b < count && nb > n_lo && j < nb && info[bb] == 0;
+#if EARLY_EXIT
+    if (!live) return;
+#endif
+    int active = live;
+    const int n = live ? nb : 0, lda = live ? ldas[bb] : 1;
+    __global REAL *Ab = A + (live ? offsets[bb] : 0);
+#else
 /*
  * Matrices b0 .. b0+count-1 (matrix b at offset + b*stride), step j of order-n matrices.
  * W holds NB*NB elements per matrix of this launch (matrix b0+b at W + b*NB*NB): L11**-1
@@ -77,6 +108,7 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
 #endif
     int active = live && prior == 0;
     __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
+#endif
     const int jb = min(NB, n - j);
     int status = 0;
 
@@ -161,5 +193,9 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
             ELEM(Wb, NB, r, c) = (r >= c && r < jb) ? PL(r, c) : (REAL)0;
         }
     }
+#if VBATCHED
+    if (lid == 0 && status != 0) info[bb] = status;
+#else
     if (live && lid == 0 && (j == 0 || status != 0)) info[b0 + b] = status;
+#endif
 }

@@ -25,12 +25,14 @@
  * matrices b0 .. b0+count-1: matrix b has order n[b] and leading dimension lda[b] and
  * starts at element offsets[b] of A. info[b] was set by the checks (0 or a negative
  * code); a matrix whose info is non-zero is skipped, a failing pivot sets it. work holds
- * max(rows, IB)*IB elements for the launch's largest remaining row count.
+ * max(rows, IB)*IB elements for the launch's largest remaining row count. Matrices with
+ * n[b] > n_hi are left to the separate variant (a batch split by size class).
  */
 __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offsets,
                                   __global const int *n, __global const int *lda,
                                   __global int *info, const int launch, const int launches,
-                                  const ulong b0, const ulong count, __local REAL *work)
+                                  const ulong b0, const ulong count, const int n_hi,
+                                  __local REAL *work)
 {
     const int lx = (int)get_local_size(0);
     const int tx = (int)get_local_id(0);
@@ -42,7 +44,7 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
 #else
     const int jb = launch * IB;
 #endif
-    const int active = g < count && jb >= 0 && jb < nb && info[b] == 0;
+    const int active = g < count && nb <= n_hi && jb >= 0 && jb < nb && info[b] == 0;
 #if EARLY_EXIT
     if (!active) return; /* ETM-classic: the whole work-group leaves */
 #endif

@@ -12,12 +12,29 @@
  * update; with smaller blocks it is the block diagonal that a GEMM library leaves when it
  * updates the block columns below it.
  *
- * Build macros: those of gemm_tile.cl (TN = TM), NB (largest jb).
+ * Build macros: those of gemm_tile.cl (TN = TM), NB (largest jb), VBATCHED (1: variable
+ * sizes, as potrf_panel.cl).
  */
 #ifndef NB
 #define NB 32
 #endif
+#ifndef VBATCHED
+#define VBATCHED 0
+#endif
 
+#if VBATCHED
+/*
+ * Variable sizes: matrix b of order n[b], leading dimension lda[b], at offsets[b]; only
+ * matrices with n[b] > n_lo take part. The tiles cover the largest matrix; those beyond a
+ * matrix's own A22 leave (ETM). Otherwise as below.
+ */
+__attribute__((reqd_work_group_size(GEMM_WG, 1, 1)))
+__kernel void syrk_trailing(__global REAL *A, __global const ulong *offsets,
+                            __global const int *ns, __global const int *ldas, const int n_lo,
+                            __global const int *info, const int j, const int qb,
+                            const int tiles_per_matrix, const ulong b0, const ulong count,
+                            const ulong g0)
+#else
 /*
  * Matrices b0 .. b0+count-1 at step j, tiles_per_matrix tiles each: diagonal blocks of
  * qb tiles per side, each block's qb*(qb+1)/2 tiles in turn; tiles beyond A22 are idle.
@@ -28,6 +45,7 @@ __kernel void syrk_trailing(__global REAL *A, const ulong offset, const int lda,
                             const ulong stride, __global const int *info, const int n,
                             const int j, const int qb, const int tiles_per_matrix,
                             const ulong b0, const ulong count, const ulong g0)
+#endif
 {
     __local REAL sX[KB * SLX], sY[KB * SLY];
     const int lid = (int)get_local_id(0);
@@ -41,18 +59,33 @@ __kernel void syrk_trailing(__global REAL *A, const ulong offset, const int lda,
     while (ti * (ti + 1) / 2 > s) ti--;
     const int tj = s - ti * (ti + 1) / 2;
     const int row0 = (block * qb + ti) * TM, col0 = (block * qb + tj) * TM;
+#if VBATCHED
+    const int live = b < count;
+    const ulong bb = b0 + (live ? b : 0);
+    const int nb = ns[bb];
+    const int n = (live && nb > n_lo) ? nb : 0;
+    const int jb = min(NB, n - j), m = n - j - jb;
+    const int active = row0 < m && info[bb] == 0;
+#if EARLY_EXIT
+    if (!active) return;
+#endif
+    const int lda = active ? ldas[bb] : 1;
+    __global REAL *Ab = A + (active ? offsets[bb] : 0);
+#else
     const int jb = min(NB, n - j), m = n - j - jb;
     const int live = b < count;
     const int active = live && row0 < m && info[b0 + b] == 0;
 #if EARLY_EXIT
     if (!active) return;
 #endif
+    __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
+#endif
     /* idle tiles may lie beyond the matrix: keep their address arithmetic inside it */
     const int r0 = active ? row0 : 0, c0 = active ? col0 : 0;
-    __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
-    __global const REAL *X = &ELEM(Ab, lda, j + jb + r0, j);
-    __global const REAL *Y = &ELEM(Ab, lda, j + jb + c0, j);
-    __global REAL *C = &ELEM(Ab, lda, j + jb + r0, j + jb + c0);
+    const int jj = active ? j : 0, jjb = active ? jb : 0;
+    __global const REAL *X = &ELEM(Ab, lda, jj + jjb + r0, jj);
+    __global const REAL *Y = &ELEM(Ab, lda, jj + jjb + c0, jj);
+    __global REAL *C = &ELEM(Ab, lda, jj + jjb + r0, jj + jjb + c0);
     int rx, cx;
     gemm_tile_place(lid, &rx, &cx);
 

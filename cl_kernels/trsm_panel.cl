@@ -8,12 +8,46 @@
  * writes any, and no other group touches them.
  *
  * Build macros: those of gemm_tile.cl (TN >= NB; the host sets Y_LOWER_TRIANGULAR, since
- * W is), NB (workspace block order).
+ * W is), NB (workspace block order), VBATCHED (1: variable sizes, as potrf_panel.cl).
  */
 #ifndef NB
 #define NB 32
 #endif
+#ifndef VBATCHED
+#define VBATCHED 0
+#endif
 
+#if VBATCHED
+/*
+ * Variable sizes: matrix b of order n[b], leading dimension lda[b], at offsets[b]; only
+ * matrices with n[b] > n_lo take part. tiles_per_matrix covers the largest matrix; the
+ * tiles beyond a matrix's own rows leave (ETM). Otherwise as below.
+ */
+__attribute__((reqd_work_group_size(GEMM_WG, 1, 1)))
+__kernel void trsm_panel(__global REAL *A, __global const ulong *offsets,
+                         __global const int *ns, __global const int *ldas, const int n_lo,
+                         __global const int *info, __global const REAL *W, const int j,
+                         const int tiles_per_matrix, const ulong b0, const ulong count,
+                         const ulong g0)
+{
+    __local REAL sX[KB * SLX], sY[KB * SLY];
+    const int lid = (int)get_local_id(0);
+    const ulong g = g0 + get_group_id(0);
+    const ulong b = g / (ulong)tiles_per_matrix;
+    const int row0 = (int)(g % (ulong)tiles_per_matrix) * TM;
+    const int live = b < count;
+    const ulong bb = b0 + (live ? b : 0);
+    const int nb = ns[bb];
+    const int n = (live && nb > n_lo) ? nb : 0;
+    const int jb = min(NB, n - j), m = n - j - jb;
+    const int active = row0 < m && info[bb] == 0;
+#if EARLY_EXIT
+    if (!active) return;
+#endif
+    const int lda = active ? ldas[bb] : 1;
+    __global REAL *Ab = A + (active ? offsets[bb] : 0);
+    __global REAL *X = active ? &ELEM(Ab, lda, j + jb + row0, j) : Ab;
+#else
 /*
  * Matrices b0 .. b0+count-1 at step j, tiles_per_matrix row tiles each (at least
  * ceil((n-j-jb)/TM); extra tiles idle); this launch runs groups g0, g0+1, ... of them.
@@ -40,6 +74,7 @@ __kernel void trsm_panel(__global REAL *A, const ulong offset, const int lda,
 #endif
     __global REAL *Ab = A + offset + (live ? (b0 + b) * stride : 0);
     __global REAL *X = &ELEM(Ab, lda, j + jb + (active ? row0 : 0), j);
+#endif
     __global const REAL *Wb = W + (live ? b : 0) * (ulong)(NB * NB);
     int rx, cx;
     gemm_tile_place(lid, &rx, &cx);

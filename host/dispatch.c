@@ -258,47 +258,74 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
 }
 
 /* ---- variable-size batches -------------------------------------------------------------
- * The tuning table's vbatched entry for the largest n (nearest measured below), else the
- * fused kernel's parameters at the largest n, one matrix per work-group, and the seed's
- * best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016, Fig. 4). */
+ * AUTO splits the batch by size class: the fused kernel takes the matrices up to the
+ * crossover (the backend's fused/separate crossover for this precision, capped at what the
+ * fused kernel holds), the separate variant the larger ones. The fused kernel's parameters
+ * are chosen for its share (n up to min(max_n, crossover)), one matrix per work-group, with
+ * the seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
+ * Fig. 4), unless the tuning table has a vbatched entry for that share's largest order
+ * (nearest measured below) that the fused kernel can hold; the separate variant's for
+ * max_n, with bchol's own GEMM kernels. */
+
+int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p,
+                              const bchol_vbatched_params *params)
+{
+    const int c = params->crossover > 0 ? params->crossover : crossover(ctx, p);
+    const int hold = bchol__vbatched_fused_max_n(ctx, p, params);
+    return c < hold ? c : hold;
+}
 
 void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                             bchol_vbatched_params *params, const char **source)
 {
-    bchol__fused_params(ctx, p, max_n, &params->fused, source);
+    bchol_params sep;
+    choose(ctx, p, max_n, BCHOL_VARIANT_SEPARATE, &sep, NULL, 0);
+    const int c = crossover(ctx, p);
+    bchol__fused_params(ctx, p, max_n < c ? max_n : c, &params->fused, source);
+    params->fused.variant = BCHOL_VARIANT_AUTO;
     params->fused.tbc = 1;
+    params->fused.nb = sep.nb;
+    params->fused.pb = sep.pb;
+    params->fused.tile = sep.tile;
+    params->fused.gemm = BCHOL_GEMM_OWN;
+    params->fused.gb = 0;
     params->etm = BCHOL_ETM_AGGRESSIVE;
     params->schedule = BCHOL_SCHEDULE_LAZY;
+    /* the fused share's parameters from a vbatched entry of the tuning table */
+    const int fn = max_n < c ? max_n : c;
     bchol_tuning_pick pick =
-        bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, max_n);
+        bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
     const bchol_tuning_entry *e = pick.entry;
-    if (!e) return;
-    bchol_vbatched_params tuned = *params;
-    tuned.fused.ib = e->params.ib;
-    tuned.fused.rpt = e->params.rpt;
-    tuned.fused.shape = e->params.shape;
-    tuned.etm = (bchol_etm)e->etm;
-    tuned.schedule = (bchol_schedule)e->schedule;
-    const bchol_tuning_section *s = pick.section;
-    if (max_n > bchol__vbatched_fused_max_n(ctx, p, &tuned)) {
-        if (source) {
-            char fused_why[sizeof source_text];
-            memcpy(fused_why, source_text, sizeof fused_why);
-            snprintf(source_text, sizeof source_text,
-                     "%.600s (the tuned %c vbatched entry for n = %d in %.200s needs more local memory "
-                     "than the device has at max_n = %d)",
-                     fused_why, e->precision, e->n, s->file, max_n);
+    if (e) {
+        bchol_vbatched_params tuned = *params;
+        tuned.fused.ib = e->params.ib;
+        tuned.fused.rpt = e->params.rpt;
+        tuned.fused.shape = e->params.shape;
+        tuned.etm = (bchol_etm)e->etm;
+        tuned.schedule = (bchol_schedule)e->schedule;
+        const bchol_tuning_section *s = pick.section;
+        if (fn > bchol__vbatched_fused_max_n(ctx, p, &tuned)) {
+            if (source) {
+                char fused_why[sizeof source_text];
+                memcpy(fused_why, source_text, sizeof fused_why);
+                snprintf(source_text, sizeof source_text,
+                         "%.600s (the tuned %c vbatched entry for n = %d in %.200s needs more local "
+                         "memory than the device has at n = %d)",
+                         fused_why, e->precision, e->n, s->file, fn);
+            }
+        } else {
+            *params = tuned;
+            if (source)
+                snprintf(source_text, sizeof source_text,
+                         "tuning file %s, devices[%d] %s/%s/%s: %c vbatched entry for n = %d, %s",
+                         s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
+                         pick.below_smallest ? "the smallest measured size"
+                         : e->n == fn        ? "measured at this size"
+                                             : "the nearest measured size below");
         }
-        return;
     }
-    *params = tuned;
-    if (source)
-        snprintf(source_text, sizeof source_text,
-                 "tuning file %s, devices[%d] %s/%s/%s: %c vbatched entry for n = %d, %s",
-                 s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
-                 pick.below_smallest ? "the smallest measured size"
-                 : e->n == max_n     ? "measured at this size"
-                                     : "the nearest measured size below");
+    params->crossover = 0;
+    params->crossover = bchol__vbatched_crossover(ctx, p, params);
 }
 
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
@@ -311,8 +338,14 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
     if (params->fused.tbc <= 0) params->fused.tbc = d.fused.tbc;
     if (params->fused.rpt <= 0) params->fused.rpt = d.fused.rpt;
     if (params->fused.shape <= 0) params->fused.shape = d.fused.shape;
+    if (params->fused.nb <= 0) params->fused.nb = d.fused.nb;
+    if (params->fused.pb <= 0) params->fused.pb = d.fused.pb;
+    if (params->fused.tile <= 0) params->fused.tile = d.fused.tile;
+    if (params->fused.gemm <= 0) params->fused.gemm = d.fused.gemm;
     if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
     if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
+    /* the fused kernel's ib decides what it holds: cap the crossover with the final ib */
+    params->crossover = bchol__vbatched_crossover(ctx, p, params);
 }
 
 bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,

@@ -12,22 +12,36 @@ static const char *const interleave_files[] = {"common.cl", "interleave.cl", NUL
 #define TILE 16       /* a tile work-group is TILE*TILE work-items */
 #define LOOP_GROUP 64 /* matrices per work-group of the CPU copy */
 
-uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk)
+uint64_t bchol__interleaved_span_rect(int rows, int cols, int64_t batch, int64_t chunk)
 {
-    /* ((nchunks*n*n - 1) * chunk + (batch-1) % chunk + 1) */
-    if (batch <= 0 || n <= 0) return 0;
+    /* ((nchunks*rows*cols - 1) * chunk + (batch-1) % chunk + 1) */
+    if (batch <= 0 || rows <= 0 || cols <= 0) return 0;
     const uint64_t nchunks = (uint64_t)((batch - 1) / chunk) + 1;
     uint64_t s;
-    if (__builtin_mul_overflow(nchunks, (uint64_t)n * (uint64_t)n, &s) ||
+    if (__builtin_mul_overflow(nchunks, (uint64_t)rows * (uint64_t)cols, &s) ||
         __builtin_mul_overflow(s - 1, (uint64_t)chunk, &s) ||
         __builtin_add_overflow(s, (uint64_t)((batch - 1) % chunk) + 1, &s) || s > INT64_MAX)
         return 0;
     return s;
 }
 
+uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk)
+{
+    return bchol__interleaved_span_rect(n, n, batch, chunk);
+}
+
 bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
                                        int64_t stride, cl_mem B, int64_t batch, int64_t chunk)
+{
+    return bchol__interleave_rect_enqueue(call, p, to_interleaved, uplo_mode, n, n, A, offset, lda,
+                                          stride, B, batch, chunk);
+}
+
+bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
+                                            int to_interleaved, int uplo_mode, int n, int cols,
+                                            cl_mem A, int64_t offset, int lda, int64_t stride,
+                                            cl_mem B, int64_t batch, int64_t chunk)
 {
     bchol_context *ctx = call->ctx;
     bchol_options o;
@@ -54,7 +68,7 @@ bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int 
 
     /* A tile group covers TILE matrices of one of etiles element blocks; a loop group
      * covers up to LOOP_GROUP matrices (one per work-item). */
-    const int64_t etiles = loop ? 1 : ((int64_t)n * n + TILE - 1) / TILE;
+    const int64_t etiles = loop ? 1 : ((int64_t)n * cols + TILE - 1) / TILE;
     const size_t loop_group = limit < LOOP_GROUP ? (limit ? limit : 1) : LOOP_GROUP;
     const int64_t per_group = loop ? (int64_t)loop_group : TILE;
     const size_t local = loop ? loop_group : TILE * TILE;
@@ -62,21 +76,21 @@ bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int 
     if (per_launch < per_group) per_launch = per_group;
     cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, ch = (cl_ulong)chunk;
     cl_ulong end = (cl_ulong)batch;
-    cl_int ld = lda, order = n, mode = uplo_mode;
+    cl_int ld = lda, order = n, ncols = cols, mode = uplo_mode;
     for (int64_t first = 0; first < batch; first += per_launch) {
         const int64_t count = batch - first < per_launch ? batch - first : per_launch;
         const size_t global = (size_t)(etiles * ((count + per_group - 1) / per_group)) * local;
         cl_ulong from = (cl_ulong)first;
         if (to_interleaved) {
             bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off),   BCHOL_ARG(ld),   BCHOL_ARG(str),
-                                BCHOL_ARG(B),  BCHOL_ARG(ch),    BCHOL_ARG(order), BCHOL_ARG(mode),
+                                BCHOL_ARG(B),  BCHOL_ARG(ch),    BCHOL_ARG(order), BCHOL_ARG(ncols), BCHOL_ARG(mode),
                                 BCHOL_ARG(end), BCHOL_ARG(from)};
-            st = bchol__launch(call, kernel, 10, args, 1, &global, &local);
+            st = bchol__launch(call, kernel, 11, args, 1, &global, &local);
         } else {
             bchol_arg args[] = {BCHOL_ARG(B),   BCHOL_ARG(ch),    BCHOL_ARG(A),   BCHOL_ARG(off),
-                                BCHOL_ARG(ld),  BCHOL_ARG(str),   BCHOL_ARG(order), BCHOL_ARG(mode),
+                                BCHOL_ARG(ld),  BCHOL_ARG(str),   BCHOL_ARG(order), BCHOL_ARG(ncols), BCHOL_ARG(mode),
                                 BCHOL_ARG(end), BCHOL_ARG(from)};
-            st = bchol__launch(call, kernel, 10, args, 1, &global, &local);
+            st = bchol__launch(call, kernel, 11, args, 1, &global, &local);
         }
         if (st) return st;
     }

@@ -45,8 +45,17 @@ bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int 
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
                                        int64_t stride, cl_mem B, int64_t batch, int64_t chunk);
 
-/* Elements an interleaved batch spans (see bchol.h), or 0 on overflow past 2^63. */
+/* The same copy of n-by-cols blocks (right-hand sides: mode 2, cols = nrhs); the
+ * interleaved block b starts at (b/chunk)*n*cols*chunk + b%chunk. */
+bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
+                                            int to_interleaved, int uplo_mode, int n, int cols,
+                                            cl_mem A, int64_t offset, int lda, int64_t stride,
+                                            cl_mem B, int64_t batch, int64_t chunk);
+
+/* Elements an interleaved batch spans (see bchol.h), or 0 on overflow past 2^63; the
+ * _rect form for rows-by-cols blocks (right-hand sides). */
 uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk);
+uint64_t bchol__interleaved_span_rect(int rows, int cols, int64_t batch, int64_t chunk);
 
 /* The strided routine's interleaved variant: for pieces of the batch, convert into a
  * workspace, factor there and convert the stored triangle back. With may_decline set
@@ -62,5 +71,31 @@ bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
  * are allowed (they take the default). */
 bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *routine, int pos,
                                              int n, const bchol_params *p);
+
+/* The interleaved solve kernel (cl_kernels/potrs_interleaved.cl), built and fitted to
+ * the device for one problem shape before anything is enqueued (posv fails before it
+ * factors). */
+typedef struct {
+    cl_kernel kernel;
+    int nt, wg, n, nrhs;
+} bchol_ilv_solve_plan;
+
+/* params may be NULL (defaults); its nt and tbc (work-group size) are used. The buffers
+ * decide whether the lanes of a group may be addressed affinely (padding lanes exist). */
+bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p,
+                                           const bchol_solve_params *params, int upper, int n,
+                                           int nrhs, cl_mem A, cl_mem B, int64_t batch,
+                                           int64_t chunk, bchol_ilv_solve_plan *plan);
+/* Enqueues the solve of a checked, non-empty batch; with info not NULL, matrices whose
+ * info is not zero keep their B. */
+bchol_status bchol__potrs_interleaved_enqueue(bchol_call *call, const bchol_ilv_solve_plan *plan,
+                                              cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                              cl_mem info);
+/* The checks that potrs_interleaved and posv_interleaved share (k = 1 when an _ex params
+ * argument comes second); sets *upper. */
+bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine, int k,
+                                         bchol_precision p, int factors, char uplo, int n,
+                                         int nrhs, cl_mem A, cl_mem B, int64_t batch,
+                                         int64_t chunk, int *upper);
 
 #endif

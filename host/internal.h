@@ -325,11 +325,58 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                          int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
                                          cl_mem A, int64_t batch, cl_mem info);
 
+/* The separate variant on the matrices of a checked batch with n[b] > n_lo (vbatched
+ * separate: potrf_vbatched_separate.c); prm gives nb, pb and tile. */
+bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
+                                            const bchol_params *prm, int upper, int n_lo,
+                                            int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
+                                            cl_mem A, int64_t batch, cl_mem info);
+/* Largest n the AUTO split gives the fused kernel: the crossover (params->crossover, else
+ * the device's), never above what the fused kernel holds. */
+int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p,
+                              const bchol_vbatched_params *params);
+
 /* The common body of bchol_{s,d}potrf_vbatched[_ex]; max_n < 0 with params NULL: the plain
  * form, which computes it on the device. */
 bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
                                    const bchol_vbatched_params *params, char uplo, int max_n,
                                    cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A, int64_t batch,
                                    cl_mem info, cl_event *event);
+
+/* ---- solve, variable sizes (potrs_vbatched.c, posv_vbatched.c, potrs_subst*.c,
+ * vbatched_check_rhs.c) ------------------------------------------------------------------ */
+/* The checks of bchol_solve_params (argument 2 of the solve _ex routines). */
+bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
+                                       const bchol_solve_params *params);
+/* The variable-size substitution kernel fitted for the largest n and nrhs. */
+bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                              const bchol_solve_params *params, int upper,
+                                              int max_n, int max_nrhs, bchol_subst_plan *plan);
+/* Enqueues the solve of a checked variable-size batch; matrices whose info is not zero
+ * are skipped. */
+bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_plan *plan, cl_mem n,
+                                         cl_mem nrhs, cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                         cl_mem A, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                         cl_mem info);
+/* Device checks of the right-hand-side arrays after bchol__vcheck_flag: info[b] = 0
+ * entries get a BCHOL_INFO_* code of the B arrays (overlaps included) or add n[b], nrhs[b]
+ * to the maxima in result (2 ints, zeroed here). b_elems is the size of B in elements. */
+bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem ldb,
+                               cl_mem offsets_b, uint64_t b_elems, int max_nrhs, int64_t batch,
+                               cl_mem info, cl_mem result);
+/* The factorization of a checked batch (info set by the checks) by the variants prm
+ * chooses: fused, separate, or AUTO's split at the crossover (potrf_vbatched.c). */
+bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
+                                       const bchol_vbatched_params *prm, int upper, int max_n,
+                                       cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                       int64_t batch, cl_mem info);
+/* The common body of bchol_{s,d}potrs_vbatched[_ex] and bchol_{s,d}posv_vbatched[_ex]
+ * (factor = 1); params NULL: the plain form, which finds max_n and max_nrhs on the
+ * device. */
+bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                   int factor, const bchol_solve_params *params, char uplo,
+                                   int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                   cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_b,
+                                   cl_mem B, int64_t batch, cl_mem info, cl_event *event);
 
 #endif /* BCHOL_INTERNAL_H */

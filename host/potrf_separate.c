@@ -9,21 +9,16 @@
  * below diagonal blocks of order gb, and syrk_trailing only those diagonal blocks, so
  * that neither writes outside the stored triangle. The batch goes through in chunks whose
  * inverses fit the workspace; launches are split where the grid would be too large. */
-#include "internal.h"
+#include "separate.h"
 #include "clblast_gemm.h"
 
 static const char *const panel_files[] = {"common.cl", "potrf_panel.cl", NULL};
 static const char *const trsm_files[] = {"common.cl", "gemm_tile.cl", "trsm_panel.cl", NULL};
 static const char *const syrk_files[] = {"common.cl", "gemm_tile.cl", "syrk_trailing.cl", NULL};
 
-/* Work-items of the GEMM-tile kernels (16 x 16 for the SYRK tiles). */
-#define TILE_WG 256
-/* Upper bound of the workspace of one call: the batch is chunked to stay below it. */
-#define WORKSPACE_CAP ((size_t)64 << 20)
-
-typedef struct {
-    int tm, tn, wm, wn, kb;
-} tile_shape;
+#define TILE_WG BCHOL_TILE_WG
+#define WORKSPACE_CAP BCHOL_SEPARATE_WORKSPACE_CAP
+typedef bchol_tile_shape tile_shape;
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 static int min_int(int a, int b) { return a < b ? a : b; }
@@ -65,12 +60,14 @@ static size_t tile_local_bytes(bchol_precision p, tile_shape s)
     return (size_t)s.kb * (size_t)(s.tm + 1 + s.tn + 1) * bchol__elem_size(p);
 }
 
-static void options_common(bchol_options *o, bchol_precision p, const bchol_params *prm, int upper)
+static void options_common(bchol_options *o, bchol_precision p, const bchol_params *prm, int upper,
+                           int vbatched)
 {
     bchol__options_init(o);
     bchol__options_precision(o, p);
     bchol__options_add(o, "-D UPPER=%d", upper);
     bchol__options_add(o, "-D NB=%d", prm->nb);
+    if (vbatched) bchol__options_add(o, "-D VBATCHED=1");
 }
 
 static void options_tile(bchol_options *o, tile_shape s)
@@ -102,43 +99,37 @@ static bchol_status get_checked(bchol_context *ctx, const char *const *files, co
     return BCHOL_SUCCESS;
 }
 
-typedef struct {
-    cl_kernel panel, trsm, syrk;
-    tile_shape ts, ss;
-    size_t panel_wg;
-} separate_kernels;
+typedef bchol_separate_kernels separate_kernels;
 
-static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
-                                int upper, separate_kernels *k)
+bchol_status bchol__separate_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                                     int upper, int vbatched, bchol_separate_kernels *k)
 {
     bchol_options o;
     bchol_status st;
     const size_t es = bchol__elem_size(p);
     k->panel_wg = (size_t)panel_wg(prm);
-    options_common(&o, p, prm, upper);
+    options_common(&o, p, prm, upper, vbatched);
     bchol__options_add(&o, "-D PB=%d", prm->pb < prm->nb ? prm->pb : prm->nb);
     bchol__options_add(&o, "-D PANEL_WG=%d", (int)k->panel_wg);
     if ((st = get_checked(ctx, panel_files, &o, "potrf_panel", k->panel_wg,
                           (size_t)prm->nb * (size_t)(prm->nb + 1) * es, &k->panel)))
         return st;
     k->ts = trsm_shape(prm);
-    options_common(&o, p, prm, upper);
+    options_common(&o, p, prm, upper, vbatched);
     options_tile(&o, k->ts);
     bchol__options_add(&o, "-D Y_LOWER_TRIANGULAR=1"); /* W = L11**-1 */
     if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", TILE_WG, tile_local_bytes(p, k->ts),
                           &k->trsm)))
         return st;
     k->ss = syrk_shape(prm);
-    options_common(&o, p, prm, upper);
+    options_common(&o, p, prm, upper, vbatched);
     options_tile(&o, k->ss);
     return get_checked(ctx, syrk_files, &o, "syrk_trailing", TILE_WG, tile_local_bytes(p, k->ss),
                        &k->syrk);
 }
 
-/* Enqueues groups work-groups of wg work-items, in launches no larger than the grid
- * allows; args[g0_arg] receives the first group of each launch. */
-static bchol_status launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
-                                  int g0_arg, uint64_t groups, size_t wg)
+bchol_status bchol__separate_launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args,
+                                           int nargs, int g0_arg, uint64_t groups, size_t wg)
 {
     const uint64_t limit = (uint64_t)bchol__launch_batch_limit(call->ctx, 1, wg);
     for (uint64_t first = 0; first < groups; first += limit) {
@@ -199,14 +190,14 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
         bchol_arg pa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
                           BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
-        if ((st = launch_groups(call, k->panel, pa, 11, 10, (uint64_t)count, k->panel_wg))) return st;
+        if ((st = bchol__separate_launch_groups(call, k->panel, pa, 11, 10, (uint64_t)count, k->panel_wg))) return st;
         if (m2 == 0) break;
 
         cl_int tpm = ceil_div(m2, k->ts.tm);
         bchol_arg ta[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
                           BCHOL_ARG(tpm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
-        if ((st = launch_groups(call, k->trsm, ta, 12, 11, (uint64_t)count * (uint64_t)tpm, TILE_WG)))
+        if ((st = bchol__separate_launch_groups(call, k->trsm, ta, 12, 11, (uint64_t)count * (uint64_t)tpm, TILE_WG)))
             return st;
 
         /* Diagonal blocks of qb tiles: one block over all of A22 with bchol's GEMM. */
@@ -216,7 +207,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
         bchol_arg sa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(nn), BCHOL_ARG(j), BCHOL_ARG(qb),
                           BCHOL_ARG(spm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
-        if ((st = launch_groups(call, k->syrk, sa, 12, 11, (uint64_t)count * (uint64_t)spm, TILE_WG)))
+        if ((st = bchol__separate_launch_groups(call, k->syrk, sa, 12, 11, (uint64_t)count * (uint64_t)spm, TILE_WG)))
             return st;
         if (use_clblast &&
             (st = update_with_clblast(call, p, upper, n, j, jb, d, A,
@@ -234,7 +225,7 @@ bchol_status bchol__potrf_separate(bchol_call *call, bchol_precision p, const bc
     bchol_context *ctx = call->ctx;
     separate_kernels k;
     bchol_status st;
-    if ((st = get_kernels(ctx, p, params, upper, &k))) return st;
+    if ((st = bchol__separate_kernels(ctx, p, params, upper, 0, &k))) return st;
 
     const size_t per = (size_t)params->nb * (size_t)params->nb * bchol__elem_size(p);
     size_t cap = WORKSPACE_CAP < ctx->info.max_alloc ? WORKSPACE_CAP : (size_t)ctx->info.max_alloc;

@@ -1,17 +1,26 @@
 /* bchol_{s,d}potrf_vbatched[_ex]: argument checks, the device checks of the per-matrix
- * arrays (and, for the plain form, the largest n read back), then the fused variant. */
+ * arrays (and, for the plain form, the largest n read back), then the variants: the
+ * fused kernel for the matrices up to the crossover, the separate variant above it. */
 #include "internal.h"
 
 #include <limits.h>
 
-/* Only the fused variant takes variable sizes; it runs one matrix per work-group. */
+/* The fused kernel runs one matrix per work-group; the separate variant has only bchol's
+ * own GEMM kernels (CLBlast has no variable sizes). */
 static bchol_status check_params(bchol_context *ctx, const char *routine,
                                  const bchol_vbatched_params *p)
 {
     const bchol_params *f = &p->fused;
-    if (f->variant != BCHOL_VARIANT_AUTO && f->variant != BCHOL_VARIANT_FUSED)
+    if (f->variant == BCHOL_VARIANT_INTERLEAVED)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.variant = %d) must be AUTO or FUSED",
+                           "%s: argument 2 (params->fused.variant = INTERLEAVED): the interleaved "
+                           "variant takes fixed sizes only; use AUTO, FUSED or SEPARATE",
+                           routine);
+    if (f->variant != BCHOL_VARIANT_AUTO && f->variant != BCHOL_VARIANT_FUSED &&
+        f->variant != BCHOL_VARIANT_SEPARATE)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.variant = %d) must be AUTO, FUSED or "
+                           "SEPARATE",
                            routine, (int)f->variant);
     if (f->ib > 32)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
@@ -30,6 +39,23 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.shape = %d) is not a shape", routine,
                            f->shape);
+    if (f->nb > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.nb = %d) must be at most 64", routine,
+                           f->nb);
+    if (f->pb > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.pb = %d) must be at most 64", routine,
+                           f->pb);
+    if (f->tile > 0 && f->tile != 16 && f->tile != 32 && f->tile != 64 && f->tile != 128)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.tile = %d) must be 16, 32, 64 or 128",
+                           routine, f->tile);
+    if (f->gemm > BCHOL_GEMM_OWN)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.gemm = %d) must be 0 or BCHOL_GEMM_OWN: "
+                           "variable sizes have no CLBlast path",
+                           routine, f->gemm);
     if ((int)p->etm < 0 || p->etm > BCHOL_ETM_AGGRESSIVE)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->etm = %d) is not an ETM", routine, (int)p->etm);
@@ -44,9 +70,32 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
                                 int max_n, const bchol_vbatched_params *prm)
 {
     return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                       "%s: the largest n = %d is above what the fused kernel holds in local "
-                       "memory on this device (at most %d with ib = %d)",
+                       "%s: max_n = %d is above what the fused kernel (params->fused.variant = "
+                       "FUSED) holds in local memory on this device (at most %d with ib = %d)",
                        routine, max_n, bchol__vbatched_fused_max_n(ctx, p, prm), prm->fused.ib);
+}
+
+/* The variants for a checked batch of largest order max_n: the fused kernel takes n[b] <=
+ * fused_hi, the separate variant n[b] > sep_lo (each is skipped where its range is empty). */
+bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
+                                       const bchol_vbatched_params *prm, int upper, int max_n,
+                                       cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                       int64_t batch, cl_mem info)
+{
+    int fused_hi = max_n, sep_lo = max_n;
+    if (prm->fused.variant == BCHOL_VARIANT_SEPARATE) {
+        fused_hi = 0, sep_lo = 0;
+    } else if (prm->fused.variant == BCHOL_VARIANT_AUTO && max_n > prm->crossover) {
+        fused_hi = prm->crossover, sep_lo = prm->crossover;
+    }
+    bchol_status st = BCHOL_SUCCESS;
+    if (fused_hi > 0)
+        st = bchol__potrf_vbatched_fused(call, p, prm, upper, fused_hi, n, lda, offsets, A, batch,
+                                         info);
+    if (!st && sep_lo < max_n)
+        st = bchol__potrf_vbatched_separate(call, p, &prm->fused, upper, sep_lo, max_n, n, lda,
+                                            offsets, A, batch, info);
+    return st;
 }
 
 bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
@@ -89,11 +138,12 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     const uint64_t a_elems = a_bytes / bchol__elem_size(p);
 
-    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
     if (ex) {
         chosen = *params;
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
-        if (max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
+        if (chosen.fused.variant == BCHOL_VARIANT_FUSED &&
+            max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
             return unsupported(ctx, routine, p, max_n, &chosen);
     }
 
@@ -103,15 +153,12 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     /* The plain form bounds n[b] by nothing; the well-formed matrices give max_n. */
     const int bound = ex ? max_n : INT_MAX;
     st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets, a_elems, bound, batch);
-    if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n))) {
+    if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n)))
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
-        if (max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
-            st = unsupported(ctx, routine, p, max_n, &chosen);
-    }
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets, a_elems, bound, batch, info);
     if (!st)
-        st = bchol__potrf_vbatched_fused(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch,
-                                         info);
+        st = bchol__potrf_vbatched_run(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch,
+                                       info);
     bchol__vcheck_release(&vc);
     return bchol__call_end(&call, st, event);
 }
@@ -132,7 +179,7 @@ bchol_status bchol_dpotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_m
                                  offsets, A, batch, info, event);
 }
 
-static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
 
 bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx, const bchol_vbatched_params *params,
                                       char uplo, int max_n, cl_mem n, cl_mem lda, cl_mem offsets,

@@ -70,6 +70,8 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
         prm.fused.rpt = prm.fused.rpt * 2 > need ? prm.fused.rpt * 2 : need;
     }
 
+    /* max_n bounds the matrices this kernel takes: larger ones are the separate variant's */
+    const cl_int n_hi = max_n;
     const int rpt = prm.fused.rpt, lazy = prm.schedule == BCHOL_SCHEDULE_LAZY;
     const int fixed = prm.fused.shape == BCHOL_SHAPE_FIXED;
     const cl_int launches = ceil_div(max_n, ib);
@@ -90,8 +92,9 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                 BCHOL_ARG(n),        BCHOL_ARG(lda),
                                 BCHOL_ARG(info),     BCHOL_ARG(t),
                                 BCHOL_ARG(launches), BCHOL_ARG(b0),
-                                BCHOL_ARG(count),    BCHOL_LOCAL(local_bytes(p, ib, rows))};
-            if ((st = bchol__launch(call, kernel, 10, args, 1, &global, &local))) return st;
+                                BCHOL_ARG(count),    BCHOL_ARG(n_hi),
+                                BCHOL_LOCAL(local_bytes(p, ib, rows))};
+            if ((st = bchol__launch(call, kernel, 11, args, 1, &global, &local))) return st;
         }
     }
     return BCHOL_SUCCESS;

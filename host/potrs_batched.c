@@ -68,8 +68,8 @@ bchol_status bchol__check_solve_args(bchol_context *ctx, const char *routine, in
                                BCHOL_ERR_B_SIZE);
 }
 
-static bchol_status check_params(bchol_context *ctx, const char *routine,
-                                 const bchol_solve_params *p)
+bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
+                                       const bchol_solve_params *p)
 {
     if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
@@ -97,7 +97,7 @@ bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol
     bchol_status st;
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (params && (st = check_params(ctx, routine, params))) return st;
+    if (params && (st = bchol__check_solve_params(ctx, routine, params))) return st;
     if ((st =
              bchol__check_solve_args(ctx, routine, params ? 1 : 0, p, 0, uplo, n, nrhs, A, offset_a,
                                      lda, stride_a, B, offset_b, ldb, stride_b, batch, &upper)))

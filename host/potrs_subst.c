@@ -4,11 +4,14 @@
 #include "internal.h"
 
 static const char *const subst_files[] = {"common.cl", "potrs_subst.cl", NULL};
+static const char *const vbatched_files[] = {"common.cl", "potrs_subst.cl", "potrs_vbatched.cl",
+                                             NULL};
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
-                                     const bchol_solve_params *prm, int upper, cl_kernel *k)
+                                     const bchol_solve_params *prm, int upper, int vbatched,
+                                     cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
@@ -17,12 +20,15 @@ static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
     bchol__options_add(&o, "-D RPT=%d", prm->rpt);
     bchol__options_add(&o, "-D TBC=%d", prm->tbc);
     bchol__options_add(&o, "-D UPPER=%d", upper);
+    if (vbatched)
+        return bchol__get_kernel(ctx, vbatched_files, &o, "potrs_subst_vbatched", k);
     return bchol__get_kernel(ctx, subst_files, &o, "potrs_subst", k);
 }
 
-bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
-                                     const bchol_solve_params *params, int upper, int n, int nrhs,
-                                     bchol_subst_plan *plan)
+/* vbatched: the variable-size kernel, fitted for the largest n and nrhs. */
+static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
+                               const bchol_solve_params *params, int upper, int n, int nrhs,
+                               int vbatched, bchol_subst_plan *plan)
 {
     bchol_solve_params prm = *params;
     bchol_status st;
@@ -34,7 +40,7 @@ bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
     /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
      * than that needs, put fewer tiles in a group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
-        if ((st = get_subst_kernel(ctx, p, &prm, upper, &kernel))) return st;
+        if ((st = get_subst_kernel(ctx, p, &prm, upper, vbatched, &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
         size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
         if (want <= limit) break;
@@ -58,6 +64,20 @@ bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
     plan->n = n;
     plan->nrhs = nrhs;
     return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
+                                     const bchol_solve_params *params, int upper, int n, int nrhs,
+                                     bchol_subst_plan *plan)
+{
+    return subst_plan(ctx, p, params, upper, n, nrhs, 0, plan);
+}
+
+bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                              const bchol_solve_params *params, int upper,
+                                              int max_n, int max_nrhs, bchol_subst_plan *plan)
+{
+    return subst_plan(ctx, p, params, upper, max_n, max_nrhs, 1, plan);
 }
 
 bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,

@@ -415,6 +415,140 @@ BCHOL_API bchol_status bchol_dpotrs_batched_ex(bchol_context *ctx,
                                                int lda, int64_t stride_a, cl_mem B,
                                                int64_t offset_b, int ldb, int64_t stride_b,
                                                int64_t batch, cl_event *event);
+/* ---- Cholesky solve, variable sizes (potrs, posv) --------------------------------- */
+
+/*
+ * Per-matrix info values of the vbatched solve for a bad right-hand-side entry, after the
+ * codes of the matrix arrays (BCHOL_INFO_BAD_N .. BCHOL_INFO_OVERLAP, below), which are
+ * checked first. Such a matrix is left untouched (A and B) and the others are solved.
+ */
+enum {
+    BCHOL_INFO_BAD_NRHS = -6,      /* nrhs[b] < 0 */
+    BCHOL_INFO_BAD_LDB = -7,       /* ldb[b] < max(1, n[b]) */
+    BCHOL_INFO_BAD_OFFSET_B = -8,  /* offsets_b[b] < 0, or the block runs past the end of B */
+    BCHOL_INFO_ABOVE_MAX_NRHS = -9, /* nrhs[b] > max_nrhs given to the _ex form */
+    BCHOL_INFO_OVERLAP_B = -10      /* the block overlaps another's (decided as for A) */
+};
+
+/*
+ * bchol_{s,d}potrs_vbatched: solves A_b*X_b = B_b for batch matrices of different orders
+ * and right-hand-side counts, with the Cholesky factors that bchol_{s,d}potrf_vbatched
+ * left in A.
+ *
+ *   uplo       'L' or 'U': the triangle of each A_b that holds the factor.
+ *   n          cl_mem of batch ints: order of matrix b (n[b] = 0 is skipped).
+ *   nrhs       cl_mem of batch ints: right-hand sides of matrix b (nrhs[b] = 0 is skipped).
+ *   lda        cl_mem of batch ints: lda[b] >= max(1, n[b]).
+ *   ldb        cl_mem of batch ints: ldb[b] >= max(1, n[b]).
+ *   offsets_a  cl_mem of batch int64 (cl_long): factor b starts at element offsets_a[b]
+ *              of A. Footprints as for bchol_{s,d}potrf_vbatched (overlaps rejected).
+ *   A          cl_mem of float/double holding the factors. Only read.
+ *   offsets_b  cl_mem of batch int64: the n[b]-by-nrhs[b] block B_b starts at element
+ *              offsets_b[b] of B with leading dimension ldb[b].
+ *   B          cl_mem of the same type; each B_b is overwritten by X_b, nothing else in B
+ *              is written. The footprint of B_b is [offsets_b[b], offsets_b[b] +
+ *              (nrhs[b]-1)*ldb[b] + n[b]); overlaps are rejected in index order as for A.
+ *   batch      number of systems, batch >= 0.
+ *   info       cl_mem of at least batch ints: 0, or the BCHOL_INFO_* code of the first
+ *              bad entry of matrix b (matrix codes, then the ones above); such a matrix
+ *              is not solved.
+ *   event      NULL, or receives the event of the last command enqueued.
+ *
+ * As for potrf_vbatched, the plain form finds the largest n and nrhs on the device and
+ * reads those two numbers back (waiting for the work already in the queue); the _ex form
+ * takes them from the caller and reads nothing back. Returns BCHOL_SUCCESS once enqueued,
+ * a negative status for a bad argument (nothing enqueued), or BCHOL_ERR_UNSUPPORTED_SIZE
+ * when no work-group of the substitution kernel fits the largest n (A and B untouched;
+ * from the plain form, which learns the largest n from the checks, info then already
+ * holds their codes).
+ */
+BCHOL_API bchol_status bchol_spotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
+                                             cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                             cl_mem offsets_b, cl_mem B, int64_t batch,
+                                             cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
+                                             cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                             cl_mem offsets_b, cl_mem B, int64_t batch,
+                                             cl_mem info, cl_event *event);
+
+/*
+ * bchol_{s,d}posv_vbatched: factors each A_b (as bchol_{s,d}potrf_vbatched) and solves
+ * A_b*X_b = B_b with the factor, in one call. Arguments as for potrs_vbatched; A is
+ * overwritten by the factors. info[b] is 0, k > 0 (pivot k failed: B_b stays untouched,
+ * A_b holds the partial factor) or a BCHOL_INFO_* code (A_b and B_b untouched). A matrix
+ * with nrhs[b] = 0 is only factored. BCHOL_ERR_UNSUPPORTED_SIZE also when the largest n is
+ * above what the vbatched factorization holds.
+ */
+BCHOL_API bchol_status bchol_sposv_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
+                                            cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                            cl_mem offsets_b, cl_mem B, int64_t batch,
+                                            cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dposv_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem nrhs,
+                                            cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                            cl_mem offsets_b, cl_mem B, int64_t batch,
+                                            cl_mem info, cl_event *event);
+
+/*
+ * As above with explicit solve parameters (NULL or fields <= 0 take the defaults) and the
+ * caller's bounds max_n >= 0 of n[b] and max_nrhs >= 0 of nrhs[b]: nothing is read back.
+ * A matrix above a bound gets BCHOL_INFO_ABOVE_MAX_N or BCHOL_INFO_ABOVE_MAX_NRHS. params
+ * counts as argument 2 and max_n, max_nrhs as 4 and 5: the others move three positions
+ * on. posv's factorization takes the parameters bchol_potrf_vbatched_params gives.
+ */
+BCHOL_API bchol_status bchol_spotrs_vbatched_ex(bchol_context *ctx,
+                                                const bchol_solve_params *params, char uplo,
+                                                int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                                cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                                cl_mem A, cl_mem offsets_b, cl_mem B,
+                                                int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_vbatched_ex(bchol_context *ctx,
+                                                const bchol_solve_params *params, char uplo,
+                                                int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                                cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                                cl_mem A, cl_mem offsets_b, cl_mem B,
+                                                int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_sposv_vbatched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, char uplo,
+                                               int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                               cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                               cl_mem A, cl_mem offsets_b, cl_mem B,
+                                               int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dposv_vbatched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, char uplo,
+                                               int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                               cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                               cl_mem A, cl_mem offsets_b, cl_mem B,
+                                               int64_t batch, cl_mem info, cl_event *event);
+
+/*
+ * Synchronous conveniences on host arrays: every array holds batch entries, matrix b
+ * starts at A + offsets_a[b] and its right-hand sides at B + offsets_b[b]; A and B must
+ * hold everything the arrays describe. The spans of the well-formed matrices and blocks
+ * are copied to the device and back (each must fit one allocation, else
+ * BCHOL_ERR_OUT_OF_MEMORY). info gets the same values as on the device. Only the solved
+ * blocks change in B, and for posv only the referenced triangles in A.
+ */
+BCHOL_API bchol_status bchol_spotrs_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                  const int *nrhs, const int *lda,
+                                                  const int *ldb, const int64_t *offsets_a,
+                                                  const float *A, const int64_t *offsets_b,
+                                                  float *B, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dpotrs_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                  const int *nrhs, const int *lda,
+                                                  const int *ldb, const int64_t *offsets_a,
+                                                  const double *A, const int64_t *offsets_b,
+                                                  double *B, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_sposv_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                 const int *nrhs, const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, float *A,
+                                                 const int64_t *offsets_b, float *B,
+                                                 int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dposv_vbatched_host(bchol_context *ctx, char uplo, const int *n,
+                                                 const int *nrhs, const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, double *A,
+                                                 const int64_t *offsets_b, double *B,
+                                                 int64_t batch, int *info);
+
 /* ---- Cholesky factorization, variable sizes ------------------------------------- */
 
 /*
@@ -454,10 +588,10 @@ enum {
  *
  * The sizes live on the device, so the plain form finds the largest n with a reduction
  * kernel and reads that one number back (it waits for the work already in the queue);
- * the _ex form takes max_n from the caller and reads nothing back. Returns
- * BCHOL_SUCCESS once enqueued, a negative status for a bad argument (nothing enqueued),
- * or BCHOL_ERR_UNSUPPORTED_SIZE when the largest n is above what the fused kernel holds
- * on this device (then info and A are untouched).
+ * the _ex form takes max_n from the caller and reads nothing back. Matrices up to the
+ * device's fused/separate crossover run the fused kernel, larger ones the separate
+ * (right-looking blocked) variant, in the same call. Returns BCHOL_SUCCESS once enqueued,
+ * or a negative status for a bad argument (nothing enqueued).
  */
 BCHOL_API bchol_status bchol_spotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_mem lda,
                                              cl_mem offsets, cl_mem A, int64_t batch, cl_mem info,
@@ -481,12 +615,21 @@ typedef enum bchol_schedule {
 } bchol_schedule;
 
 typedef struct bchol_vbatched_params {
-    bchol_params fused; /* ib, rpt, shape of the fused kernel; tbc must be 0 or 1 */
-    bchol_etm etm;
+    bchol_params fused; /* variant: AUTO (split by size class at the crossover), FUSED or
+                           SEPARATE (every matrix through that variant; INTERLEAVED is
+                           BCHOL_ERR_ARGUMENT); ib, rpt, shape of the fused kernel (tbc must
+                           be 0 or 1); nb, pb, tile of the separate variant (its own GEMM
+                           kernels: gemm must be 0 or BCHOL_GEMM_OWN) */
+    bchol_etm etm;      /* of the fused kernel (the separate one's groups always leave) */
     bchol_schedule schedule;
+    int crossover;      /* AUTO: matrices with n[b] <= crossover run the fused kernel, the
+                           larger ones the separate variant, both in the same call (<= 0: the
+                           device's crossover; capped at what the fused kernel holds) */
 } bchol_vbatched_params;
 
-/* The parameters the vbatched routines use for this precision and largest n. */
+/* The parameters the vbatched routines use for this precision and largest n: variant AUTO
+ * with the crossover filled in, the fused fields for the fused share (n up to the
+ * crossover), the separate fields for max_n. */
 BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
                                                    bchol_vbatched_params *params,
                                                    const char **source);
@@ -494,8 +637,9 @@ BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char prec
 /*
  * As bchol_{s,d}potrf_vbatched with explicit parameters (NULL or fields <= 0 take the
  * defaults) and the caller's max_n >= 0, an upper bound of n[b]: nothing is read back.
- * A matrix with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N. max_n above the fused kernel's
- * limit returns BCHOL_ERR_UNSUPPORTED_SIZE.
+ * A matrix with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N. With params->fused.variant =
+ * FUSED, max_n above what the fused kernel holds in local memory returns
+ * BCHOL_ERR_UNSUPPORTED_SIZE (nothing enqueued).
  */
 BCHOL_API bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx,
                                                 const bchol_vbatched_params *params, char uplo,
@@ -617,6 +761,96 @@ BCHOL_API bchol_status bchol_sdeinterleave(bchol_context *ctx, char uplo, int n,
 BCHOL_API bchol_status bchol_ddeinterleave(bchol_context *ctx, char uplo, int n, cl_mem B,
                                            int64_t batch, int64_t chunk, cl_mem A, int64_t offset,
                                            int lda, int64_t stride, cl_event *event);
+
+/* ---- interleaved batches: solve (potrs, posv) -- */
+
+/*
+ * Interleaved right-hand sides: element (i, r) of the n-by-nrhs right-hand sides of matrix
+ * b (chunk size chunk, as the matrices' layout above) is at element
+ *
+ *     ((b / chunk) * n*nrhs + r*n + i) * chunk + b % chunk
+ *
+ * A buffer holds at least ((nchunks*n*nrhs - 1) * chunk + (batch-1) % chunk + 1) elements,
+ * nchunks = ceil(batch / chunk); lanes past the batch need not exist and are never touched.
+ */
+
+/*
+ * bchol_{s,d}potrs_interleaved: solves A*X = B for batch systems whose Cholesky factors
+ * (from bchol_{s,d}potrf_interleaved) are interleaved in A and whose right-hand sides are
+ * interleaved in B, both with chunk size chunk; X overwrites B.
+ *
+ *   uplo   'L' or 'U': the triangle of A that holds the factor (the other is not read).
+ *   n      order, n >= 0.   nrhs   right-hand sides per matrix, nrhs >= 0.
+ *   A      cl_mem of float/double (interleaved layout, order n). Only read.
+ *   B      cl_mem of the same type (interleaved right-hand sides above).
+ *   batch  >= 0.   chunk  >= 1 (BCHOL_ERR_CHUNK otherwise).
+ *   event  NULL, or receives the event of the last command enqueued.
+ *
+ * Returns as bchol_{s,d}potrs_batched; n = 0, nrhs = 0 or batch = 0 return at once.
+ * The _ex forms take params (argument 2): nt right-hand sides per work-item (1..32), tbc
+ * matrices per work-group (1..64); rpt is not used; fields <= 0 take the default.
+ */
+BCHOL_API bchol_status bchol_spotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                                cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                                cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_spotrs_interleaved_ex(bchol_context *ctx,
+                                                   const bchol_solve_params *params, char uplo,
+                                                   int n, int nrhs, cl_mem A, cl_mem B,
+                                                   int64_t batch, int64_t chunk, cl_event *event);
+BCHOL_API bchol_status bchol_dpotrs_interleaved_ex(bchol_context *ctx,
+                                                   const bchol_solve_params *params, char uplo,
+                                                   int n, int nrhs, cl_mem A, cl_mem B,
+                                                   int64_t batch, int64_t chunk, cl_event *event);
+
+/*
+ * bchol_{s,d}posv_interleaved: factors each A (as bchol_{s,d}potrf_interleaved) and
+ * solves A*X = B (as bchol_{s,d}potrs_interleaved) in one call. Arguments as for potrs,
+ * plus info (argument 9): cl_mem of at least batch ints, info[b] as for potrf. A matrix
+ * whose factorization failed keeps its B untouched. n = 0 sets info to zero; nrhs = 0
+ * only factors. The _ex forms take the factorization's params (argument 2) as
+ * bchol_{s,d}potrf_interleaved_ex.
+ */
+BCHOL_API bchol_status bchol_sposv_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                               cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                               cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dposv_interleaved(bchol_context *ctx, char uplo, int n, int nrhs,
+                                               cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                               cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_sposv_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                  char uplo, int n, int nrhs, cl_mem A, cl_mem B,
+                                                  int64_t batch, int64_t chunk, cl_mem info,
+                                                  cl_event *event);
+BCHOL_API bchol_status bchol_dposv_interleaved_ex(bchol_context *ctx, const bchol_params *params,
+                                                  char uplo, int n, int nrhs, cl_mem A, cl_mem B,
+                                                  int64_t batch, int64_t chunk, cl_mem info,
+                                                  cl_event *event);
+
+/*
+ * bchol_{s,d}interleave_rhs: copies strided right-hand sides B (matrix b's n-by-nrhs block
+ * at offset + b*stride, leading dimension ldb >= max(1, n), stride >= ldb*nrhs) into the
+ * interleaved buffer Bi (layout above). bchol_{s,d}deinterleave_rhs: the inverse copy.
+ * Only the n-by-nrhs blocks of the destination are written; the copies are exact.
+ * Returns as bchol_{s,d}interleave.
+ */
+BCHOL_API bchol_status bchol_sinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem B,
+                                             int64_t offset, int ldb, int64_t stride,
+                                             int64_t batch, cl_mem Bi, int64_t chunk,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_dinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem B,
+                                             int64_t offset, int ldb, int64_t stride,
+                                             int64_t batch, cl_mem Bi, int64_t chunk,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_sdeinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem Bi,
+                                               int64_t batch, int64_t chunk, cl_mem B,
+                                               int64_t offset, int ldb, int64_t stride,
+                                               cl_event *event);
+BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nrhs, cl_mem Bi,
+                                               int64_t batch, int64_t chunk, cl_mem B,
+                                               int64_t offset, int ldb, int64_t stride,
+                                               cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -10,13 +10,16 @@
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
  *       [--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
+ *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
  * (invalid entries in the arrays get their BCHOL_INFO_* code, the rest is factored),
  * versions (the four ETM/scheduling versions give the same factors), args (argument
  * checks). Forms: ex (bchol_?potrf_vbatched_ex with max_n = nmax), plain (the device
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
- * overlap, e.g. across a block boundary of the device checks.
+ * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
+ * pick the variant (auto: fused up to the crossover, separate above it, in one call);
+ * --nb --pb --tile are the separate variant's parameters.
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -32,6 +35,7 @@
 typedef struct {
     char precision, uplo, mode[16], form[8];
     int nmax, lda_pad, gap, ib, rpt, shape, etm, schedule;
+    int variant, crossover, nb, pb, tile;
     util_dist dist;
     long long batch, pair[4];
     int pairs;
@@ -44,7 +48,8 @@ static void usage(void)
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
             "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
-            "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...\n");
+            "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
+            "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]\n");
     exit(2);
 }
 
@@ -78,6 +83,14 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--pair") && o.pairs < 4) o.pair[o.pairs++] = atoll(v);
+        else if (!strcmp(k, "--variant"))
+            o.variant = !strcmp(v, "fused")      ? BCHOL_VARIANT_FUSED
+                        : !strcmp(v, "separate") ? BCHOL_VARIANT_SEPARATE
+                                                 : BCHOL_VARIANT_AUTO;
+        else if (!strcmp(k, "--crossover")) o.crossover = atoi(v);
+        else if (!strcmp(k, "--nb")) o.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o.pb = atoi(v);
+        else if (!strcmp(k, "--tile")) o.tile = atoi(v);
         else usage();
     }
     for (int k = 0; k < o.pairs; k++)
@@ -456,7 +469,7 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "uplo = 'X'", 's', NULL, 'X', -1, v, B, BCHOL_ERR_UPLO, "argument 2 (uplo");
     vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO,
           "argument 3 (uplo");
-    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT};
+    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
     vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N,
           "argument 4 (max_n = -1)");
     vcall(ctx, "batch = -1", 's', NULL, 'L', -1, v, -1, BCHOL_ERR_BATCH, "argument 7 (batch");
@@ -495,6 +508,21 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "params->schedule = 9", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "schedule");
     p.schedule = BCHOL_SCHEDULE_DEFAULT, p.fused.variant = (bchol_variant)77;
     vcall(ctx, "params->fused.variant = 77", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "variant");
+    p.fused.variant = BCHOL_VARIANT_INTERLEAVED;
+    vcall(ctx, "params->fused.variant = INTERLEAVED", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "fixed sizes only");
+    p.fused.variant = BCHOL_VARIANT_SEPARATE;
+    vcall(ctx, "params->fused.variant = SEPARATE", 's', &p, 'L', NM, v, B, BCHOL_SUCCESS, NULL);
+    p.fused.gemm = BCHOL_GEMM_CLBLAST;
+    vcall(ctx, "params->fused.gemm = CLBLAST", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "no CLBlast path");
+    p.fused.gemm = 0, p.fused.nb = 65;
+    vcall(ctx, "params->fused.nb = 65", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "(params->fused.nb = 65)");
+    p.fused.nb = 0, p.fused.pb = 65;
+    vcall(ctx, "params->fused.pb = 65", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "(params->fused.pb = 65)");
+    p.fused.pb = 0, p.fused.tile = 48;
+    vcall(ctx, "params->fused.tile = 48", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "16, 32, 64 or 128");
+    p.fused.tile = 0, p.fused.variant = BCHOL_VARIANT_AUTO;
 
     /* A buffer of another OpenCL context */
     cl_device_id dev = bchol_context_device_id(ctx);
@@ -505,14 +533,14 @@ static int mode_args(bchol_context *ctx)
     clReleaseMemObject(w.n);
     clReleaseContext(other);
 
-    /* Sizes above the fused kernel's local memory: the _ex form says so before enqueueing;
-     * the plain form after its reduction, leaving info and A untouched. */
+    /* Sizes above the fused kernel's local memory: AUTO and SEPARATE factor them (other
+     * cases); the fused variant forced says so before enqueueing, info and A untouched. */
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
-    bchol_vbatched_params q = {.fused = {.variant = BCHOL_VARIANT_AUTO, .ib = 32, .tbc = 1},
+    bchol_vbatched_params q = {.fused = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 1},
                                .etm = BCHOL_ETM_DEFAULT, .schedule = BCHOL_SCHEDULE_DEFAULT};
     const int huge = (int)(d.local_mem / (32 * 4)) + 1;
-    vcall(ctx, "_ex max_n beyond local memory", 's', &q, 'L', huge, v, B,
+    vcall(ctx, "_ex FUSED, max_n beyond local memory", 's', &q, 'L', huge, v, B,
           BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
     bchol_vbatched_params dp;
     bchol_potrf_vbatched_params(ctx, 's', 4096, &dp, NULL);
@@ -526,12 +554,13 @@ static int mode_args(bchol_context *ctx)
     w.A = buffer(ctx, ((size_t)big * big + 64) * 4, NULL);
     cl_command_queue cq = bchol_context_queue(ctx);
     clEnqueueWriteBuffer(cq, w.info, CL_TRUE, 0, sizeof sentinel, sentinel, 0, NULL, NULL);
-    vcall(ctx, "plain: largest n beyond local memory", 's', NULL, 'L', -1, w, B,
-          BCHOL_ERR_UNSUPPORTED_SIZE, "largest n");
+    dp.fused.variant = BCHOL_VARIANT_FUSED;
+    vcall(ctx, "_ex FUSED with default ib, n beyond local memory", 's', &dp, 'L', big, w, B,
+          BCHOL_ERR_UNSUPPORTED_SIZE, "FUSED");
     clEnqueueReadBuffer(cq, w.info, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
     for (int b = 0; b < B; b++)
         if (got[b] != 7) {
-            printf("plain beyond local memory: info[%d] = %d changed: FAILED\n", b, got[b]);
+            printf("FUSED beyond local memory: info[%d] = %d changed: FAILED\n", b, got[b]);
             failures++;
         }
     clReleaseMemObject(w.n), clReleaseMemObject(w.lda), clReleaseMemObject(w.off),
@@ -560,9 +589,13 @@ static int mode_args(bchol_context *ctx)
     const char *src = NULL;
     st = bchol_potrf_vbatched_params(ctx, 'd', 100, &dflt, &src);
     expect_status("vbatched params", st, BCHOL_SUCCESS, NULL);
-    printf("    defaults at max_n = 100: ib %d rpt %d tbc %d %s (%s)\n", dflt.fused.ib,
-           dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), src ? src : "");
-    if (dflt.fused.tbc != 1) failures++;
+    printf("    defaults at max_n = 100: ib %d rpt %d tbc %d %s, nb %d pb %d tile %d, crossover "
+           "%d (%s)\n",
+           dflt.fused.ib, dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), dflt.fused.nb,
+           dflt.fused.pb, dflt.fused.tile, dflt.crossover, src ? src : "");
+    if (dflt.fused.tbc != 1 || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
+        dflt.fused.nb < 1 || dflt.fused.gemm != BCHOL_GEMM_OWN)
+        failures++;
 
     /* double on a context that acts as if without fp64 */
     setenv("BCHOL_DEVICE_NO_FP64", "1", 1);
@@ -611,9 +644,11 @@ int main(int argc, char **argv)
     void *a = malloc(t.total * t.es);
     int *info = malloc((size_t)(t.batch + 4) * sizeof *info);
     bchol_vbatched_params prm = {
-        .fused = {.variant = BCHOL_VARIANT_AUTO, .ib = o.ib, .rpt = o.rpt, .shape = o.shape},
+        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .rpt = o.rpt, .shape = o.shape,
+                  .nb = o.nb, .pb = o.pb, .tile = o.tile},
         .etm = (bchol_etm)o.etm,
-        .schedule = (bchol_schedule)o.schedule};
+        .schedule = (bchol_schedule)o.schedule,
+        .crossover = o.crossover};
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */

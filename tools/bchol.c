@@ -11,6 +11,7 @@ static int usage(FILE *f)
                "  devices   list OpenCL platforms and devices with their normalized identity\n"
                "  bench     time batched Cholesky on a device (bchol bench --help)\n"
                "  tune      measure the parameter space and write a tuning file (bchol tune --help)\n"
+               "  als       alternating least squares on generated ratings with posv_vbatched\n"
                "The device is chosen by --device or BCHOL_DEVICE: nvidia, pocl, gpu, cpu or P:D.\n");
     return f == stderr ? 2 : 0;
 }
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "devices")) return cmd_devices(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(argv[1], "tune")) return cmd_tune(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "als")) return cmd_als(argc - 1, argv + 1);
     if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return usage(stdout);
     fprintf(stderr, "bchol: unknown command \"%s\"\n", argv[1]);

@@ -19,6 +19,7 @@
 #include "bchol.h"
 #include "bchol_util.h"
 #include "cpu_peer.h"
+#include "cpu_topology.h"
 #include "params_text.h"
 
 #include <math.h>
@@ -435,8 +436,8 @@ int bench_interleaved(int argc, char **argv)
            "profiling events; GB/s counts the stored triangle read and written once\n",
            o.precision, o.uplo, o.reps, o.warmup);
     if (o.lapack)
-        printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads\n", o.precision,
-               cpu_peer_threads());
+        printf("# peer: LAPACKE %cpotrf per matrix, OpenMP dynamic loop, %d threads one per core (%s)\n",
+               o.precision, cpu_peer_threads(), cpu_topology_describe());
     print_header();
     int failed = 0;
     for (int i = 0; i < o.nsizes; i++)

@@ -5,7 +5,10 @@
  * times (OpenCL profiling events, first command's start to last command's end, after
  * warm-up runs), Gflop/s, the worst residual ||A*X - B||_F / (||A||_F ||X||_F n eps)
  * over a sample of the batch, and ok/FAILED. With --compare lapack the same systems also
- * go through LAPACKE ?potrs and ?posv per matrix in an OpenMP loop.
+ * go through LAPACKE ?potrs and ?posv per matrix in an OpenMP loop. With --variant
+ * interleaved the timed routines are bchol_{s,d}posv_interleaved and _potrs_interleaved on
+ * interleaved copies of the same systems; the conversions (A and B in, X out) are timed
+ * apart, in column conv_ms.
  */
 #include "bench_solve.h"
 
@@ -28,6 +31,8 @@ typedef struct {
     long long batch;
     int reps, warmup, compare;
     bchol_solve_params prm;
+    int interleaved;       /* --variant interleaved */
+    long long chunk;       /* its chunk size (0: the simple layout, one chunk) */
 } solve_options;
 
 static void usage(FILE *f)
@@ -45,7 +50,10 @@ static void usage(FILE *f)
                "  --warmup W        untimed runs first (default 2)\n"
                "  --compare lapack  also run LAPACKE potrs and posv per matrix in an OpenMP loop\n"
                "  --nt T --rpt R --tbc C   substitution-kernel parameters of potrs (posv uses the "
-               "defaults)\n");
+               "defaults)\n"
+               "  --variant strided|interleaved   layout of the timed routines (default strided;\n"
+               "                    interleaved: conversions timed apart; --nt and --tbc apply)\n"
+               "  --chunk C         chunk size of the interleaved layout (default: one chunk)\n");
 }
 
 int bench_solve_requested(int argc, char **argv)
@@ -107,6 +115,10 @@ static int parse(int argc, char **argv, solve_options *o)
             o->prm.rpt = atoi(v);
         else if (!strcmp(k, "--tbc"))
             o->prm.tbc = atoi(v);
+        else if (!strcmp(k, "--variant") && (!strcmp(v, "strided") || !strcmp(v, "interleaved")))
+            o->interleaved = !strcmp(v, "interleaved");
+        else if (!strcmp(k, "--chunk"))
+            o->chunk = atoll(v);
         else {
             fprintf(stderr, "bchol bench --solve: unknown option %s\n", k);
             return -1;
@@ -124,7 +136,7 @@ static long long default_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000
 
 typedef struct {
     long long batch;
-    double potrs_ms, posv_ms, residual, peer_potrs_ms, peer_posv_ms;
+    double potrs_ms, posv_ms, residual, peer_potrs_ms, peer_posv_ms, conv_ms;
     int ok, peer_ok;
     char params[48];
 } solve_row;
@@ -150,6 +162,12 @@ static bchol_status run_posv(bchol_context *ctx, const solve_options *o, int n, 
                              long long batch, cl_mem info)
 {
     const int k = o->nrhs;
+    if (o->interleaved) {
+        const int64_t ch = o->chunk > 0 ? o->chunk : batch;
+        return o->precision == 'd'
+                   ? bchol_dposv_interleaved(ctx, o->uplo, n, k, A, B, batch, ch, info, NULL)
+                   : bchol_sposv_interleaved(ctx, o->uplo, n, k, A, B, batch, ch, info, NULL);
+    }
     if (o->precision == 'd')
         return bchol_dposv_batched(ctx, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0, n,
                                    (int64_t)n * k, batch, info, NULL);
@@ -161,6 +179,12 @@ static bchol_status run_potrs(bchol_context *ctx, const solve_options *o, int n,
                               long long batch)
 {
     const int k = o->nrhs;
+    if (o->interleaved) {
+        const int64_t ch = o->chunk > 0 ? o->chunk : batch;
+        return o->precision == 'd'
+                   ? bchol_dpotrs_interleaved_ex(ctx, &o->prm, o->uplo, n, k, A, B, batch, ch, NULL)
+                   : bchol_spotrs_interleaved_ex(ctx, &o->prm, o->uplo, n, k, A, B, batch, ch, NULL);
+    }
     if (o->precision == 'd')
         return bchol_dpotrs_batched_ex(ctx, &o->prm, o->uplo, n, k, A, 0, n, (int64_t)n * n, B, 0,
                                        n, (int64_t)n * k, batch, NULL);
@@ -192,6 +216,31 @@ static bchol_status time_runs(bchol_context *ctx, const solve_options *o, int n,
     return st;
 }
 
+/* Strided <-> interleaved copies for --variant interleaved: A's stored triangle and B in
+ * (to = 1), or X out (to = 0); with timing, the device time of the copies. */
+static bchol_status convert(bchol_context *ctx, const solve_options *o, int n, int to, cl_mem sA,
+                            cl_mem iA, cl_mem sB, cl_mem iB, long long batch, double *ms)
+{
+    const int k = o->nrhs, d = o->precision == 'd';
+    const int64_t ch = o->chunk > 0 ? o->chunk : batch, sa = (int64_t)n * n, sb = (int64_t)n * k;
+    bchol_status st = BCHOL_SUCCESS;
+    double t = 0, total = 0;
+    if (to) {
+        st = d ? bchol_dinterleave(ctx, o->uplo, n, sA, 0, n, sa, batch, iA, ch, NULL)
+               : bchol_sinterleave(ctx, o->uplo, n, sA, 0, n, sa, batch, iA, ch, NULL);
+        if (!st && !(st = bchol_last_call_ms(ctx, &t))) total += t;
+        if (!st)
+            st = d ? bchol_dinterleave_rhs(ctx, n, k, sB, 0, n, sb, batch, iB, ch, NULL)
+                   : bchol_sinterleave_rhs(ctx, n, k, sB, 0, n, sb, batch, iB, ch, NULL);
+    } else {
+        st = d ? bchol_ddeinterleave_rhs(ctx, n, k, iB, batch, ch, sB, 0, n, sb, NULL)
+               : bchol_sdeinterleave_rhs(ctx, n, k, iB, batch, ch, sB, 0, n, sb, NULL);
+    }
+    if (!st && !(st = bchol_last_call_ms(ctx, &t))) total += t;
+    if (ms) *ms = total;
+    return st;
+}
+
 static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_row *row)
 {
     const int dbl = o->precision == 'd', k = o->nrhs;
@@ -215,7 +264,10 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     if (o->prm.nt > 0) used.nt = o->prm.nt;
     if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
     if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
-    snprintf(row->params, sizeof row->params, "nt%d rpt%d tbc%d", used.nt, used.rpt, used.tbc);
+    if (o->interleaved)
+        snprintf(row->params, sizeof row->params, "ilv chunk %lld", o->chunk > 0 ? o->chunk : batch);
+    else
+        snprintf(row->params, sizeof row->params, "nt%d rpt%d tbc%d", used.nt, used.rpt, used.tbc);
 
     const size_t bytes_a = (size_t)batch * per_a, bytes_b = (size_t)batch * per_b;
     void *a = malloc(bytes_a), *f = malloc(bytes_a), *b0 = malloc(bytes_b), *x = malloc(bytes_b);
@@ -245,9 +297,38 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         return -1;
     }
     bchol_context_set_timing(ctx, 1);
-    /* posv leaves the factors in dA for potrs. */
-    bchol_status st =
-        time_runs(ctx, o, n, 0, dA0, dA, bytes_a, dB0, dB, bytes_b, batch, dI, &row->posv_ms);
+    /* The timed buffers: the strided ones, or interleaved copies (whole chunks). */
+    cl_mem tA0 = dA0, tA = dA, tB0 = dB0, tB = dB;
+    size_t tbytes_a = bytes_a, tbytes_b = bytes_b;
+    bchol_status st = BCHOL_SUCCESS;
+    if (o->interleaved) {
+        const long long ch = o->chunk > 0 ? o->chunk : batch, lanes = (batch + ch - 1) / ch * ch;
+        tbytes_a = (size_t)lanes * per_a;
+        tbytes_b = (size_t)lanes * per_b;
+        tA0 = clCreateBuffer(cl, CL_MEM_READ_WRITE, tbytes_a, NULL, &err);
+        tA = clCreateBuffer(cl, CL_MEM_READ_WRITE, tbytes_a, NULL, &err);
+        tB0 = clCreateBuffer(cl, CL_MEM_READ_WRITE, tbytes_b, NULL, &err);
+        tB = clCreateBuffer(cl, CL_MEM_READ_WRITE, tbytes_b, NULL, &err);
+        if (!tA0 || !tA || !tB0 || !tB) {
+            fprintf(stderr, "bchol bench --solve: interleaved buffers for n = %d: OpenCL error %d\n",
+                    n, err);
+            return -1;
+        }
+        /* Conversion cost: the median over the runs of (A, B in) + (X out). */
+        double *times = malloc((size_t)o->reps * sizeof *times), in_ms, out_ms;
+        for (int r = 0; r < o->warmup + o->reps && !st; r++) {
+            st = convert(ctx, o, n, 1, dA0, tA0, dB0, tB0, batch, &in_ms);
+            if (!st) st = convert(ctx, o, n, 0, NULL, NULL, dB, tB0, batch, &out_ms);
+            if (r >= o->warmup) times[r - o->warmup] = in_ms + out_ms;
+        }
+        if (!st) row->conv_ms = util_median(times, o->reps);
+        free(times);
+    }
+    /* posv leaves the factors in tA for potrs. */
+    if (!st)
+        st = time_runs(ctx, o, n, 0, tA0, tA, tbytes_a, tB0, tB, tbytes_b, batch, dI,
+                       &row->posv_ms);
+    if (!st && o->interleaved) st = convert(ctx, o, n, 0, NULL, NULL, dB, tB, batch, NULL);
     row->ok = !st;
     if (!st) {
         clEnqueueReadBuffer(q, dB, CL_TRUE, 0, bytes_b, x, 0, NULL, NULL);
@@ -255,7 +336,18 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         for (long long b = 0; b < batch; b++)
             if (info[b]) row->ok = 0;
         row->residual = sample_residual(o, n, a, b0, x, batch);
-        st = time_runs(ctx, o, n, 1, dA0, dA, bytes_a, dB0, dB, bytes_b, batch, dI, &row->potrs_ms);
+        st = time_runs(ctx, o, n, 1, tA0, tA, tbytes_a, tB0, tB, tbytes_b, batch, dI,
+                       &row->potrs_ms);
+        if (!st && o->interleaved) st = convert(ctx, o, n, 0, NULL, NULL, dB, tB, batch, NULL);
+        /* the factors back in strided form for the CPU peer */
+        if (!st && o->interleaved && o->compare)
+            st = o->precision == 'd'
+                     ? bchol_ddeinterleave(ctx, o->uplo, n, tA, batch,
+                                           o->chunk > 0 ? o->chunk : batch, dA, 0, n,
+                                           (int64_t)n * n, NULL)
+                     : bchol_sdeinterleave(ctx, o->uplo, n, tA, batch,
+                                           o->chunk > 0 ? o->chunk : batch, dA, 0, n,
+                                           (int64_t)n * n, NULL);
     }
     if (!st) {
         clEnqueueReadBuffer(q, dB, CL_TRUE, 0, bytes_b, x, 0, NULL, NULL);
@@ -289,6 +381,12 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         for (long long b = 0; b < batch; b++)
             if (info[b]) row->peer_ok = 0;
         free(times);
+    }
+    if (o->interleaved) {
+        clReleaseMemObject(tA0);
+        clReleaseMemObject(tA);
+        clReleaseMemObject(tB0);
+        clReleaseMemObject(tB);
     }
     clReleaseMemObject(dA0);
     clReleaseMemObject(dA);
@@ -326,15 +424,20 @@ int bench_solve(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     printf("# device %d:%d %s (%s, %s %s, driver %s), %s\n", d.platform_index, d.device_index,
            d.raw_name, d.family, d.vendor, *d.architecture ? d.architecture : "-", d.driver, date);
-    printf("# %cposv_batched and %cpotrs_batched uplo=%c nrhs=%d, median of %d runs after %d "
+    const char *form = o.interleaved ? "interleaved" : "batched";
+    printf("# %cposv_%s and %cpotrs_%s uplo=%c nrhs=%d, median of %d runs after %d "
            "warm-up, device time from OpenCL profiling events\n",
-           o.precision, o.precision, o.uplo, o.nrhs, o.reps, o.warmup);
+           o.precision, form, o.precision, form, o.uplo, o.nrhs, o.reps, o.warmup);
+    if (o.interleaved)
+        printf("# conv_ms: interleave A (stored triangle) and B, deinterleave X; not in the "
+               "routines' times\n");
     printf("# Gflop/s count 2n^2*nrhs per system for potrs and n^3/3 + 2n^2*nrhs for posv\n");
     if (o.compare)
         printf("# peer: LAPACKE %cpotrs / %cposv per matrix, OpenMP dynamic loop, %d threads\n",
                o.precision, o.precision, cpu_peer_threads());
     printf("%6s %8s %5s %10s %9s %10s %9s %9s %-6s  %-18s", "n", "batch", "nrhs", "potrs_ms",
            "potrs_Gf", "posv_ms", "posv_Gf", "residual", "check", "potrs params");
+    if (o.interleaved) printf(" %9s", "conv_ms");
     if (o.compare) printf(" %11s %10s %8s %8s", "lapack_potrs", "lapack_posv", "potrs_x", "posv_x");
     printf("\n");
     int failed = 0;
@@ -352,6 +455,7 @@ int bench_solve(int argc, char **argv)
                row.potrs_ms, row.batch * solve_flops / (row.potrs_ms * 1e6), row.posv_ms,
                row.batch * (solve_flops + factor_flops) / (row.posv_ms * 1e6), row.residual,
                row.ok ? "ok" : "FAILED", row.params);
+        if (o.interleaved) printf(" %9.4f", row.conv_ms);
         if (o.compare)
             printf(" %11.4f %10.4f %7.2fx %7.2fx%s", row.peer_potrs_ms, row.peer_posv_ms,
                    row.peer_potrs_ms / row.potrs_ms, row.peer_posv_ms / row.posv_ms,

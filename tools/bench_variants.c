@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[] = {"auto", "fused", "separate"};
+static const char *const names[] = {"auto", "fused", "separate", "interleaved"};
 
 const char *bench_variant_name(bchol_variant v)
 {
-    return v >= BCHOL_VARIANT_AUTO && v <= BCHOL_VARIANT_SEPARATE ? names[v] : "?";
+    return v >= BCHOL_VARIANT_AUTO && v <= BCHOL_VARIANT_INTERLEAVED ? names[v] : "?";
 }
 
 int bench_parse_variants(const char *text, bchol_variant *out)
@@ -19,7 +19,7 @@ int bench_parse_variants(const char *text, bchol_variant *out)
     while (*s) {
         size_t len = strcspn(s, ",");
         int found = -1;
-        for (int v = 0; v < 3; v++)
+        for (int v = 0; v <= BCHOL_VARIANT_INTERLEAVED; v++)
             if (strlen(names[v]) == len && !strncmp(s, names[v], len)) found = v;
         if (found < 0 || count == BENCH_MAX_VARIANTS) return -1;
         out[count++] = (bchol_variant)found;

@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#define BENCH_MAX_VARIANTS 3
+#define BENCH_MAX_VARIANTS 4
 
-/* Parses "fused", "separate", "auto" or a comma-separated list of them; returns the
+/* Parses "fused", "separate", "interleaved", "auto" or a comma-separated list of them; returns the
  * count, or -1 if malformed. */
 int bench_parse_variants(const char *text, bchol_variant *out);
 const char *bench_variant_name(bchol_variant v);

@@ -4,12 +4,19 @@
  * ETM/scheduling versions and of the fixed-size routine on the same batch padded to nmax
  * with the identity, all counted on the real orders (sum of n^3/3), the default version's
  * speed-up over the padded run and lazy-aggressive's over greedy-classic (the trends of
- * Abdelfattah et al. 2016, Figures 4 and 6). Device time from OpenCL profiling events,
- * median after warm-up; a vbatched time includes its device-side argument checks.
+ * Abdelfattah et al. 2016, Figures 4 and 6); "default" names the library's default version,
+ * the one default_ms times. With --variant LIST it times the listed variants instead
+ * (fused, separate, auto: the batch split at the crossover), each with its default
+ * version, and auto against the better of fused and separate. Device time from OpenCL
+ * profiling events, median after warm-up; a vbatched time includes its device-side
+ * argument checks. --compare lapack adds the CPU peer on the same matrices: one LAPACKE
+ * potrf per matrix at its real order, in an OpenMP loop over the physical cores (wall time).
  */
 #include "bchol.h"
 #include "bchol_util.h"
 #include "commands.h"
+#include "cpu_peer.h"
+#include "cpu_topology.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +32,11 @@ typedef struct {
     util_dist dist;
     int nmax[MAX_SIZES], count;
     long long batch;
-    int reps, warmup, pad;
+    int reps, warmup, pad, compare;
     unsigned long long seed;
     bchol_params fused;
+    bchol_variant variants[3]; /* --variant: the variants timed instead of the versions */
+    int nvariants, crossover;
 } vb_options;
 
 static void usage(FILE *f)
@@ -46,7 +55,37 @@ static void usage(FILE *f)
         "  --warmup W        untimed runs first (default 2)\n"
         "  --no-pad          skip the padded fixed-size run\n"
         "  --seed X          of the random orders (default 1)\n"
-        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n");
+        "  --compare lapack  also run one LAPACKE potrf per matrix (real orders) in an OpenMP loop\n"
+        "  --ib IB --rpt R --shape fixed|shrink   fused-kernel parameters of all versions\n"
+        "  --variant LIST    fused,separate,auto: time these variants (default versions) instead\n"
+        "                    of the four versions; fused is skipped where it cannot hold nmax\n"
+        "  --crossover C     auto: largest n of the fused share (default: the device's)\n"
+        "  --nb NB --pb PB --tile T               separate-variant parameters\n");
+}
+
+static int parse_variants(const char *list, vb_options *o)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", list);
+    o->nvariants = 0;
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        bchol_variant v = !strcmp(t, "fused")      ? BCHOL_VARIANT_FUSED
+                          : !strcmp(t, "separate") ? BCHOL_VARIANT_SEPARATE
+                          : !strcmp(t, "auto")     ? BCHOL_VARIANT_AUTO
+                                                   : BCHOL_VARIANT_INTERLEAVED;
+        if (v == BCHOL_VARIANT_INTERLEAVED || o->nvariants == 3) {
+            fprintf(stderr, "bchol bench --vbatched: --variant takes up to three of "
+                            "fused,separate,auto\n");
+            return -1;
+        }
+        o->variants[o->nvariants++] = v;
+    }
+    return o->nvariants ? 0 : -1;
+}
+
+static const char *variant_name(bchol_variant v)
+{
+    return v == BCHOL_VARIANT_FUSED ? "fused" : v == BCHOL_VARIANT_SEPARATE ? "separate" : "auto";
 }
 
 static int parse(int argc, char **argv, vb_options *o)
@@ -95,7 +134,21 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--reps")) o->reps = atoi(v);
         else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
         else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--compare")) {
+            if (strcmp(v, "lapack")) {
+                fprintf(stderr, "bchol bench --vbatched: --compare takes \"lapack\"\n");
+                return -1;
+            }
+            o->compare = 1;
+        }
         else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
+        else if (!strcmp(k, "--nb")) o->fused.nb = atoi(v);
+        else if (!strcmp(k, "--pb")) o->fused.pb = atoi(v);
+        else if (!strcmp(k, "--tile")) o->fused.tile = atoi(v);
+        else if (!strcmp(k, "--crossover")) o->crossover = atoi(v);
+        else if (!strcmp(k, "--variant")) {
+            if (parse_variants(v, o)) return -1;
+        }
         else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
             o->fused.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
@@ -125,8 +178,10 @@ static const struct {
 typedef struct {
     long long batch;
     int max_n;
-    double flops, gflops[4], pad_gflops, default_ms, error;
-    int ok, pad_ok, default_version;
+    double flops, gflops[4], pad_gflops, default_ms, error, peer_gflops;
+    int ok, pad_ok, default_version, peer_ok;
+    long long above; /* matrices above the crossover (--variant) */
+    int crossover;
 } vb_row;
 
 /* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
@@ -285,24 +340,45 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     bchol_potrf_vbatched_params(ctx, o->precision, row->max_n, &dflt, NULL);
     row->ok = 1;
     row->error = 0;
-    for (int v = 0; v < 4 && !failed; v++) {
+    const int runs = o->nvariants ? o->nvariants : 4;
+    if (o->nvariants) {
+        bchol_vbatched_params cp = {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT,
+                                    o->crossover};
+        cp.fused.tbc = 1;
+        cp.crossover = o->crossover > 0 ? o->crossover : dflt.crossover;
+        row->crossover = cp.crossover;
+        for (long long b = 0; b < batch; b++) row->above += n[b] > cp.crossover;
+    }
+    for (int v = 0; v < runs && !failed; v++) {
         /* packed with lda = n: the n array serves as lda too */
-        vb_call c = {o,          {o->fused, versions[v].etm, versions[v].schedule},
+        vb_call c = {o,          {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0},
                      row->max_n, dn,
                      dn,         doff,
                      dA,         dI,
                      batch};
         c.prm.fused.tbc = 1;
+        if (o->nvariants) {
+            c.prm.fused.variant = o->variants[v];
+            c.prm.crossover = o->crossover;
+        } else {
+            c.prm.etm = versions[v].etm;
+            c.prm.schedule = versions[v].schedule;
+        }
         double ms;
         bchol_status st = time_runs(ctx, o, src, dA, bytes, run_vbatched, &c, &ms);
+        if (st == BCHOL_ERR_UNSUPPORTED_SIZE && o->nvariants) {
+            row->gflops[v] = -1; /* the fused kernel cannot hold max_n */
+            continue;
+        }
         if (st) {
             fprintf(stderr, "bchol bench --vbatched: nmax = %d, %s: %s: %s\n", nmax,
-                    versions[v].name, bchol_status_string(st), bchol_last_error(ctx));
+                    o->nvariants ? variant_name(o->variants[v]) : versions[v].name,
+                    bchol_status_string(st), bchol_last_error(ctx));
             failed = 1;
             break;
         }
         row->gflops[v] = row->flops / (ms * 1e6);
-        if (versions[v].schedule == dflt.schedule && versions[v].etm == dflt.etm) {
+        if (!o->nvariants && versions[v].schedule == dflt.schedule && versions[v].etm == dflt.etm) {
             row->default_version = v;
             row->default_ms = ms;
         }
@@ -318,8 +394,30 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
         }
     }
     row->ok &= row->error <= 30.0;
+    if (!failed && o->compare) {
+        /* the same packed matrices on the host, n serving as lda as above */
+        int *info = malloc((size_t)batch * sizeof *info);
+        double *t = malloc((size_t)o->reps * sizeof *t);
+        if (!info || !t) {
+            fprintf(stderr, "bchol bench --vbatched: out of host memory for the peer\n");
+            failed = 1;
+        }
+        for (int r = 0; r < o->warmup + o->reps && !failed; r++) {
+            memcpy(f, a, bytes);
+            double ms = cpu_peer_potrf_vbatched(dbl, o->uplo, n, n, off, f, batch, info);
+            if (r >= o->warmup) t[r - o->warmup] = ms;
+        }
+        if (!failed) {
+            row->peer_gflops = row->flops / (util_median(t, o->reps) * 1e6);
+            row->peer_ok = 1;
+            for (long long b = 0; b < batch; b++)
+                if (info[b]) row->peer_ok = 0;
+        }
+        free(info);
+        free(t);
+    }
     row->pad_gflops = -1;
-    if (!failed && o->pad && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
+    if (!failed && o->pad && !o->nvariants && !bench_padded(ctx, o, nmax, n, off, a, row)) row->pad_gflops = -1;
     cl_mem all[] = {src, dA, dn, doff, dI};
     for (int i = 0; i < 5; i++)
         if (all[i]) clReleaseMemObject(all[i]);
@@ -330,10 +428,58 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     return failed ? -1 : 0;
 }
 
+/* --variant: one column per variant and auto against the better of fused and separate. */
+static int print_variants(bchol_context *ctx, const vb_options *o)
+{
+    printf("# variants with their default versions; auto = fused for n <= crossover, separate "
+           "above, in one call; '-' = the fused kernel cannot hold max_n\n");
+    printf("%6s %6s %9s %9s %9s", "nmax", "max_n", "batch", "crossover", "above");
+    for (int v = 0; v < o->nvariants; v++) printf(" %9s", variant_name(o->variants[v]));
+    printf(" %10s %9s %-6s\n", "auto/best", "error", "check");
+    int failed = 0;
+    for (int i = 0; i < o->count; i++) {
+        vb_row row = {0};
+        if (bench_nmax(ctx, o, o->nmax[i], &row)) {
+            printf("%6d %6s %9lld %9s %9s", o->nmax[i], "-", o->batch, "-", "-");
+            for (int v = 0; v < o->nvariants; v++) printf(" %9s", "-");
+            printf(" %10s %9s %-6s\n", "-", "-", "FAILED");
+            failed = 1;
+            continue;
+        }
+        double best = -1, autog = -1;
+        printf("%6d %6d %9lld %9d %9lld", o->nmax[i], row.max_n, row.batch, row.crossover,
+               row.above);
+        for (int v = 0; v < o->nvariants; v++) {
+            const double g = row.gflops[v];
+            if (g < 0) printf(" %9s", "-");
+            else printf(" %9.2f", g);
+            if (o->variants[v] == BCHOL_VARIANT_AUTO) autog = g;
+            else if (g > best) best = g;
+        }
+        char ratio[16] = "-";
+        if (autog > 0 && best > 0) snprintf(ratio, sizeof ratio, "%.2fx", autog / best);
+        const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
+        printf(" %10s %9.3g %-6s\n", ratio, row.error, ok ? "ok" : "FAILED");
+        fflush(stdout);
+        failed |= !ok;
+    }
+    bchol_context_destroy(ctx);
+    return failed;
+}
+
 int bench_vbatched(int argc, char **argv)
 {
     vb_options o;
     if (parse(argc, argv, &o)) return 2;
+    if (o.compare && o.nvariants) {
+        /* the versions table carries the peer; the variants table compares bchol with itself */
+        fprintf(stderr, "bchol bench --vbatched: --compare lapack goes without --variant\n");
+        return 2;
+    }
+    if (o.compare && !cpu_peer_available()) {
+        fprintf(stderr, "bchol bench --vbatched: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
+        return 2;
+    }
     bchol_context *ctx;
     bchol_status st = bchol_context_create(o.device, &ctx);
     if (st) {
@@ -354,9 +500,17 @@ int bench_vbatched(int argc, char **argv)
            "with "
            "identity padding\n",
            o.precision, o.uplo, util_dist_name(o.dist), o.batch, o.reps, o.warmup, o.precision);
-    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", "nmax", "max_n", "batch",
+    if (o.nvariants) return print_variants(ctx, &o);
+    if (o.compare)
+        printf("# peer: LAPACKE %cpotrf per matrix at its real order, OpenMP dynamic loop, %d threads one "
+               "per core (%s); lapack = its Gflop/s, vb/lapack = the default version's speed-up\n",
+               o.precision, cpu_peer_threads(), cpu_topology_describe());
+    printf("%6s %6s %9s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n", "batch",
            versions[0].name, versions[1].name, versions[2].name, versions[3].name, "padded",
            "default_ms", "vb/pad", "lazy/gc", "error", "check");
+    printf(" %-9s", "default");
+    if (o.compare) printf(" %9s %9s", "lapack", "vb/lapack");
+    printf("\n");
     int failed = 0;
     for (int i = 0; i < o.count; i++) {
         vb_row row = {0};
@@ -373,10 +527,15 @@ int bench_vbatched(int argc, char **argv)
                      row.gflops[row.default_version] / row.pad_gflops);
         }
         const int ok = row.ok && (row.pad_gflops < 0 || row.pad_ok);
-        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s\n",
+        printf("%6d %6d %9lld %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s",
                o.nmax[i], row.max_n, row.batch, row.gflops[0], row.gflops[1], row.gflops[2],
                row.gflops[3], pad, row.default_ms, ratio, row.gflops[3] / row.gflops[0], row.error,
                ok ? "ok" : "FAILED");
+        printf(" %-9s", versions[row.default_version].name); /* the version default_ms timed */
+        if (o.compare)
+            printf(" %9.4g %8.2fx%s", row.peer_gflops, row.gflops[row.default_version] / row.peer_gflops,
+                   row.peer_ok ? "" : " (peer info != 0)");
+        printf("\n");
         fflush(stdout);
         failed |= !ok;
     }

@@ -32,7 +32,7 @@ typedef struct {
     int reps, warmup, compare;
     bchol_params prm;
     bchol_variant variants[BENCH_MAX_VARIANTS];
-    int nvariants;
+    int nvariants, variant_given;
     int explain; /* --explain: say which tuning entry (or defaults) chose the parameters */
 } bench_options;
 
@@ -48,11 +48,15 @@ static void usage(FILE *f)
             "  --reps R          timed runs per size, the median is reported (default 10)\n"
             "  --warmup W        untimed runs first (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
-            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters\n"
+            "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters: without\n"
+            "                    --variant they select fused; with a list, they apply to its fused\n"
+            "                    runs (an error if the list has no fused)\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
-            "  --variant LIST    auto, fused, separate, or a list (fused,separate) to compare (default auto)\n"
-            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters\n"
+            "  --variant LIST    auto, fused, separate, interleaved, or a list (fused,separate) to\n"
+            "                    compare (default auto; a list runs interleaved on strided data)\n"
+            "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters:\n"
+            "                    the same rule with separate\n"
             "  --explain         print, per size, which tuning file and entry chose the parameters\n"
             "                    (or why the backend defaults apply)\n"
             "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
@@ -106,9 +110,10 @@ static int parse(int argc, char **argv, bench_options *o)
         else if (!strcmp(k, "--shape")) o->prm.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
         else if (!strcmp(k, "--variant")) {
             if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0) {
-                fprintf(stderr, "bchol bench: --variant takes fused, separate, auto or a list of them\n");
+                fprintf(stderr, "bchol bench: --variant takes fused, separate, interleaved, auto or a list of them\n");
                 return -1;
             }
+            o->variant_given = 1;
         } else if (!strcmp(k, "--nb")) o->prm.nb = atoi(v);
         else if (!strcmp(k, "--pb")) o->prm.pb = atoi(v);
         else if (!strcmp(k, "--gemm")) {
@@ -128,8 +133,29 @@ static int parse(int argc, char **argv, bench_options *o)
         usage(stderr);
         return -1;
     }
-    /* Fused parameters mean the fused kernel, whatever the dispatcher would pick. */
-    if (o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape) o->prm.variant = BCHOL_VARIANT_FUSED;
+    /* A variant's own parameters select that variant: silently running auto (which may
+     * dispatch elsewhere) would time something the user did not ask for. */
+    const int fused = o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape;
+    const int separate = o->prm.nb || o->prm.pb || o->prm.gemm || o->prm.tile || o->prm.gb;
+    if (fused && separate) {
+        fprintf(stderr, "bchol bench: fused parameters (--ib --tbc --rpt --shape) and separate ones "
+                        "(--nb --pb --gemm --tile --gb) exclude each other\n");
+        return -1;
+    }
+    if (fused || separate) {
+        const bchol_variant want = fused ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_SEPARATE;
+        int listed = 0;
+        for (int i = 0; i < o->nvariants; i++) listed |= o->variants[i] == want;
+        if (!o->variant_given) {
+            o->nvariants = 1;
+            o->variants[0] = want;
+        } else if (!listed) {
+            fprintf(stderr, "bchol bench: %s are %s-variant parameters; --variant lists no %s\n",
+                    fused ? "--ib --tbc --rpt --shape" : "--nb --pb --gemm --tile --gb",
+                    bench_variant_name(want), bench_variant_name(want));
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -260,7 +286,11 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 int cmd_bench(int argc, char **argv)
 {
     /* bench --solve: potrs and posv (bench_solve.c) */
-    if (bench_solve_requested(argc, argv)) return bench_solve(argc, argv);
+    if (bench_solve_requested(argc, argv)) {
+        for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */
+            if (!strcmp(argv[i], "--vbatched")) return bench_solve_vbatched(argc, argv);
+        return bench_solve(argc, argv);
+    }
     /* variable-size batches have their own options and table */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);
@@ -304,6 +334,10 @@ int cmd_bench(int argc, char **argv)
         int n = o.sizes[i / o.nvariants];
         bench_options ov = o;
         ov.prm.variant = o.variants[i % o.nvariants];
+        /* a variant's parameters apply to its own runs only (auto runs as the dispatcher says) */
+        if (ov.prm.variant != BCHOL_VARIANT_FUSED) ov.prm.ib = ov.prm.tbc = ov.prm.rpt = ov.prm.shape = 0;
+        if (ov.prm.variant != BCHOL_VARIANT_SEPARATE)
+            ov.prm.nb = ov.prm.pb = ov.prm.gemm = ov.prm.tile = ov.prm.gb = 0;
         bchol_params chosen;
         bchol_potrf_params(ctx, o.precision, n, &chosen, NULL);
         if (bench_one(ctx, &ov, n, &row)) {

@@ -482,7 +482,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         int ntodo = 0;
         for (int i = g; i < end; i++)
             if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
-        tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}};
+        tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}, 0};
         bchol_potrf_params(base, t.precision, t.n, &t.defaults, NULL);
         if (ntodo || needs_confirmation(f, t.precision, t.n)) {
             bchol_context *ctx;

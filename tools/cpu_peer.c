@@ -54,6 +54,22 @@ double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t strid
     return (omp_get_wtime() - t0) * 1e3;
 }
 
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+    /* dynamic: the orders vary, so equal shares of matrices are unequal shares of work */
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n[b], (double *)A + offset[b], lda[b]);
+        else
+            info[b] = LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n[b], (float *)A + offset[b], lda[b]);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
 double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int lda,
                       int64_t stride_a, void *B, int ldb, int64_t stride_b, int64_t batch)
 {
@@ -87,11 +103,35 @@ double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int6
     }
     return (omp_get_wtime() - t0) * 1e3;
 }
+
+double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
+                              const int64_t *offsets_a, void *B, const int64_t *offsets_b,
+                              int64_t batch, int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        const int ld = n[b] > 1 ? n[b] : 1;
+        if (dbl)
+            info[b] = LAPACKE_dposv(LAPACK_COL_MAJOR, uplo, n[b], nrhs[b],
+                                    (double *)A + offsets_a[b], ld, (double *)B + offsets_b[b], ld);
+        else
+            info[b] = LAPACKE_sposv(LAPACK_COL_MAJOR, uplo, n[b], nrhs[b],
+                                    (float *)A + offsets_a[b], ld, (float *)B + offsets_b[b], ld);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
 #else
 int cpu_peer_available(void) { return 0; }
 int cpu_peer_threads(void) { return 0; }
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
                       int *info)
+{
+    return -1;
+}
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info)
 {
     return -1;
 }
@@ -102,6 +142,12 @@ double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int ld
 }
 double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
                      void *B, int ldb, int64_t stride_b, int64_t batch, int *info)
+{
+    return -1;
+}
+double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
+                              const int64_t *offsets_a, void *B, const int64_t *offsets_b,
+                              int64_t batch, int *info)
 {
     return -1;
 }

@@ -13,6 +13,10 @@ int cpu_peer_threads(void);
  * the wall time in milliseconds. */
 double cpu_peer_potrf(int dbl, char uplo, int n, void *A, int lda, int64_t stride,
                       int64_t batch, int *info);
+/* Variable sizes: factors matrix b of order n[b] at A + offset[b] (elements, leading
+ * dimension lda[b]) in place; info[b] as LAPACK. Returns the wall time in milliseconds. */
+double cpu_peer_potrf_vbatched(int dbl, char uplo, const int *n, const int *lda,
+                               const int64_t *offset, void *A, int64_t batch, int *info);
 
 /* Solves A*X = B per matrix with LAPACKE ?potrs on the factors in A (matrix b at
  * A + b*stride_a, its right-hand sides at B + b*stride_b); returns the wall time in
@@ -23,5 +27,12 @@ double cpu_peer_potrs(int dbl, char uplo, int n, int nrhs, const void *A, int ld
  * time in milliseconds. */
 double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int64_t stride_a,
                      void *B, int ldb, int64_t stride_b, int64_t batch, int *info);
+
+/* Variable sizes (bench --solve --vbatched): LAPACKE ?posv per matrix, matrix b of order
+ * n[b] at A + offsets_a[b] (leading dimension n[b]) and its nrhs[b] right-hand sides at
+ * B + offsets_b[b] (leading dimension n[b]); info[b] as LAPACK. Returns milliseconds. */
+double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
+                              const int64_t *offsets_a, void *B, const int64_t *offsets_b,
+                              int64_t batch, int *info);
 
 #endif

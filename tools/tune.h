@@ -25,6 +25,7 @@ typedef struct {
     char precision; /* 's' or 'd' */
     int n;
     bchol_params defaults; /* the backend's (bchol_potrf_params without a tuning file) */
+    int vb_crossover;      /* vbatched: the largest order its fused kernel takes */
 } tune_target;
 
 /* ---- variants (tune_<variant>.c) ------------------------------------------------- */

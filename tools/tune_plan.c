@@ -144,8 +144,10 @@ int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
         for (int s = 0; s < o->nsizes; s++)
             for (int v = 0; tune_variants[v]; v++) {
                 if (!variant_selected(o, tune_variants[v]->name)) continue;
-                tune_target t = {*dev, *pr, o->sizes[s], {0}};
+                tune_target t = {*dev, *pr, o->sizes[s], {0}, 0};
                 bchol_potrf_params(base, *pr, o->sizes[s], &t.defaults, NULL);
+                bchol_vbatched_params vb;
+                if (!bchol_potrf_vbatched_params(base, *pr, o->sizes[s], &vb, NULL)) t.vb_crossover = vb.crossover;
                 if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
             }
     }

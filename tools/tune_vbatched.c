@@ -4,7 +4,9 @@
  * matrix at the first launch; lazy: each as late as possible). Timed on the workload's
  * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
  * entry at n serves batches whose largest order is about n. Swept where the fused kernel
- * holds n in local memory. */
+ * holds n in local memory, up to the crossover where the vbatched routines hand larger
+ * matrices to the separate variant (the dispatcher looks entries up at the fused share's
+ * largest order). */
 #include "tune.h"
 
 #include <stdio.h>
@@ -28,7 +30,8 @@ static int values(int param, const tune_target *t, int *out, int max)
     static const int rpt_gpu[] = {1, 2, 4, 8}, rpt_cpu[] = {1, 2, 4, 8, 16, 32, 64};
     const int n = t->n;
     int k = 0;
-    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem) return 0;
+    /* only the fused share of a vbatched call: up to the crossover it splits at */
+    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem || n > t->vb_crossover) return 0;
     switch (param) {
     case IB: {
         int cap = 4;
@@ -125,7 +128,8 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
 
 static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
 {
-    const bchol_vbatched_params v = {t->p, t->etm, t->schedule};
+    /* variant FUSED: every matrix through the fused kernel (no split at a crossover) */
+    const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule};
     if (w->precision == 'd')
         return bchol_dpotrf_vbatched_ex(ctx, &v, w->uplo, w->n, w->vn, w->vlda, w->voff, w->A,
                                         w->batch, w->info, NULL);

@@ -6,9 +6,12 @@
 #   test      the CTest suite on the NVIDIA OpenCL device
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
-#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve)
+#             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
+#             then the interleaved forms (--variant interleaved, n <= $ILV_SOLVE_NMAX, 128)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
+#   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
+#             nmax = $VB_NMAX, batch 3000; then bchol als, 100000 users x 20000 items
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
@@ -20,7 +23,14 @@
 #             file back into the tree and run again until the log says "complete".
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched huge tune tune-check
+#   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
+#             issue 8, cut at GRID_SECONDS (default 390) so that build + grid fit one
+#             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
+#             the deadline are listed in grid/meta.txt and summary.md. The copy here has
+#             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
+#             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
+#             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched solve-vbatched huge tune tune-check grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -67,6 +77,10 @@ for step in "$@"; do
         python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
           > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --variant interleaved --nrhs $k \
+          --precision $p --n 4:${ILV_SOLVE_NMAX:-128} ${BENCH_ARGS:-} \
+          > "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt"
       done
     done ;;
   vbatched)
@@ -77,6 +91,17 @@ for step in "$@"; do
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
       done
     done ;;
+  solve-vbatched)
+    # GPU figures only (no --compare lapack); then the ALS example (about 4e6 ratings)
+    for p in s d; do
+      for k in ${NRHS_LIST:-1 16}; do
+        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --vbatched --precision $p --nrhs $k \
+          --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt"
+      done
+    done
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol als --users 100000 --items 20000 --rank 16 --density 0.002 \
+      2>&1 | tee "$OUT/als-nvidia.txt" ;;
   huge)
     # 2^31+256 float elements in one buffer; 2.2e9 one-by-one doubles (more matrices than
     # 2^31, split over launches by the grid limit); 2.56e9 elements through the host
@@ -122,5 +147,15 @@ for step in "$@"; do
     awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
          END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
       "$OUT/tune-check-ratios.txt" | tee "$OUT/tune-check.txt" ;;
+  grid)
+    resume=""
+    if [ -n "${GRID_RESUME:-}" ]; then
+      [ -d "$GRID_RESUME/raw" ] || { echo "GRID_RESUME=$GRID_RESUME has no raw/"; exit 1; }
+      mkdir -p "$OUT/grid" && cp -r "$GRID_RESUME/." "$OUT/grid/" && resume=--resume
+    fi
+    BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-390} \
+      GRID_REPS=${GRID_REPS:-5} GRID_WARMUP=${GRID_WARMUP:-1} \
+      tools/bench_grid.sh "$OUT/grid" --torch $resume > "$OUT/grid.log" 2>&1
+    tail -5 "$OUT/grid.log"; grep -E "^(seconds|skipped)=" "$OUT/grid/meta.txt" ;;
   esac
 done
