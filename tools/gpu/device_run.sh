@@ -60,7 +60,7 @@ for step in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
     $BUILD/tools/bchol devices | tee "$OUT/devices.txt" ;;
   test)
-    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 > "$OUT/ctest-nvidia.log" 2>&1)
+    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure > "$OUT/ctest-nvidia.log" 2>&1)
     grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-nvidia.log" | head -40 ;;
   bench)
     for p in s d; do
