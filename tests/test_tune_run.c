@@ -367,25 +367,32 @@ int main(int argc, char **argv)
     cJSON_ArrayForEach(e, chosen)
     {
         int n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint, finalists = 0, deflt_final = 0;
-        double best = -1, third = -1;
+        double best = -1;
         cJSON_ArrayForEach(r, tried(root))
         {
             if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
             const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
-            int faster = 0;
+            /* faster: records strictly faster; level: those as fast or faster (ties happen on
+             * GPUs, where tiny runs take the same microseconds): a record is a finalist only
+             * if fewer than 3 are faster, and surely one if fewer than 3 are as fast */
+            int faster = 0, level = 0;
             const cJSON *x;
-            cJSON_ArrayForEach(x, tried(root)) faster += cJSON_GetObjectItemCaseSensitive(x, "n")->valueint == n &&
-                                                        ms_of(x) < ms_of(r);
+            cJSON_ArrayForEach(x, tried(root))
+            {
+                if (x == r || cJSON_GetObjectItemCaseSensitive(x, "n")->valueint != n) continue;
+                faster += ms_of(x) < ms_of(r);
+                level += ms_of(x) <= ms_of(r);
+            }
             int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
-            CHECK(!c == !(faster < 3 || is_default), "n = %d: confirm_ms on a record %d places from the top%s", n,
+            CHECK(!c || faster < 3 || is_default, "n = %d: confirm_ms on a record %d places from the top", n, faster);
+            CHECK(c || (level >= 3 && !is_default), "n = %d: no confirm_ms on a record %d places from the top%s", n,
                   faster, is_default ? " (the defaults)" : "");
             if (!cJSON_IsNumber(c)) continue;
             finalists++;
             deflt_final += is_default;
             if (best < 0 || c->valuedouble < best) best = c->valuedouble;
-            if (faster == 2) third = ms_of(r);
         }
-        CHECK(finalists >= 3 && finalists <= 4 && deflt_final == 1 && third > 0,
+        CHECK(finalists >= 3 && finalists <= 4 && deflt_final == 1,
               "n = %d: %d records confirmed (%d defaults)", n, finalists, deflt_final);
         CHECK(ms_of(e) == best && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "confirmed")),
               "n = %d: chosen %g ms, the fastest confirmed %g ms", n, ms_of(e), best);
