@@ -62,6 +62,21 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
     out->variant = e->variant;
 }
 
+/* take_entry for order n. The tuner times runs, not builds, and the build of an
+ * interleaved kernel grows with n and the tile size (a fully unrolled n = 48 with 12x12
+ * tiles takes PoCL most of a minute): an interleaved entry measured at a smaller order
+ * lends its layout (looking, chunking, chunk, math) but not its tile size and unrolling,
+ * which stay the backend's for n above the entry's order. */
+static void take_entry_at(const bchol_tuning_entry *e, int n, bchol_params *out)
+{
+    const int inb = out->inb, unroll = out->unroll;
+    take_entry(e, out);
+    if (e->variant == BCHOL_VARIANT_INTERLEAVED && n > e->n) {
+        out->inb = inb;
+        out->unroll = unroll;
+    }
+}
+
 /* Whether the section measured more than one variant in precision p: only then has it
  * compared them, and only then does its fastest entry say which variant to run. */
 static int compared_variants(const bchol_tuning_section *s, char p)
@@ -125,7 +140,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
             bchol_tuning_pick o = bchol__tuning_lookup(t, &ctx->info, (char)p, (bchol_variant)w, n);
             if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &o.entry->params)))
                 continue;
-            take_entry(o.entry, out);
+            take_entry_at(o.entry, n, out);
             out->variant = variant;
             size_t len = strlen(others);
             snprintf(others + len, sizeof others - len, "; %s fields from %s (%c %s entry for n = %d)",
@@ -154,7 +169,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
                  family, e->precision, vname, e->n, s->file, n, sep, vwhy, others);
         return;
     }
-    take_entry(e, out);
+    take_entry_at(e, n, out);
     char measured[128] = "";
     if (e->ms >= 0 && e->default_ms >= 0)
         snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,

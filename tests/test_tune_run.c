@@ -155,8 +155,10 @@ static int param_label(const cJSON *params, const char *key, const char *const *
     return -1;
 }
 
-/* Whether p holds the tuned fields of the chosen entry e (of its variant). */
-static int has_entry_fields(const bchol_params *p, const cJSON *e)
+/* Whether p holds the tuned fields of the chosen entry e (of its variant) at order n; above
+ * the entry's order an interleaved entry lends its layout only, the tile size and unrolling
+ * being the backend's (dflt). */
+static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const bchol_params *dflt)
 {
     static const char *const shape[] = {"default", "fixed", "shrink", NULL};
     static const char *const looking[] = {"default", "left", "right", "top", NULL};
@@ -168,9 +170,11 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e)
     if (!strcmp(v, "fused"))
         return p->ib == param_int(q, "ib") && p->tbc == param_int(q, "tbc") && p->rpt == param_int(q, "rpt") &&
                p->shape == param_label(q, "shape", shape);
+    const int own = n == cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
     if (!strcmp(v, "interleaved"))
-        return p->inb == param_int(q, "inb") && p->looking == param_label(q, "looking", looking) &&
-               p->unroll == param_label(q, "unroll", unroll) &&
+        return p->inb == (own ? param_int(q, "inb") : dflt->inb) &&
+               p->looking == param_label(q, "looking", looking) &&
+               p->unroll == (own ? param_label(q, "unroll", unroll) : dflt->unroll) &&
                p->chunking == param_label(q, "chunking", chunking) && p->chunk == param_int(q, "chunk") &&
                p->math == param_label(q, "math", math);
     return 0;
@@ -230,8 +234,17 @@ static void multi_variant(void)
             slower[i] = e;
         }
     }
-    setenv("BCHOL_TUNING_FILE", file, 1);
+    bchol_params dflt[3];
+    setenv("BCHOL_TUNING_FILE", "off", 1);
     bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    for (int k = 0; k < 3; k++) bchol_potrf_params(ctx, 's', 4 + k, &dflt[k], NULL);
+    bchol_context_destroy(ctx);
+    setenv("BCHOL_TUNING_FILE", file, 1);
     if (bchol_context_create(NULL, &ctx)) {
         CHECK(0, "no context");
         cJSON_Delete(root);
@@ -258,7 +271,7 @@ static void multi_variant(void)
                   strstr(source, others),
               "n = %d: variant %d, wanted %s (%.4f ms against %s %.4f ms); source \"%s\"", sizes[k],
               (int)p.variant, wname, ms_of(win), oname, ms_of(other), source);
-        CHECK(has_entry_fields(&p, win) && has_entry_fields(&p, other),
+        CHECK(has_entry_fields(&p, win, sizes[k], &dflt[k]) && has_entry_fields(&p, other, sizes[k], &dflt[k]),
               "n = %d: the parameters are not the file's entries of both variants", sizes[k]);
     }
     CHECK(!*bchol_last_warning(ctx), "warning: %s", bchol_last_warning(ctx));
