@@ -35,6 +35,7 @@ static struct {
     cl_mem foreign;
     long live, buffers;
     int workspace_kept;
+    int trace; /* FUZZ_TRACE=1: each call and its status, to see what a corpus reaches */
 } g;
 
 static long held(void) {
@@ -69,6 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     g.other = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
     g.foreign = clCreateBuffer(g.other, CL_MEM_READ_WRITE, 8192, NULL, NULL);
     REQUIRE(g.other && g.foreign, "setup: second context");
+    g.trace = getenv("FUZZ_TRACE") && *getenv("FUZZ_TRACE") == '1';
     g.live = held();
     g.buffers = shim_live_of(SHIM_OBJ_BUFFER);
     return 0;
@@ -151,9 +153,7 @@ static void check_event(int want, cl_event ev, bchol_status st, int enqueues) {
 
 static void check_status(bchol_context *ctx, int valid, bchol_status st, const char *call) {
     const char *msg = bchol_last_error(ctx);
-    static int trace = -1; /* FUZZ_TRACE=1: each call and its status, to see what a corpus reaches */
-    if (trace < 0) trace = getenv("FUZZ_TRACE") && *getenv("FUZZ_TRACE") == '1';
-    if (trace) fprintf(stderr, "%s -> %d%s\n", call, st, valid ? " (valid)" : "");
+    if (g.trace) fprintf(stderr, "%s -> %d%s\n", call, st, valid ? " (valid)" : "");
     REQUIRE(valid ? st == 0 || fz_cannot_here(st) : fz_bad_argument(st),
             "%s is %s but returned %d (%s)", call, valid ? "valid" : "invalid", st, msg);
     REQUIRE(!ctx || st == 0 || *msg, "status %d without a message", st);
@@ -658,6 +658,12 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
         overlap_codes(fb, code, batch, BCHOL_INFO_OVERLAP_B);
     }
     const int *info = (const int *)(I.gd->after + FZ_GUARD);
+    if (g.trace) {
+        fprintf(stderr, "  entries:");
+        for (int64_t b = 0; b < batch; b++)
+            fprintf(stderr, " %d", code[b]);
+        fprintf(stderr, "\n");
+    }
     for (int64_t b = 0; b < batch; b++) {
         if (either[b] && (info[b] == 0 || info[b] <= BCHOL_INFO_BAD_NRHS)) continue;
         if (code[b])
