@@ -502,6 +502,100 @@ static void overlap_codes(const footprint *f, int *code, int64_t batch, int over
     }
 }
 
+/* A vbatched call's arguments, as the checks of its result need them. */
+typedef struct {
+    int what, ex;
+    char uplo;
+    int max_n, max_nrhs;
+    int64_t batch;
+    const int *n, *lda;
+    const int64_t *oa;
+    const int *nrhs, *ldb;
+    const int64_t *ob;
+    int64_t a_elems, b_elems; /* as the routine knows them; INT64_MAX: not known (host) */
+    size_t a_len, b_len;      /* elements of the arrays given */
+} vb_call;
+
+static __int128 end_of(int64_t offset, int rows, int cols, int ld) {
+    return (__int128)offset + (__int128)(cols - 1) * ld + rows;
+}
+
+/* info holds the documented code of each bad entry (matrix arrays first) and a pivot in
+ * range for the good ones; only good matrices changed: their triangle in A (posv, potrf),
+ * their block in B (solved ones only). */
+static void vb_check(const char *call, const vb_call *c, const int *info, int es,
+                     const unsigned char *a0, const unsigned char *a1, const unsigned char *b0,
+                     const unsigned char *b1) {
+    const int *n = c->n, *lda = c->lda, *nrhs = c->nrhs, *ldb = c->ldb;
+    const int64_t *oa = c->oa, *ob = c->ob, batch = c->batch;
+    int code[VB_MAX] = {0};
+    footprint fa[VB_MAX] = {{0, 0}}, fb[VB_MAX] = {{0, 0}};
+    for (int64_t b = 0; b < batch; b++) {
+        if (n[b] < 0) code[b] = BCHOL_INFO_BAD_N;
+        else if (lda[b] < max1(n[b]) || !fits32(n[b], lda[b])) code[b] = BCHOL_INFO_BAD_LDA;
+        else if (oa[b] < 0 || (n[b] > 0 && end_of(oa[b], n[b], n[b], lda[b]) > c->a_elems))
+            code[b] = BCHOL_INFO_BAD_OFFSET;
+        else if (c->ex && n[b] > c->max_n) code[b] = BCHOL_INFO_ABOVE_MAX_N;
+        else if (n[b] > 0) fa[b].start = oa[b], fa[b].end = (int64_t)end_of(oa[b], n[b], n[b], lda[b]);
+    }
+    overlap_codes(fa, code, batch, BCHOL_INFO_OVERLAP);
+    int either[VB_MAX] = {0}; /* entries whose right-hand sides do not matter */
+    for (int64_t b = 0; c->what && b < batch; b++) {
+        if (code[b]) continue;
+        /* n[b] = 0 is skipped: whether its right-hand sides are checked is not said */
+        either[b] = n[b] == 0;
+        if (nrhs[b] < 0) code[b] = BCHOL_INFO_BAD_NRHS;
+        else if (ldb[b] < max1(n[b])) code[b] = BCHOL_INFO_BAD_LDB;
+        else if (ob[b] < 0 ||
+                 (nrhs[b] > 0 && n[b] > 0 && end_of(ob[b], n[b], nrhs[b], ldb[b]) > c->b_elems))
+            code[b] = BCHOL_INFO_BAD_OFFSET_B;
+        else if (c->ex && nrhs[b] > c->max_nrhs) code[b] = BCHOL_INFO_ABOVE_MAX_NRHS;
+        else if (nrhs[b] > 0 && n[b] > 0)
+            fb[b].start = ob[b], fb[b].end = (int64_t)end_of(ob[b], n[b], nrhs[b], ldb[b]);
+    }
+    if (c->what) overlap_codes(fb, code, batch, BCHOL_INFO_OVERLAP_B);
+    if (g.trace) {
+        fprintf(stderr, "  entries:");
+        for (int64_t b = 0; b < batch; b++)
+            fprintf(stderr, " %d", code[b]);
+        fprintf(stderr, "\n");
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        if (either[b] && (info[b] == 0 || info[b] <= BCHOL_INFO_BAD_NRHS)) continue;
+        if (code[b])
+            REQUIRE(info[b] == code[b],
+                    "%s: info[%lld] = %d, the entry (n=%d lda=%d oa=%lld nrhs=%d ldb=%d ob=%lld) "
+                    "makes it %d",
+                    call, (long long)b, info[b], n[b], lda[b], (long long)oa[b],
+                    c->what ? nrhs[b] : 0, c->what ? ldb[b] : 0, c->what ? (long long)ob[b] : 0,
+                    code[b]);
+        else
+            REQUIRE(info[b] >= 0 && info[b] <= n[b] && (c->what != 1 || info[b] == 0),
+                    "%s: info[%lld] = %d for a good matrix of order %d", call, (long long)b,
+                    info[b], n[b]);
+    }
+    /* the mask covers the footprints, which lie inside the arrays for good entries */
+    int64_t a_max = 0, b_max = 0;
+    for (int64_t b = 0; b < batch; b++) {
+        if (info[b] >= 0 && n[b] > 0) a_max = fa[b].end > a_max ? fa[b].end : a_max;
+        if (info[b] == 0 && n[b] > 0 && c->what) b_max = fb[b].end > b_max ? fb[b].end : b_max;
+    }
+    unsigned char *may = calloc((size_t)a_max + 1, 1);
+    for (int64_t b = 0; b < batch; b++)
+        if (info[b] >= 0 && c->what != 1 && n[b] > 0)
+            mark_strided(may, (size_t)a_max, oa[b], lda[b], 0, 1, n[b], n[b], tri_of(c->uplo));
+    fz_changes(a0, a1, c->a_len, may, (size_t)a_max, es, "vbatched: A");
+    free(may);
+    if (c->what && b0) {
+        may = calloc((size_t)b_max + 1, 1);
+        for (int64_t b = 0; b < batch; b++)
+            if (info[b] == 0 && n[b] > 0 && nrhs[b] > 0)
+                mark_strided(may, (size_t)b_max, ob[b], ldb[b], 0, 1, n[b], nrhs[b], 0);
+        fz_changes(b0, b1, c->b_len, may, (size_t)b_max, es, "vbatched: B");
+        free(may);
+    }
+}
+
 /* what: 0 potrf, 1 potrs, 2 posv */
 static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
     const int es = prec == 'd' ? 8 : 4;
@@ -625,74 +719,178 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
                      call);
     if (!ok || batch == 0) return;
 
-    /* the documented codes, matrix arrays first */
-    const int64_t a_elems = (int64_t)(A.gd->size / es), b_elems = B.gd ? (int64_t)(B.gd->size / es) : 0;
-    int code[VB_MAX] = {0};
-    footprint fa[VB_MAX], fb[VB_MAX] = {{0, 0}};
-    for (int64_t b = 0; b < batch; b++) {
-        fa[b].start = fa[b].end = 0;
-        if (n[b] < 0) code[b] = BCHOL_INFO_BAD_N;
-        else if (lda[b] < max1(n[b]) || !fits32(n[b], lda[b])) code[b] = BCHOL_INFO_BAD_LDA;
-        else if (oa[b] < 0 || (n[b] > 0 && oa[b] + (int64_t)(n[b] - 1) * lda[b] + n[b] > a_elems))
-            code[b] = BCHOL_INFO_BAD_OFFSET;
-        else if (ex && n[b] > max_n) code[b] = BCHOL_INFO_ABOVE_MAX_N;
-        else if (n[b] > 0) fa[b].start = oa[b], fa[b].end = oa[b] + (int64_t)(n[b] - 1) * lda[b] + n[b];
-    }
-    overlap_codes(fa, code, batch, BCHOL_INFO_OVERLAP);
-    int either[VB_MAX] = {0}; /* entries whose right-hand sides do not matter */
-    if (what) {
-        for (int64_t b = 0; b < batch; b++) {
-            fb[b].start = fb[b].end = 0;
-            if (code[b]) continue;
-            /* n[b] = 0 is skipped: whether its right-hand sides are checked is not said */
-            either[b] = n[b] == 0;
-            if (nrhs[b] < 0) code[b] = BCHOL_INFO_BAD_NRHS;
-            else if (ldb[b] < max1(n[b])) code[b] = BCHOL_INFO_BAD_LDB;
-            else if (ob[b] < 0 ||
-                     (nrhs[b] > 0 && n[b] > 0 && ob[b] + (int64_t)(nrhs[b] - 1) * ldb[b] + n[b] > b_elems))
-                code[b] = BCHOL_INFO_BAD_OFFSET_B;
-            else if (ex && nrhs[b] > max_nrhs) code[b] = BCHOL_INFO_ABOVE_MAX_NRHS;
-            else if (nrhs[b] > 0 && n[b] > 0)
-                fb[b].start = ob[b], fb[b].end = ob[b] + (int64_t)(nrhs[b] - 1) * ldb[b] + n[b];
-        }
-        overlap_codes(fb, code, batch, BCHOL_INFO_OVERLAP_B);
-    }
-    const int *info = (const int *)(I.gd->after + FZ_GUARD);
-    if (g.trace) {
-        fprintf(stderr, "  entries:");
-        for (int64_t b = 0; b < batch; b++)
-            fprintf(stderr, " %d", code[b]);
-        fprintf(stderr, "\n");
-    }
-    for (int64_t b = 0; b < batch; b++) {
-        if (either[b] && (info[b] == 0 || info[b] <= BCHOL_INFO_BAD_NRHS)) continue;
-        if (code[b])
-            REQUIRE(info[b] == code[b], "%s: info[%lld] = %d, the entry (n=%d lda=%d oa=%lld nrhs=%d "
-                    "ldb=%d ob=%lld) makes it %d", call, (long long)b, info[b], n[b], lda[b],
-                    (long long)oa[b], nrhs[b], ldb[b], (long long)ob[b], code[b]);
-        else
-            REQUIRE(info[b] >= 0 && info[b] <= n[b] && (what != 1 || info[b] == 0),
-                    "%s: info[%lld] = %d for a good matrix of order %d", call, (long long)b,
-                    info[b], n[b]);
-    }
+    vb_check(call, &(vb_call){what, ex, uplo, max_n, max_nrhs, batch, n, lda, oa, nrhs, ldb, ob,
+                              (int64_t)(A.gd->size / es), B.gd ? (int64_t)(B.gd->size / es) : 0,
+                              A.gd->size / es, B.gd ? B.gd->size / es : 0},
+             (const int *)(I.gd->after + FZ_GUARD), es, A.gd->before + FZ_GUARD,
+             A.gd->after + FZ_GUARD, B.gd ? B.gd->before + FZ_GUARD : NULL,
+             B.gd ? B.gd->after + FZ_GUARD : NULL);
     REQUIRE(!memcmp(I.gd->after + FZ_GUARD + batch * 4, I.gd->before + FZ_GUARD + batch * 4,
                     I.gd->size - batch * 4),
             "%s: info written past the batch", call);
-    /* only good matrices change: their triangle in A, their block in B */
-    unsigned char *may = calloc((size_t)a_elems, 1);
-    for (int64_t b = 0; b < batch; b++)
-        if (info[b] >= 0 && what != 1 && n[b] > 0)
-            mark_strided(may, (size_t)a_elems, oa[b], lda[b], 0, 1, n[b], n[b], tri_of(uplo));
-    fz_check_mask(A.gd, may, es, "vbatched: A");
-    free(may);
-    if (what && B.gd) {
-        may = calloc((size_t)b_elems, 1);
-        for (int64_t b = 0; b < batch; b++)
-            if (info[b] == 0 && n[b] > 0 && nrhs[b] > 0)
-                mark_strided(may, (size_t)b_elems, ob[b], ldb[b], 0, 1, n[b], nrhs[b], 0);
-        fz_check_mask(B.gd, may, es, "vbatched: B");
-        free(may);
+}
+
+/* ---- host conveniences ------------------------------------------------------------ */
+
+/* Host arrays exactly as long as the arguments say (AddressSanitizer watches them); a
+ * valid call too large to hold is skipped, an invalid one gets one element. */
+static void fuzz_solve_host(fz_reader *r, char prec, int posv) {
+    const int es = prec == 'd' ? 8 : 4;
+    bchol_context *ctx = fz_u8(r) % 16 ? g.ctx : NULL;
+    char uplo = fz_uplo(r);
+    int n = fz_int(fz_value(r, fz_u8(r) % 9, 0));
+    int nrhs = fz_int(fz_value(r, fz_u8(r) % 5, 0));
+    int lda = fz_int(fz_value(r, max1(n), 0));
+    int ldb = fz_int(fz_value(r, max1(n), 0));
+    int64_t sa = fz_value(r, (int64_t)lda * n + fz_u8(r) % 4, 1);
+    int64_t sb = fz_value(r, (int64_t)ldb * nrhs + fz_u8(r) % 4, 1);
+    int64_t batch = fz_value(r, fz_u8(r) % 9, 1);
+    const int null_a = fz_u8(r) % 8 == 0, null_b = fz_u8(r) % 8 == 0, null_i = fz_u8(r) % 8 == 0;
+
+    const int solve = n > 0 && nrhs > 0;
+    int valid = ctx && fz_uplo_ok(uplo) && n >= 0 && nrhs >= 0 && lda >= max1(n) &&
+                sa >= (int64_t)lda * n && ldb >= max1(n) && sb >= (int64_t)ldb * nrhs && batch >= 0;
+    valid = valid && !(batch > 0 && ((null_a && n > 0 && (solve || posv)) || (null_b && solve) ||
+                                     (null_i && posv)));
+    size_t ea = 1, eb = 1, ei = 1;
+    if (valid && batch > 0) {
+        __int128 sA = span(0, sa, batch, lda, n, n), sB = span(0, sb, batch, ldb, n, nrhs);
+        if (sA < 0 || sB < 0 || sA * es > (1 << 20) || sB * es > (1 << 20) || batch > (1 << 16))
+            return;
+        ea = sA > 0 ? (size_t)sA : 1, eb = sB > 0 ? (size_t)sB : 1, ei = (size_t)batch;
     }
+    unsigned char *a = null_a ? NULL : malloc(ea * es), *a0 = malloc(ea * es);
+    unsigned char *b = null_b ? NULL : malloc(eb * es), *b0 = malloc(eb * es);
+    int *info = null_i ? NULL : malloc(ei * sizeof(int));
+    for (size_t i = 0; i < ea * es; i++)
+        a0[i] = (unsigned char)(i * 7 + 1);
+    for (size_t i = 0; i < eb * es; i++)
+        b0[i] = (unsigned char)(i * 11 + 3);
+    if (a) memcpy(a, a0, ea * es);
+    if (b) memcpy(b, b0, eb * es);
+    const int d = prec == 'd';
+    bchol_status st;
+    if (posv)
+        st = d ? bchol_dposv_batched_host(ctx, uplo, n, nrhs, (double *)a, lda, sa, (double *)b, ldb,
+                                          sb, batch, info)
+               : bchol_sposv_batched_host(ctx, uplo, n, nrhs, (float *)a, lda, sa, (float *)b, ldb,
+                                          sb, batch, info);
+    else
+        st = d ? bchol_dpotrs_batched_host(ctx, uplo, n, nrhs, (const double *)a, lda, sa,
+                                           (double *)b, ldb, sb, batch)
+               : bchol_spotrs_batched_host(ctx, uplo, n, nrhs, (const float *)a, lda, sa,
+                                           (float *)b, ldb, sb, batch);
+    char call[256];
+    snprintf(call, sizeof call,
+             "%c%s_batched_host(uplo=%d n=%d nrhs=%d lda=%d sa=%lld ldb=%d sb=%lld batch=%lld "
+             "A=%s B=%s info=%s)",
+             prec, posv ? "posv" : "potrs", uplo, n, nrhs, lda, (long long)sa, ldb, (long long)sb,
+             (long long)batch, a ? "set" : "NULL", b ? "set" : "NULL", info ? "set" : "NULL");
+    check_status(ctx, valid, st, call);
+    if (st == 0 && valid && batch > 0) {
+        unsigned char *may = calloc(ea, 1);
+        if (posv && n > 0) mark_strided(may, ea, 0, lda, sa, batch, n, n, tri_of(uplo));
+        if (a) fz_changes(a0, a, ea, may, ea, es, "host solve: A");
+        free(may);
+        may = calloc(eb, 1);
+        for (int64_t k = 0; k < batch && solve; k++) {
+            if (posv) REQUIRE(info[k] >= 0 && info[k] <= n, "%s: info[%lld] = %d", call, (long long)k, info[k]);
+            if (!posv || !info[k]) mark_strided(may, eb, k * sb, ldb, 0, 1, n, nrhs, 0);
+        }
+        if (b) fz_changes(b0, b, eb, may, eb, es, "host solve: B");
+        free(may);
+    } else if (st != 0) {
+        REQUIRE(!a || !memcmp(a, a0, ea * es), "%s: failed and changed A", call);
+        REQUIRE(!b || !memcmp(b, b0, eb * es), "%s: failed and changed B", call);
+    }
+    free(a), free(a0), free(b), free(b0), free(info);
+}
+
+/* The vbatched host forms cannot know how long A and B are: every footprint the arrays
+ * describe lies inside them (offsets past the end become negative), and the arrays hold
+ * exactly batch entries. */
+static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
+    const int es = prec == 'd' ? 8 : 4;
+    bchol_context *ctx = fz_u8(r) % 16 ? g.ctx : NULL;
+    char uplo = fz_uplo(r);
+    int64_t batch = fz_value(r, fz_u8(r) % 9, 1);
+    const uint8_t nulls = fz_u8(r) < 32 ? fz_u8(r) : 0; /* one bit per array */
+    int n[VB_MAX], lda[VB_MAX], nrhs[VB_MAX], ldb[VB_MAX];
+    int64_t oa[VB_MAX], ob[VB_MAX], next_a = fz_u8(r) % 4, next_b = fz_u8(r) % 4;
+    int64_t a_end = 1, b_end = 1;
+    const int64_t cap = 2048;
+    for (int b = 0; b < VB_MAX; b++) {
+        n[b] = entry_int(r, fz_u8(r) % 7);
+        lda[b] = entry_int(r, max1(n[b]) + fz_u8(r) % 2);
+        oa[b] = entry_long(r, next_a);
+        nrhs[b] = entry_int(r, fz_u8(r) % 4);
+        ldb[b] = entry_int(r, max1(n[b]));
+        ob[b] = entry_long(r, next_b);
+        if (n[b] > 0 && lda[b] >= n[b] && oa[b] >= 0) {
+            if (end_of(oa[b], n[b], n[b], lda[b]) > cap) oa[b] = -1 - (oa[b] & 7);
+            else next_a = (int64_t)end_of(oa[b], n[b], n[b], lda[b]), a_end = next_a > a_end ? next_a : a_end;
+        }
+        if (n[b] > 0 && nrhs[b] > 0 && ldb[b] >= n[b] && ob[b] >= 0) {
+            if (end_of(ob[b], n[b], nrhs[b], ldb[b]) > cap) ob[b] = -1 - (ob[b] & 7);
+            else next_b = (int64_t)end_of(ob[b], n[b], nrhs[b], ldb[b]), b_end = next_b > b_end ? next_b : b_end;
+        }
+    }
+    /* a_end, b_end cover every footprint: later entries only move the ends up */
+    int valid = ctx && fz_uplo_ok(uplo) && batch >= 0 && !(batch > 0 && nulls);
+    if (valid && batch > VB_MAX) return;
+    const size_t cnt = batch > 0 && batch <= VB_MAX ? (size_t)batch : 1;
+    int *hn = malloc(cnt * 4), *hlda = malloc(cnt * 4), *hnrhs = malloc(cnt * 4), *hldb = malloc(cnt * 4);
+    int64_t *hoa = malloc(cnt * 8), *hob = malloc(cnt * 8);
+    int *info = malloc(cnt * 4);
+    memcpy(hn, n, cnt * 4), memcpy(hlda, lda, cnt * 4), memcpy(hnrhs, nrhs, cnt * 4);
+    memcpy(hldb, ldb, cnt * 4), memcpy(hoa, oa, cnt * 8), memcpy(hob, ob, cnt * 8);
+    unsigned char *a = malloc((size_t)a_end * es), *a0 = malloc((size_t)a_end * es);
+    unsigned char *b = malloc((size_t)b_end * es), *b0 = malloc((size_t)b_end * es);
+    for (size_t i = 0; i < (size_t)a_end * es; i++)
+        a0[i] = (unsigned char)(i * 7 + 1);
+    for (size_t i = 0; i < (size_t)b_end * es; i++)
+        b0[i] = (unsigned char)(i * 11 + 3);
+    memcpy(a, a0, (size_t)a_end * es), memcpy(b, b0, (size_t)b_end * es);
+#define OR_NULL(bit, p) (nulls & (1 << (bit)) ? NULL : (p))
+    const int d = prec == 'd';
+    bchol_status st;
+    if (what == 0)
+        st = d ? bchol_dpotrf_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(1, hlda), OR_NULL(2, hoa),
+                                            OR_NULL(3, (double *)a), batch, OR_NULL(4, info))
+               : bchol_spotrf_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(1, hlda), OR_NULL(2, hoa),
+                                            OR_NULL(3, (float *)a), batch, OR_NULL(4, info));
+    else if (what == 1)
+        st = d ? bchol_dpotrs_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(5, hnrhs), OR_NULL(1, hlda),
+                                            OR_NULL(6, hldb), OR_NULL(2, hoa), OR_NULL(3, (const double *)a),
+                                            OR_NULL(7, hob), (double *)b, batch, OR_NULL(4, info))
+               : bchol_spotrs_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(5, hnrhs), OR_NULL(1, hlda),
+                                            OR_NULL(6, hldb), OR_NULL(2, hoa), OR_NULL(3, (const float *)a),
+                                            OR_NULL(7, hob), (float *)b, batch, OR_NULL(4, info));
+    else
+        st = d ? bchol_dposv_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(5, hnrhs), OR_NULL(1, hlda),
+                                           OR_NULL(6, hldb), OR_NULL(2, hoa), OR_NULL(3, (double *)a),
+                                           OR_NULL(7, hob), (double *)b, batch, OR_NULL(4, info))
+               : bchol_sposv_vbatched_host(ctx, uplo, OR_NULL(0, hn), OR_NULL(5, hnrhs), OR_NULL(1, hlda),
+                                           OR_NULL(6, hldb), OR_NULL(2, hoa), OR_NULL(3, (float *)a),
+                                           OR_NULL(7, hob), (float *)b, batch, OR_NULL(4, info));
+#undef OR_NULL
+    static const char *const names[] = {"potrf", "potrs", "posv"};
+    char call[160];
+    snprintf(call, sizeof call, "%c%s_vbatched_host(uplo=%d batch=%lld nulls=%#x)", prec,
+             names[what], uplo, (long long)batch, nulls);
+    /* potrf has no B arrays: their bits may be set without effect */
+    if (what == 0 && !(nulls & 0x1f)) valid = ctx && fz_uplo_ok(uplo) && batch >= 0;
+    check_status(ctx, valid, st, call);
+    if (st == 0 && batch > 0)
+        vb_check(call, &(vb_call){what, 0, uplo, 0, 0, batch, n, lda, oa, nrhs, ldb, ob, INT64_MAX, INT64_MAX,
+                                  (size_t)a_end, (size_t)b_end},
+                 info, es, a0, a, b0, b);
+    else if (st != 0) {
+        REQUIRE(!memcmp(a, a0, (size_t)a_end * es), "%s: failed and changed A", call);
+        REQUIRE(!memcmp(b, b0, (size_t)b_end * es), "%s: failed and changed B", call);
+    }
+    free(hn), free(hlda), free(hnrhs), free(hldb), free(hoa), free(hob), free(info);
+    free(a), free(a0), free(b), free(b0);
 }
 
 /* ---- parameter queries and prepare ------------------------------------------------- */
@@ -777,7 +975,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 12: fuzz_vbatched(&r, prec, 1, 1); break;
     case 13: fuzz_vbatched(&r, prec, 2, 0); break;
     case 14: fuzz_vbatched(&r, prec, 2, 1); break;
-    default: fuzz_params(&r); break;
+    default:
+        if (k / 32 % 2 == 0) {
+            fuzz_params(&r);
+            break;
+        }
+        switch (fz_u8(&r) % 5) {
+        case 0: fuzz_solve_host(&r, prec, 0); break;
+        case 1: fuzz_solve_host(&r, prec, 1); break;
+        default: fuzz_vbatched_host(&r, prec, fz_u8(&r) % 3);
+        }
     }
     char live[128];
     long now = held();

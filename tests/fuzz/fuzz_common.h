@@ -122,12 +122,20 @@ static inline void fz_check(cl_command_queue q, fz_guarded *b, int payload_too, 
                "%s: changed though it must not", what);
 }
 
-/* After fz_check: only the elements (of es bytes) marked in may[] changed. */
+/* Of elems elements (es bytes each), only those marked in may[0 .. marked) changed. */
+static inline void fz_changes(const unsigned char *before, const unsigned char *after,
+                              size_t elems, const unsigned char *may, size_t marked, size_t es,
+                              const char *what) {
+    for (size_t e = 0; e < elems; e++)
+        FZ_REQUIRE((e < marked && may[e]) || !memcmp(after + e * es, before + e * es, es),
+                   "%s: element %zu changed outside what the call may write", what, e);
+}
+
+/* After fz_check: only the elements marked in may[] (one per element) changed. */
 static inline void fz_check_mask(const fz_guarded *b, const unsigned char *may, size_t es,
                                  const char *what) {
-    for (size_t e = 0; e < b->size / es; e++)
-        FZ_REQUIRE(may[e] || !memcmp(b->after + FZ_GUARD + e * es, b->before + FZ_GUARD + e * es, es),
-                   "%s: element %zu changed outside what the call may write", what, e);
+    fz_changes(b->before + FZ_GUARD, b->after + FZ_GUARD, b->size / es, may, b->size / es, es,
+               what);
 }
 
 #endif
