@@ -637,12 +637,15 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
         n[b] = entry_int(r, fz_u8(r) % 7);
         lda[b] = entry_int(r, max1(n[b]) + fz_u8(r) % 2);
         oa[b] = entry_long(r, next_a);
-        if (n[b] > 0 && lda[b] > 0 && lda[b] < 64) next_a = oa[b] + (int64_t)(n[b] - 1) * lda[b] + n[b];
+        /* the next matrix follows this one (raw offsets may be near the type's limits) */
+        if (n[b] > 0 && lda[b] > 0 && lda[b] < 64 && oa[b] >= 0 && oa[b] < ((int64_t)1 << 40))
+            next_a = (int64_t)end_of(oa[b], n[b], n[b], lda[b]);
         nrhs[b] = entry_int(r, fz_u8(r) % 4);
         ldb[b] = entry_int(r, max1(n[b]));
         ob[b] = entry_long(r, next_b);
-        if (n[b] > 0 && nrhs[b] > 0 && ldb[b] > 0 && ldb[b] < 64)
-            next_b = ob[b] + (int64_t)(nrhs[b] - 1) * ldb[b] + n[b];
+        if (n[b] > 0 && nrhs[b] > 0 && ldb[b] > 0 && ldb[b] < 64 && ob[b] >= 0 &&
+            ob[b] < ((int64_t)1 << 40))
+            next_b = (int64_t)end_of(ob[b], n[b], nrhs[b], ldb[b]);
     }
     /* the small arrays hold the first entries: a call that reads past them is caught */
     pool *const arrays[] = {&g.n, &g.lda, &g.oa, &g.nrhs, &g.ldb, &g.ob};
