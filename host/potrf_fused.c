@@ -4,7 +4,8 @@
 
 static const char *const fused_files[] = {"common.cl", "potrf_fused.cl", NULL};
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 static size_t local_bytes(bchol_precision p, const bchol_params *prm, int m)
 {

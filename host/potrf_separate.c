@@ -20,7 +20,8 @@ static const char *const syrk_files[] = {"common.cl", "gemm_tile.cl", "syrk_trai
 #define WORKSPACE_CAP BCHOL_SEPARATE_WORKSPACE_CAP
 typedef bchol_tile_shape tile_shape;
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 static int pow2_at_least(int x)

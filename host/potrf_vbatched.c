@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <math.h>
 
 /* The fused kernel runs one matrix per work-group; the separate variant has only bchol's
  * own GEMM kernels (CLBlast has no variable sizes). */
@@ -82,6 +83,22 @@ bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
                                        cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
                                        int64_t batch, cl_mem info)
 {
+    /* The _ex forms' max_n is only the caller's bound: no well-formed matrix is larger
+     * than its 32-bit index span (n*n <= 2^31-1) or than A (n*n elements) allows, so the
+     * launches stop there (the separate variant steps through every block column up to
+     * max_n: a bound of INT_MAX would enqueue millions of launches). */
+    size_t a_bytes = 0;
+    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
+    const uint64_t a_elems = a_bytes / bchol__elem_size(p);
+    uint64_t reach = 46340; /* 46341^2 > 2^31-1 */
+    if (a_elems < reach * reach) {
+        reach = (uint64_t)sqrt((double)a_elems);
+        while (reach * reach > a_elems)
+            reach--;
+        while ((reach + 1) * (reach + 1) <= a_elems)
+            reach++;
+    }
+    if ((uint64_t)max_n > reach) max_n = (int)reach;
     int fused_hi = max_n, sep_lo = max_n;
     if (prm->fused.variant == BCHOL_VARIANT_SEPARATE) {
         fused_hi = 0, sep_lo = 0;

@@ -7,7 +7,8 @@
 static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
                                              NULL};
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 /* Local memory of one work-group: a panel of max(rows, ib) x ib. */
 static size_t local_bytes(bchol_precision p, int ib, int rows)

@@ -13,7 +13,8 @@
  * no variable sizes. */
 #include "separate.h"
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                                             const bchol_params *prm, int upper, int n_lo, int max_n,

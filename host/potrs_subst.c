@@ -7,7 +7,8 @@ static const char *const subst_files[] = {"common.cl", "potrs_subst.cl", NULL};
 static const char *const vbatched_files[] = {"common.cl", "potrs_subst.cl", "potrs_vbatched.cl",
                                              NULL};
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *prm, int upper, int vbatched,

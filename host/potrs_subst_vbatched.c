@@ -2,7 +2,8 @@
  * plan is fitted for the largest n and nrhs; each launch covers whole matrices. */
 #include "internal.h"
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_plan *plan, cl_mem n,
                                          cl_mem nrhs, cl_mem lda, cl_mem ldb, cl_mem offsets_a,

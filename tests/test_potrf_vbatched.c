@@ -11,6 +11,7 @@
  *       [--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
+ *       [--tell-max-n M]
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
  * (invalid entries in the arrays get their BCHOL_INFO_* code, the rest is factored),
@@ -19,7 +20,9 @@
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
  * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
  * pick the variant (auto: fused up to the crossover, separate above it, in one call);
- * --nb --pb --tile are the separate variant's parameters.
+ * --nb --pb --tile are the separate variant's parameters. --tell-max-n M (factor mode):
+ * the _ex form is told the loose bound M instead of nmax (the launches must stop at the
+ * largest order that fits, not step up to M).
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -35,7 +38,7 @@
 typedef struct {
     char precision, uplo, mode[16], form[8];
     int nmax, lda_pad, gap, ib, rpt, shape, etm, schedule;
-    int variant, crossover, nb, pb, tile;
+    int variant, crossover, nb, pb, tile, tell_max_n;
     util_dist dist;
     long long batch, pair[4];
     int pairs;
@@ -49,7 +52,8 @@ static void usage(void)
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
             "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
-            "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]\n");
+            "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
+            "[--tell-max-n M]\n");
     exit(2);
 }
 
@@ -91,6 +95,7 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--nb")) o.nb = atoi(v);
         else if (!strcmp(k, "--pb")) o.pb = atoi(v);
         else if (!strcmp(k, "--tile")) o.tile = atoi(v);
+        else if (!strcmp(k, "--tell-max-n")) o.tell_max_n = atoi(v);
         else usage();
     }
     for (int k = 0; k < o.pairs; k++)
@@ -153,7 +158,7 @@ static void make_batch(const options *o, batch_t *t)
     t->lda = calloc((size_t)o->batch + 1, sizeof *t->lda);
     t->expect = calloc((size_t)o->batch + 1, sizeof *t->expect);
     t->off = calloc((size_t)o->batch + 1, sizeof *t->off);
-    t->max_n = o->nmax;
+    t->max_n = o->tell_max_n > 0 ? o->tell_max_n : o->nmax;
     for (long long b = 0; b < o->batch; b++) {
         t->n[b] = util_random_order(o->dist, o->nmax, &rng);
         t->lda[b] = (t->n[b] > 1 ? t->n[b] : 1) +

@@ -19,6 +19,7 @@
 #include "bchol.h"
 #include "bchol_util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,18 @@ static int run_args(void) {
         printf("FAILED: an event came back from a failed call\n");
         failures++;
     }
+    /* Bounds at INT_MAX: the work-group fitting once overflowed rounding them up (UBSan,
+     * found by fuzz_args2); a loose max_nrhs is a valid bound. */
+    expect("potrs_ex: max_n = INT_MAX",
+           bchol_spotrs_vbatched_ex(ctx, NULL, 'L', INT_MAX, 2, n, k, lda, ldb, oa, A, ob, B, 2,
+                                    info, &ev),
+           BCHOL_ERR_UNSUPPORTED_SIZE, "2147483647");
+    expect("potrs_ex: max_nrhs = INT_MAX",
+           bchol_dpotrs_vbatched_ex(ctx, NULL, 'U', 3, INT_MAX, n, k, lda, ldb, oa, A, ob, B, 2,
+                                    info, &ev),
+           BCHOL_SUCCESS, NULL);
+    if (ev) clReleaseEvent(ev);
+    ev = NULL;
     expect(
         "potrs: batch = 0 returns at once",
         PLAIN(bchol_spotrs_vbatched, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL),
