@@ -91,6 +91,8 @@ for step in $STEPS; do
     for target in build-asan/tests/fuzz/fuzz_*; do
       [ -x "$target" ] && [ -f "$target" ] || continue
       name=$(basename "$target")
+      # BCHOL_FUZZ_TARGETS: the targets to run (default: all)
+      [ -z "${BCHOL_FUZZ_TARGETS:-}" ] || [[ " $BCHOL_FUZZ_TARGETS " == *" $name "* ]] || continue
       corpus=$ROOT/tests/fuzz/corpus/${name#fuzz_}
       work=$(mktemp -d) # new inputs stay out of the repository
       echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-45} s"
@@ -98,9 +100,11 @@ for step in $STEPS; do
       POCL_CACHE_DIR=$MAIN/pocl-cache/${name}_corpus "$target" -max_total_time="${BCHOL_FUZZ_SECONDS:-45}" \
         -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" "$corpus" \
         > "$work.log" 2>&1 || status=$?
-      grep -E "DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|^fuzz_|Test unit written" "$work.log" || true
+      grep -E "DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|^fuzz[_:]|Test unit written" "$work.log" || true
+      # a failure keeps the end of the log: the harness's own message, or why it died
+      [ "$status" = 0 ] || grep -vE "^#[0-9]+ +(NEW|REDUCE|pulse)" "$work.log" | tail -40
       rm -rf "$work" "$work.log"
-      [ "$status" = 0 ] || { echo "fuzz: $name FAILED (input saved under build-asan/)"; exit 1; }
+      [ "$status" = 0 ] || { echo "fuzz: $name FAILED (status $status; input saved under build-asan/)"; exit 1; }
     done ;;
   *) echo "run_hardening: unknown step $step"; exit 2 ;;
   esac

@@ -285,7 +285,7 @@ static void fuzz_solve(fz_reader *r, char prec, int posv, int ex) {
     }
     if (B.gd) {
         unsigned char *may = calloc(B.gd->size / es, 1);
-        for (int64_t b = 0; b < batch && n > 0; b++) /* posv: a failed factorization keeps its B */
+        for (int64_t b = 0; b < batch && n > 0 && nrhs > 0; b++) /* posv: a failed factorization keeps its B */
             if (!info || !info[b]) mark_strided(may, B.gd->size / es, ob + b * sb, ldb, 0, 1, n, nrhs, 0);
         fz_check_mask(B.gd, may, es, "solve: B");
         free(may);
