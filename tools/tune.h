@@ -70,6 +70,13 @@ typedef struct tune_variant {
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
 const tune_variant *tune_variant_named(const char *name);
 
+/* prepare and run of the variants that factor strided batches (fused, separate,
+ * interleaved): bchol_potrf_prepare and bchol_{s,d}potrf_batched_ex with the candidate's
+ * params, so that what is timed is what the dispatcher would run (conversions included). */
+bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                                  const tune_params *p, tune_params *effective);
+bchol_status tune_strided_run(bchol_context *ctx, const struct tune_workload *w, const tune_params *p);
+
 /* "ib=8 tbc=1 rpt=4 shape=fixed" */
 void tune_format_config(const tune_variant *v, const int *cfg, char *out, size_t size);
 /* The params object of a tuning file for cfg; and back (-1 if a key is missing or bad). */

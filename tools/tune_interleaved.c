@@ -107,25 +107,6 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
     from_params(&p, c);
 }
 
-static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
-                            const tune_params *p, tune_params *effective)
-{
-    *effective = *p;
-    return bchol_potrf_prepare(ctx, &p->p, t->precision, uplo, t->n, &effective->p);
-}
-
-/* Through the strided routine: the conversions are part of what is timed. */
-static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
-{
-    const bchol_params *p = &t->p;
-    const int n = w->n;
-    if (w->precision == 'd')
-        return bchol_dpotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
-                                       w->info, NULL);
-    return bchol_spotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
-                                   w->info, NULL);
-}
-
 const tune_variant tune_interleaved = {
     .name = "interleaved",
     .variant = BCHOL_VARIANT_INTERLEAVED,
@@ -137,6 +118,6 @@ const tune_variant tune_interleaved = {
     .to_params = to_params,
     .from_params = from_params,
     .defaults = defaults,
-    .prepare = prepare,
-    .run = run,
+    .prepare = tune_strided_prepare,
+    .run = tune_strided_run,
 };

@@ -19,6 +19,24 @@ const tune_variant *tune_variant_named(const char *name)
     return NULL;
 }
 
+bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                                  const tune_params *p, tune_params *effective)
+{
+    *effective = *p;
+    return bchol_potrf_prepare(ctx, &p->p, t->precision, uplo, t->n, &effective->p);
+}
+
+bchol_status tune_strided_run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
+{
+    const bchol_params *p = &t->p;
+    const int n = w->n;
+    if (w->precision == 'd')
+        return bchol_dpotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
+                                       w->info, NULL);
+    return bchol_spotrf_batched_ex(ctx, p, w->uplo, n, w->A, 0, n, (int64_t)n * n, w->batch,
+                                   w->info, NULL);
+}
+
 void tune_format_config(const tune_variant *v, const int *cfg, char *out, size_t size)
 {
     size_t used = 0;
