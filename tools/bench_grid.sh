@@ -128,12 +128,14 @@ run() {
     fi
   fi
   echo "+ $*" >> "$RAW/commands.log"
+  local t0=$SECONDS
   if [ "$DEADLINE" -gt 0 ]; then
     timeout $left "$@" >> "$RAW/$file" 2>&1 || rc=$?
   else
     "$@" >> "$RAW/$file" 2>&1 || rc=$?
   fi
   [ $rc = 0 ] || echo "# exit status $rc of: $*" >> "$RAW/$file"
+  echo "# $((SECONDS - t0)) s" >> "$RAW/commands.log" # where the grid's time goes
   if [ $rc = 124 ]; then
     SKIPPED="$SKIPPED $file" # cut by the deadline: --resume runs it again
   else
