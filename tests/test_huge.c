@@ -54,11 +54,13 @@ static int broken_at(long long b, long long batch, int n) {
     return (h % 997 == 0 || b == batch - 1) ? (int)(h / 997 % (uint64_t)n) + 1 : 0;
 }
 
-/* Input element (i, j) of matrix b: diagonally dominant, a(k,k) = -1 at a broken pivot
- * (the leading k-by-k block stays SPD, so info = k exactly). */
+/* Input element (i, j) of matrix b: strictly diagonally dominant (the diagonal is at least
+ * n, each off-diagonal below 1 in magnitude; n + entry alone was 0 for n = 1 at matrix 0,
+ * where the hash is 0), a(k,k) = -1 at a broken pivot (the leading k-by-k block stays SPD,
+ * so info = k exactly). */
 static double input(long long b, long long batch, int n, int i, int j) {
     if (i != j) return entry(b, i, j);
-    return i + 1 == broken_at(b, batch, n) ? -1.0 : n + entry(b, i, i);
+    return i + 1 == broken_at(b, batch, n) ? -1.0 : n + 1 + entry(b, i, i);
 }
 
 static uint64_t poison_bits(size_t e, int dbl) {
