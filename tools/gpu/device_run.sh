@@ -24,7 +24,7 @@
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
-#             issue 8, cut at GRID_SECONDS (default 390) so that build + grid fit one
+#             issue 8, cut at GRID_SECONDS (default 540) so that build + grid fit one
 #             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
 #             the deadline are listed in grid/meta.txt and summary.md. The copy here has
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
@@ -153,7 +153,7 @@ for step in "$@"; do
       [ -d "$GRID_RESUME/raw" ] || { echo "GRID_RESUME=$GRID_RESUME has no raw/"; exit 1; }
       mkdir -p "$OUT/grid" && cp -r "$GRID_RESUME/." "$OUT/grid/" && resume=--resume
     fi
-    BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-390} \
+    BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-540} \
       GRID_REPS=${GRID_REPS:-5} GRID_WARMUP=${GRID_WARMUP:-1} \
       tools/bench_grid.sh "$OUT/grid" --torch $resume > "$OUT/grid.log" 2>&1
     tail -5 "$OUT/grid.log"; grep -E "^(seconds|skipped)=" "$OUT/grid/meta.txt" ;;
