@@ -11,7 +11,8 @@
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
-#             nmax = $VB_NMAX, batch 3000; then bchol als, 100000 users x 20000 items
+#             nmax = $VB_NMAX, batch 3000, with the torch peer on the same orders; then
+#             bchol als, 100000 users x 20000 items
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
@@ -92,12 +93,15 @@ for step in "$@"; do
       done
     done ;;
   solve-vbatched)
-    # GPU figures only (no --compare lapack); then the ALS example (about 4e6 ratings)
+    # against torch (one cholesky_ex + cholesky_solve per group of equal orders, the same
+    # orders); then the ALS example (about 4e6 ratings)
     for p in s d; do
       for k in ${NRHS_LIST:-1 16}; do
         BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --vbatched --precision $p --nrhs $k \
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" 2>&1
-        cat "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt"
+        python3 tools/gpu/peer_torch_solve.py --vbatched --nrhs $k --precision $p \
+          --n ${VB_NMAX:-32:512} --batch 3000 > "$OUT/torch-solve-vbatched-$p-nrhs$k.txt" 2>&1
+        cat "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-vbatched-$p-nrhs$k.txt"
       done
     done
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol als --users 100000 --items 20000 --rank 16 --density 0.002 \

@@ -62,9 +62,10 @@ class Rng:
         return 1.0 - (u + 1.0) / 2.0
 
 
-def random_orders(dist, nmax, batch, seed=1):
-    """util_random_order over a batch, seeded as bench_vbatched.c does."""
-    r = Rng((seed * 1000003 + nmax) & MASK)
+def random_orders(dist, nmax, batch, seed=1, rng_seed=None):
+    """util_random_order over a batch, seeded as bench_vbatched.c does (rng_seed: the
+    generator's seed itself, for callers seeded otherwise)."""
+    r = Rng((seed * 1000003 + nmax if rng_seed is None else rng_seed) & MASK)
     out = []
     for _ in range(batch):
         if dist == "gaussian":
