@@ -254,12 +254,20 @@ static void multi_variant(void)
     for (int k = 0; k < 3; k++) {
         const cJSON *win = fastest[which[k]], *other = slower[which[k]];
         if (!win || !other) break;
-        const char *wname = cJSON_GetObjectItemCaseSensitive(win, "variant")->valuestring;
-        const char *oname = cJSON_GetObjectItemCaseSensitive(other, "variant")->valuestring;
-        const bchol_variant wv = !strcmp(wname, "fused") ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_INTERLEAVED;
         bchol_params p;
         const char *source;
         bchol_potrf_params(ctx, 's', sizes[k], &p, &source);
+        /* equal times (tiny GPU runs): either variant is the fastest */
+        if (ms_of(win) == ms_of(other) &&
+            !strcmp(cJSON_GetObjectItemCaseSensitive(other, "variant")->valuestring,
+                    p.variant == BCHOL_VARIANT_FUSED ? "fused" : "interleaved")) {
+            const cJSON *swap = win;
+            win = other;
+            other = swap;
+        }
+        const char *wname = cJSON_GetObjectItemCaseSensitive(win, "variant")->valuestring;
+        const char *oname = cJSON_GetObjectItemCaseSensitive(other, "variant")->valuestring;
+        const bchol_variant wv = !strcmp(wname, "fused") ? BCHOL_VARIANT_FUSED : BCHOL_VARIANT_INTERLEAVED;
         printf("n = %d: %s\n", sizes[k], source);
         char entry[300], by[200], others[300];
         snprintf(entry, sizeof entry, "tuning file %s", file);
@@ -385,28 +393,26 @@ int main(int argc, char **argv)
         {
             if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
             const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
-            /* faster: records strictly faster; level: those as fast or faster (ties happen on
-             * GPUs, where tiny runs take the same microseconds): a record is a finalist only
-             * if fewer than 3 are faster, and surely one if fewer than 3 are as fast */
-            int faster = 0, level = 0;
+            /* a finalist: fewer than 3 records strictly faster in the sweep, or the
+             * defaults (bchol tune's rule); ties, common on GPUs where tiny runs take the
+             * same microseconds, make every tied record a finalist */
+            int faster = 0;
             const cJSON *x;
             cJSON_ArrayForEach(x, tried(root))
             {
-                if (x == r || cJSON_GetObjectItemCaseSensitive(x, "n")->valueint != n) continue;
+                if (x == r || cJSON_GetObjectItemCaseSensitive(x, "n")->valueint != n || ms_of(x) < 0) continue;
                 faster += ms_of(x) < ms_of(r);
-                level += ms_of(x) <= ms_of(r);
             }
             int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
-            CHECK(!c || faster < 3 || is_default, "n = %d: confirm_ms on a record %d places from the top", n, faster);
-            CHECK(c || (level >= 3 && !is_default), "n = %d: no confirm_ms on a record %d places from the top%s", n,
-                  faster, is_default ? " (the defaults)" : "");
+            CHECK(!c == !(faster < 3 || is_default), "n = %d: %s on a record %d places from the top%s", n,
+                  c ? "confirm_ms" : "no confirm_ms", faster, is_default ? " (the defaults)" : "");
             if (!cJSON_IsNumber(c)) continue;
             finalists++;
             deflt_final += is_default;
             if (best < 0 || c->valuedouble < best) best = c->valuedouble;
         }
-        CHECK(finalists >= 3 && finalists <= 4 && deflt_final == 1,
-              "n = %d: %d records confirmed (%d defaults)", n, finalists, deflt_final);
+        CHECK(finalists >= 3 && deflt_final == 1, "n = %d: %d records confirmed (%d defaults)", n, finalists,
+              deflt_final);
         CHECK(ms_of(e) == best && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "confirmed")),
               "n = %d: chosen %g ms, the fastest confirmed %g ms", n, ms_of(e), best);
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
