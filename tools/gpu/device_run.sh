@@ -25,7 +25,8 @@
 #             never retried (NVIDIA's compiler takes minutes for some generated interleaved
 #             kernels). The file and its report land in $OUT. Carry the file back into the
 #             tree and run again until the log says "complete".
-#             Budget: `bchol tune --dry-run` with the same options lists the plan. Estimated
+#             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
+#             no file: add the file's --set, below, to list a resumed plan). Estimated
 #             from the spaces with the H200's limits (not listed there): about 1250
 #             configurations (fused 283, interleaved 537, separate 221, vbatched 210); the
 #             shipped file was begun with --set unroll=tiles, which a resume keeps (options
