@@ -50,10 +50,10 @@ enum { WAITING, RUNNING, BUILT, FAILED, LOCAL };
 typedef struct {
     int state;
     pid_t pid;
-    int fd;          /* the read end of the child's report */
-    double start;    /* when it was started (monotonic seconds) */
-    double seconds;  /* its build time (BUILT) or how long it ran (FAILED) */
-    char why[600];   /* FAILED: the record's reason */
+    int fd;         /* the read end of the child's report */
+    double start;   /* when it was started (monotonic seconds) */
+    double seconds; /* its build time (BUILT) or how long it ran (FAILED) */
+    char why[600];  /* FAILED: the record's reason */
 } job;
 
 static struct {
@@ -134,6 +134,10 @@ static void spawn(int k)
     sigaddset(&reset, SIGPIPE);
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], REPORT_FD);
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+    /* none of the tuner's other descriptors (the driver's devices, files) */
+    posix_spawn_file_actions_addclosefrom_np(&fa, REPORT_FD + 1);
+#endif
     posix_spawnattr_init(&attr);
     /* its own process group, to be killed whole; default signal actions */
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
