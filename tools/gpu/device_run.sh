@@ -3,7 +3,8 @@
 # carried in .debs/ into a private prefix, builds bchol, then runs the steps named on the
 # command line, writing logs and results under $OUT (default ./out):
 #   devices   bchol devices
-#   test      the CTest suite on the NVIDIA OpenCL device
+#   test      the CTest suite on the NVIDIA OpenCL device (only the tests matching
+#             $TEST_REGEX when set, e.g. TEST_REGEX='tune_run|tuning_prepare')
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
@@ -84,7 +85,8 @@ for step in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
     $BUILD/tools/bchol devices | tee "$OUT/devices.txt" ;;
   test)
-    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure > "$OUT/ctest-nvidia.log" 2>&1)
+    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
+      > "$OUT/ctest-nvidia.log" 2>&1)
     grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-nvidia.log" | head -40 ;;
   bench)
     for p in s d; do
