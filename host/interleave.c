@@ -30,6 +30,42 @@ uint64_t bchol__interleaved_span(int n, int64_t batch, int64_t chunk)
     return bchol__interleaved_span_rect(n, n, batch, chunk);
 }
 
+/* The conversion kernel of one direction: CPUs copy a matrix per work-item; GPUs transpose
+ * tiles through local memory. BCHOL_CONVERSION=tile|loop picks one (for testing both on one
+ * device). *loop says which, *limit the work-items per group the kernel takes. */
+static bchol_status conversion_kernel(bchol_context *ctx, bchol_precision p, int to_interleaved,
+                                      cl_kernel *kernel, int *loop, size_t *limit)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D TILE=%d", TILE);
+    const char *force = getenv("BCHOL_CONVERSION");
+    *loop = force && *force ? !strcmp(force, "loop") : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    const char *name = *loop ? (to_interleaved ? "interleave_loop" : "deinterleave_loop")
+                             : (to_interleaved ? "interleave" : "deinterleave");
+    bchol_status st = bchol__get_kernel(ctx, interleave_files, &o, name, kernel);
+    if (st) return st;
+    *limit = bchol__kernel_wg_limit(ctx, *kernel);
+    if (!*loop && *limit < TILE * TILE) {
+        /* the tiles need TILE*TILE work-items per group; the loop copy runs with any */
+        *loop = 1;
+        name = to_interleaved ? "interleave_loop" : "deinterleave_loop";
+        if ((st = bchol__get_kernel(ctx, interleave_files, &o, name, kernel))) return st;
+        *limit = bchol__kernel_wg_limit(ctx, *kernel);
+    }
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__interleave_prepare(bchol_context *ctx, bchol_precision p)
+{
+    cl_kernel kernel;
+    int loop;
+    size_t limit;
+    bchol_status st = conversion_kernel(ctx, p, 1, &kernel, &loop, &limit);
+    return st ? st : conversion_kernel(ctx, p, 0, &kernel, &loop, &limit);
+}
+
 bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
                                        int64_t stride, cl_mem B, int64_t batch, int64_t chunk)
@@ -44,27 +80,11 @@ bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
                                             cl_mem B, int64_t batch, int64_t chunk)
 {
     bchol_context *ctx = call->ctx;
-    bchol_options o;
     cl_kernel kernel;
-    bchol__options_init(&o);
-    bchol__options_precision(&o, p);
-    bchol__options_add(&o, "-D TILE=%d", TILE);
-    /* CPUs copy a matrix per work-item; GPUs transpose tiles through local memory.
-     * BCHOL_CONVERSION=tile|loop picks one (for testing both on one device). */
-    const char *force = getenv("BCHOL_CONVERSION");
-    int loop = force && *force ? !strcmp(force, "loop") : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
-    const char *name = loop ? (to_interleaved ? "interleave_loop" : "deinterleave_loop")
-                            : (to_interleaved ? "interleave" : "deinterleave");
-    bchol_status st = bchol__get_kernel(ctx, interleave_files, &o, name, &kernel);
+    int loop;
+    size_t limit;
+    bchol_status st = conversion_kernel(ctx, p, to_interleaved, &kernel, &loop, &limit);
     if (st) return st;
-    size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-    if (!loop && limit < TILE * TILE) {
-        /* the tiles need TILE*TILE work-items per group; the loop copy runs with any */
-        loop = 1;
-        name = to_interleaved ? "interleave_loop" : "deinterleave_loop";
-        if ((st = bchol__get_kernel(ctx, interleave_files, &o, name, &kernel))) return st;
-        limit = bchol__kernel_wg_limit(ctx, kernel);
-    }
 
     /* A tile group covers TILE matrices of one of etiles element blocks; a loop group
      * covers up to LOOP_GROUP matrices (one per work-item). */

@@ -32,6 +32,13 @@ typedef struct {
  * macros. Returns NULL when out of memory; the caller frees the text. */
 char *bchol__interleaved_source(const bchol_ilv_config *cfg);
 
+/* Builds (or finds) the generated kernel that factors an interleaved batch of `batch`
+ * matrices with chunk size chunk in a buffer of `elements` elements, fitted to the device:
+ * *wg gets the work-items per group it runs with (params->chunk, or fewer). */
+bchol_status bchol__interleaved_kernel(bchol_context *ctx, bchol_precision p,
+                                      const bchol_params *params, int upper, int n, int64_t batch,
+                                      int64_t chunk, uint64_t elements, int *wg, cl_kernel *kernel);
+
 /* Enqueues the factorization of a checked, non-empty interleaved batch with complete
  * params (every field set); info of matrix b goes to info[info0 + b]. */
 bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision p,
@@ -44,6 +51,9 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
 bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
                                        int64_t stride, cl_mem B, int64_t batch, int64_t chunk);
+
+/* Builds (or finds) the conversion kernels that bchol__interleave_enqueue uses, both ways. */
+bchol_status bchol__interleave_prepare(bchol_context *ctx, bchol_precision p);
 
 /* The same copy of n-by-cols blocks (right-hand sides: mode 2, cols = nrhs); the
  * interleaved block b starts at (b/chunk)*n*cols*chunk + b%chunk. */
@@ -66,6 +76,12 @@ bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
                                           const bchol_params *params, int upper, int n, cl_mem A,
                                           int64_t offset, int lda, int64_t stride, int64_t batch,
                                           cl_mem info, int may_decline, int *declined);
+
+/* Builds what bchol__potrf_via_interleaved runs with complete params on a batch of more
+ * than one work-group of matrices: the conversion kernels and the generated kernel for the
+ * workspace's layout. Enqueues nothing. */
+bchol_status bchol__potrf_via_interleaved_prepare(bchol_context *ctx, bchol_precision p,
+                                                  const bchol_params *params, int upper, int n);
 
 /* Checks the interleaved fields of params (argument position pos) for order n; 0 fields
  * are allowed (they take the default). */

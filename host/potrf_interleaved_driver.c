@@ -42,12 +42,10 @@ static int lanes_aligned(int n, int64_t batch, int64_t chunk, int wg, uint64_t e
     return span && span <= elements;
 }
 
-bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision p,
-                                              const bchol_params *params, int upper, int n,
-                                              cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
-                                              int64_t info0)
+bchol_status bchol__interleaved_kernel(bchol_context *ctx, bchol_precision p,
+                                      const bchol_params *params, int upper, int n, int64_t batch,
+                                      int64_t chunk, uint64_t elements, int *wg, cl_kernel *kernel)
 {
-    bchol_context *ctx = call->ctx;
     bchol_ilv_config cfg;
     cfg.n = n;
     cfg.nb = params->inb < n ? params->inb : n;
@@ -60,21 +58,18 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
     cfg.chunk = chunk < batch ? chunk : 0;
     cfg.wg = params->chunk;
     if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
-    size_t size = 0;
-    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof size, &size, NULL);
 
-    cl_kernel kernel;
     bchol_status st;
     /* A long kernel may take fewer work-items per group than asked (registers). */
     for (;;) {
-        cfg.aligned = lanes_aligned(n, batch, chunk, cfg.wg, size / bchol__elem_size(p));
+        cfg.aligned = lanes_aligned(n, batch, chunk, cfg.wg, elements);
         /* CPUs vectorize across work-items; a branch-free store keeps them doing it.
          * BCHOL_STORES=blend|predicated picks one (for testing both on one device). */
         const char *force = getenv("BCHOL_STORES");
         cfg.blend = cfg.aligned && (force && *force ? !strcmp(force, "blend")
                                                     : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0);
-        if ((st = get_kernel(ctx, p, &cfg, params->math == BCHOL_MATH_FAST, &kernel))) return st;
-        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        if ((st = get_kernel(ctx, p, &cfg, params->math == BCHOL_MATH_FAST, kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
         if ((size_t)cfg.wg <= limit) break;
         if (cfg.wg == 1)
             return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
@@ -83,13 +78,30 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
                                n, cfg.nb);
         cfg.wg = (int)limit < cfg.wg / 2 ? (int)limit : cfg.wg / 2;
     }
+    *wg = cfg.wg;
+    return BCHOL_SUCCESS;
+}
 
-    const size_t local = (size_t)cfg.wg;
-    const int64_t per_launch = bchol__launch_batch_limit(ctx, cfg.wg, local);
+bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision p,
+                                              const bchol_params *params, int upper, int n,
+                                              cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
+                                              int64_t info0)
+{
+    bchol_context *ctx = call->ctx;
+    size_t size = 0;
+    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof size, &size, NULL);
+    cl_kernel kernel;
+    int wg;
+    bchol_status st = bchol__interleaved_kernel(ctx, p, params, upper, n, batch, chunk,
+                                                size / bchol__elem_size(p), &wg, &kernel);
+    if (st) return st;
+
+    const size_t local = (size_t)wg;
+    const int64_t per_launch = bchol__launch_batch_limit(ctx, wg, local);
     cl_ulong ch = (cl_ulong)chunk, total = (cl_ulong)batch, i0 = (cl_ulong)info0;
     for (int64_t first = 0; first < batch; first += per_launch) {
         const int64_t count = batch - first < per_launch ? batch - first : per_launch;
-        const size_t global = (size_t)((count + cfg.wg - 1) / cfg.wg) * local;
+        const size_t global = (size_t)((count + wg - 1) / wg) * local;
         cl_ulong b0 = (cl_ulong)first;
         bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(ch),   BCHOL_ARG(total),
                             BCHOL_ARG(b0), BCHOL_ARG(info), BCHOL_ARG(i0)};

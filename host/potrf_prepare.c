@@ -1,6 +1,7 @@
 /* bchol_potrf_prepare: builds what a factorization with given parameters needs and says
  * which parameters will run, without enqueueing anything (for tuners and warm-ups). */
-#include "internal.h"
+#include "interleaved.h"
+#include "separate.h"
 
 bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params, char precision,
                                  char uplo, int n, bchol_params *effective)
@@ -23,8 +24,9 @@ bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
     bchol_params chosen = {0};
     if (params) chosen = *params;
     bchol__complete_params(ctx, p, n, &chosen);
-    /* Only the fused variant has a single kernel to build and fit ahead of time; the other
-     * variants build theirs at their first call. */
+    /* What the variant's call would build, fitted as it would be. The interleaved variant's
+     * generated kernel is the one for batches of at least one workspace piece (layout and
+     * chunk built in as the call would); CLBlast builds its GEMM at its first call. */
     if (n > 0 && chosen.variant == BCHOL_VARIANT_FUSED) {
         if (n > bchol__fused_max_n(ctx, p, &chosen))
             return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
@@ -33,6 +35,11 @@ bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
                                routine, n, bchol__fused_max_n(ctx, p, &chosen), chosen.ib, chosen.tbc);
         cl_kernel kernel;
         if ((st = bchol__fused_prepare(ctx, p, &chosen, upper, n, &kernel))) return st;
+    } else if (n > 0 && chosen.variant == BCHOL_VARIANT_SEPARATE) {
+        bchol_separate_kernels k;
+        if ((st = bchol__separate_kernels(ctx, p, &chosen, upper, 0, &k))) return st;
+    } else if (n > 0 && chosen.variant == BCHOL_VARIANT_INTERLEAVED) {
+        if ((st = bchol__potrf_via_interleaved_prepare(ctx, p, &chosen, upper, n))) return st;
     }
     *effective = chosen;
     return BCHOL_SUCCESS;

@@ -688,7 +688,10 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
  * fields <= 0: the dispatcher's choice) for precision 's' or 'd', uplo and order n, so
  * that a later call does not pay for the build, and returns in *effective the parameters
  * that will run: the work-group is fitted to what the built kernel accepts
- * (CL_KERNEL_WORK_GROUP_SIZE), which may change tbc or rpt. Enqueues nothing. Fails with
+ * (CL_KERNEL_WORK_GROUP_SIZE), which may change tbc or rpt. Every variant's kernels are
+ * built, except CLBlast's GEMM (built at its first call); for the interleaved variant,
+ * those that batches of more than one work-group (params chunk) of matrices run.
+ * Enqueues nothing. Fails with
  * BCHOL_ERR_UNSUPPORTED_SIZE when n does not fit local memory, BCHOL_ERR_RESOURCES when no
  * work-group fits, or BCHOL_ERR_BUILD; bchol_last_error says why.
  */

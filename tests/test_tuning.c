@@ -8,6 +8,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "cl_shim.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -572,10 +573,43 @@ static void case_vbatched(void)
     remove(path);
 }
 
+/* bchol_potrf_prepare builds what the call runs, for every variant: a factorization right
+ * after it builds no program (clBuildProgram counted by cl_shim). The separate variant's
+ * three kernels; the interleaved variant's conversions and generated kernel, chunked (the
+ * chunk built in) and on a batch of several work-groups. */
+static void case_prepare_builds(void)
+{
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    const bchol_params sep = {.variant = BCHOL_VARIANT_SEPARATE, .nb = 4, .pb = 2, .gemm = BCHOL_GEMM_OWN,
+                              .tile = 16};
+    const bchol_params ilv = {.variant = BCHOL_VARIANT_INTERLEAVED, .inb = 4, .looking = BCHOL_LOOKING_LEFT,
+                              .unroll = BCHOL_UNROLL_TILES, .chunking = BCHOL_CHUNKED, .chunk = 16,
+                              .math = BCHOL_MATH_IEEE};
+    const struct {
+        const char *name;
+        const bchol_params *p;
+    } cases[] = {{"separate", &sep}, {"interleaved", &ilv}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bchol_params eff;
+        const long before = shim_calls(SHIM_BUILD);
+        bchol_status st = bchol_potrf_prepare(ctx, cases[i].p, 's', 'L', 9, &eff);
+        const long prepared = shim_calls(SHIM_BUILD);
+        CHECK(st == BCHOL_SUCCESS && prepared > before, "%s: prepare %s (%s), %ld builds", cases[i].name,
+              bchol_status_string(st), bchol_last_error(ctx), prepared - before);
+        factor(ctx, &eff, 9, 3 * 16 + 5);
+        CHECK(shim_calls(SHIM_BUILD) == prepared, "%s: the factorization after prepare built %ld programs",
+              cases[i].name, shim_calls(SHIM_BUILD) - prepared);
+        printf("%s: prepare built %ld programs, the call after it %ld\n", cases[i].name, prepared - before,
+               shim_calls(SHIM_BUILD) - prepared);
+    }
+    bchol_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | vbatched\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -592,6 +626,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "dir")) case_dir();
     else if (!strcmp(c, "shipped")) case_shipped();
     else if (!strcmp(c, "prepare")) case_prepare();
+    else if (!strcmp(c, "prepare_builds")) case_prepare_builds();
     else if (!strcmp(c, "vbatched")) case_vbatched();
     else known = 0;
     rmdir(dir);

@@ -8,7 +8,9 @@
  * the defaults) are timed again in interleaved rounds, and that round decides the chosen
  * entry. The untuned library's configuration (the backend defaults) is always measured.
  * The file is saved after every configuration, so a killed or budget-limited run
- * continues with --resume.
+ * continues with --resume. Builds may run in child processes (tune_prebuild.c): ahead of
+ * the timing (--jobs), and under a time limit (--build-timeout) past which a configuration
+ * is recorded as failed, so that one slow compilation cannot stall the sweep.
  */
 #include "bchol_util.h"
 #include "commands.h"
@@ -32,6 +34,7 @@ typedef struct {
     long long batch; /* 0: tune_default_batch */
     char also_default[16];
     double max_minutes;
+    double build_timeout; /* seconds; 0: none; < 0: the device's default */
     long long max_configs;
     int has_seed;
     struct {
@@ -74,8 +77,13 @@ static void usage(FILE *f)
             "                      e.g. --set ib=8,16 --set shape=fixed (repeatable)\n"
             "  --max-minutes M     start no configuration after M minutes (continue with --resume)\n"
             "  --max-configs K     stop after K new configurations (continue with --resume)\n"
-            "  --jobs J            build up to J-1 configurations ahead in threads (default: 1 on\n"
-            "                      CPUs, where PoCL's cache takes one writer; 8 on GPUs)\n"
+            "  --build-timeout S   a configuration whose kernels take longer than S seconds to build\n"
+            "                      is recorded as failed (\"build too slow\") and never retried;\n"
+            "                      0: no limit (default: 60 on GPUs, 0 on CPUs). Builds with a\n"
+            "                      limit run in child processes of this command\n"
+            "  --jobs J            build up to J-1 configurations ahead in child processes while\n"
+            "                      one is timed (default: 1 on CPUs, where builds would slow the\n"
+            "                      timing and PoCL's cache takes one writer; 8 on GPUs)\n"
             "  --also-default L    also write the choices as the default of the device's\n"
             "                      architecture, vendor or family (L), for devices without a file\n"
             "  --quiet             one line per size instead of one per configuration\n"
@@ -125,6 +133,7 @@ static int parse(int argc, char **argv, tune_options *o)
     o->timing.reps = 5;
     o->timing.warmup = 1;
     o->space.fraction = 1;
+    o->build_timeout = -1;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -209,6 +218,14 @@ static int parse(int argc, char **argv, tune_options *o)
         } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
         else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
+        else if (!strcmp(k, "--build-timeout")) {
+            char *end;
+            o->build_timeout = strtod(v, &end);
+            if (*end || !(o->build_timeout >= 0)) {
+                fprintf(stderr, "bchol tune: --build-timeout takes seconds >= 0\n");
+                return -1;
+            }
+        }
         else if (!strcmp(k, "--also-default")) {
             if (strcmp(v, "architecture") && strcmp(v, "vendor") && strcmp(v, "family")) {
                 fprintf(stderr, "bchol tune: --also-default takes architecture, vendor or family\n");
@@ -327,6 +344,8 @@ static void settings_defaults(tune_options *o, const bchol_device_info *dev)
         o->has_seed = 1;
     }
     if (!o->jobs) o->jobs = dev->type & CL_DEVICE_TYPE_GPU ? 8 : 1;
+    /* NVIDIA's compiler takes minutes for some generated kernels; PoCL builds in seconds */
+    if (o->build_timeout < 0) o->build_timeout = dev->type & CL_DEVICE_TYPE_GPU ? 60 : 0;
 }
 
 /* ---- the sweep ------------------------------------------------------------------------ */
@@ -493,14 +512,17 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 free(todo);
                 return -1;
             }
+            /* the builds start while the batch is made */
+            const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
+            tune_prebuild_start(&bo, o->timing.uplo, p->items, todo, ntodo);
             if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, why, sizeof why)) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
+                tune_prebuild_stop();
                 tune_workload_free(&w);
                 bchol_context_destroy(ctx);
                 g = end;
                 continue;
             }
-            if (o->jobs > 1) tune_prebuild_start(base, &t, o->timing.uplo, p->items, todo, ntodo, o->jobs - 1);
             for (int k = 0; k < ntodo; k++) {
                 const tune_item *it = &p->items[todo[k]];
                 double elapsed = now_s() - start;
@@ -510,8 +532,19 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     stopped = 1;
                     break;
                 }
-                if (o->jobs > 1) tune_prebuild_wait(k);
-                cJSON *r = tune_measure(&o->timing, ctx, &t, &w, it);
+                double build_s;
+                const int built = tune_prebuild_wait(k, why, sizeof why, &build_s);
+                if (built == -2) {
+                    stopped = 1;
+                    break;
+                }
+                cJSON *r;
+                if (built == 1) {
+                    r = tune_record_failed(&w, it, why, build_s);
+                } else {
+                    r = tune_measure(&o->timing, ctx, &t, &w, it);
+                    if (built == 0) cJSON_AddNumberToObject(r, "build_seconds", build_s);
+                }
                 double ms = record_ms(r);
                 const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
                 char failed_text[600] = "";
@@ -551,7 +584,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     if (*failed_text) fprintf(stderr, "              %s\n", failed_text);
                 }
             }
-            if (o->jobs > 1) tune_prebuild_stop();
+            tune_prebuild_stop();
             if (!stopped && confirm_size(o, f, ctx, &t, &w)) stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
@@ -687,6 +720,8 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
 
 int cmd_tune(int argc, char **argv)
 {
+    /* the hidden mode of the build processes (tune_prebuild.c) */
+    if (argc > 1 && !strcmp(argv[1], "--build-child")) return tune_build_child(argc - 1, argv + 1);
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);

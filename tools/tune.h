@@ -4,6 +4,7 @@
  *   tune_workload.c   a strided batch on the device, its reference results and checks
  *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
  *                     atomic saves after every configuration (so a killed run resumes)
+ *   tune_prebuild.c   builds in child processes: ahead of the timing, under a time limit
  *   tune_report.c     bchol tune --report
  *   cmd_tune.c        options, the sweep, progress and ETA on stderr
  */
@@ -13,6 +14,7 @@
 #include "bchol.h"
 
 #include <cjson/cJSON.h>
+#include <signal.h>
 #include <stddef.h>
 
 #define TUNE_MAX_PARAMS 8
@@ -225,12 +227,34 @@ cJSON *tune_measure(const tune_timing *timing, bchol_context *ctx, const tune_ta
 int tune_confirm(const tune_timing *timing, bchol_context *ctx, const tune_target *t,
                  tune_workload *w, cJSON *const *records, int count, char *why, size_t size);
 
-/* Builds items[todo[0..count-1]] ahead of the main thread in `threads` worker threads. */
-int tune_prebuild_start(bchol_context *base, const tune_target *t, char uplo,
-                        const tune_item *items, const int *todo, int count, int threads);
-/* Waits until todo[k] is built if a worker took it (else the caller builds it). */
-void tune_prebuild_wait(int k);
+/* The record of a configuration that was not measured because its build failed (why). */
+cJSON *tune_record_failed(const tune_workload *w, const tune_item *it, const char *why, double seconds);
+
+/*
+ * Builds in child processes (tune_prebuild.c): each configuration of a size is built by a
+ * child process with a time limit, up to jobs - 1 of them at once ahead of the one being
+ * timed (one at a time with jobs = 1), so that the parent's own build is a load from the
+ * on-disk caches. Used when timeout_s > 0 or jobs > 1; otherwise the caller builds.
+ */
+typedef struct {
+    int jobs;
+    double timeout_s;                  /* 0: none */
+    const char *device;                /* the device spec children take (NULL: the default) */
+    volatile const sig_atomic_t *stop; /* set by a signal: waits give up */
+} tune_build_options;
+
+/* Starts building items[todo[0..count-1]] (the configurations of one size). */
+void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item *items,
+                         const int *todo, int count);
+/* Waits for the build of todo[k] (called for k = 0, 1, ... in turn). 0: built (*seconds:
+ * its build time); 1: failed or too slow, why says it (*seconds: how long it ran); -1: not
+ * built in a child (the caller builds it); -2: a stop was requested. */
+int tune_prebuild_wait(int k, char *why, size_t size, double *seconds);
+/* Ends the size's builds (a child still running is killed). */
 void tune_prebuild_stop(void);
+/* The hidden mode `bchol tune --build-child ...` that a child runs (argv[0] is
+ * "--build-child"); its exit status. */
+int tune_build_child(int argc, char **argv);
 
 /* ---- report (tune_report.c) --------------------------------------------------------- */
 

@@ -23,18 +23,34 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What every record of a configuration says first: which one it is. */
+static cJSON *record_head(const tune_workload *w, const tune_item *it)
+{
+    cJSON *r = cJSON_CreateObject();
+    char prec[2] = {it->precision, 0};
+    cJSON_AddStringToObject(r, "precision", prec);
+    cJSON_AddStringToObject(r, "variant", it->v->name);
+    cJSON_AddNumberToObject(r, "n", it->n);
+    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
+    cJSON_AddItemToObject(r, "params", tune_config_json(it->v, it->cfg));
+    if (it->is_default) cJSON_AddTrueToObject(r, "default");
+    return r;
+}
+
+cJSON *tune_record_failed(const tune_workload *w, const tune_item *it, const char *why, double seconds)
+{
+    cJSON *r = record_head(w, it);
+    cJSON_AddStringToObject(r, "failed", why);
+    cJSON_AddNumberToObject(r, "seconds", round(seconds * 1000) / 1000);
+    return r;
+}
+
 cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target *t,
                     tune_workload *w, const tune_item *it)
 {
     const tune_variant *v = it->v;
-    cJSON *r = cJSON_CreateObject();
-    char prec[2] = {it->precision, 0}, why[600];
-    cJSON_AddStringToObject(r, "precision", prec);
-    cJSON_AddStringToObject(r, "variant", v->name);
-    cJSON_AddNumberToObject(r, "n", it->n);
-    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
-    cJSON_AddItemToObject(r, "params", tune_config_json(v, it->cfg));
-    if (it->is_default) cJSON_AddTrueToObject(r, "default");
+    cJSON *r = record_head(w, it);
+    char why[600];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
 

@@ -165,7 +165,8 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
             printf("%6d %8.0f %11s %11s %8s  %s (not measured here)\n", sizes[s], num(e, "n", -1), "-", "-", "-", params);
             continue;
         }
-        double ratio = picked / best;
+        /* times of 0 (runs shorter than the device's timer resolution) tie */
+        double ratio = best > 0 ? picked / best : picked > 0 ? INFINITY : 1;
         compared++;
         within += ratio <= 1.05;
         if (ratio > worst) worst = ratio;

@@ -3,7 +3,8 @@
 # carried in .debs/ into a private prefix, builds bchol, then runs the steps named on the
 # command line, writing logs and results under $OUT (default ./out):
 #   devices   bchol devices
-#   test      the CTest suite on the NVIDIA OpenCL device
+#   test      the CTest suite on the NVIDIA OpenCL device (only the tests matching
+#             $TEST_REGEX when set, e.g. TEST_REGEX='tune_run|tuning_prepare')
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
@@ -16,12 +17,36 @@
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
-#             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (7)
-#             minutes: every variant (fused, interleaved n <= 64, separate n >= 32) at
-#             $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float and double, a seeded
-#             $TUNE_FRACTION (0.25) of each size's configurations (the defaults always),
-#             about 20 minutes in all; the file and its report land in $OUT. Carry the
-#             file back into the tree and run again until the log says "complete".
+#             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (6.5)
+#             minutes: every variant (fused, interleaved n <= 64, separate n >= 32,
+#             vbatched n <= 320) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
+#             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
+#             defaults always). Kernels are built in $TUNE_JOBS - 1 (15) child processes
+#             ahead of the timing; a configuration whose build takes more than
+#             $TUNE_BUILD_TIMEOUT (30) seconds is recorded as failed ("build too slow") and
+#             never retried (NVIDIA's compiler takes minutes for some generated interleaved
+#             kernels). The file and its report land in $OUT. Carry the file back into the
+#             tree and run again until the log says "complete".
+#             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
+#             no file: add the file's --set, below, to list a resumed plan). Estimated
+#             from the spaces with the H200's limits (not listed there): about 1250
+#             configurations (fused 283, interleaved 537, separate 221, vbatched 210); the
+#             shipped file was begun with --set unroll=tiles, which a resume keeps (options
+#             not given come from the file): about 980 (interleaved 266); TUNE_ARGS="--set
+#             unroll=tiles,full" brings full unrolling back. From the 2026-11-23 run: about
+#             5 fused/separate/vbatched configurations a second with their builds ahead;
+#             interleaved builds of 1 s (tiles of 2-8) up to minutes (tiles of 24 and more,
+#             full unrolling), so 1-2 a second over 15 builders with the 30 s limit, fewer
+#             with full unrolling: some 6-7 minutes of tuning with tiles only, 12 with full
+#             unrolling. A call of `tune` takes at most 9 minutes (the build: 1-2 minutes
+#             on a fresh machine; 6.5 minutes of tuning; at most one more build limit for
+#             the configuration started last; the report), so one or two calls made back
+#             to back (the machine's idle time counts) should end with "complete", a third
+#             if not, then `tune-check` (2 minutes): within 20 minutes of device time. If
+#             the first call's ETA (tune.log) says the plan will not fit, lower
+#             TUNE_FRACTION in the next calls: a smaller fraction draws a subset of the
+#             same configurations (same seed), and those measured outside it stay in the
+#             file without competing.
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
@@ -61,7 +86,8 @@ for step in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
     $BUILD/tools/bchol devices | tee "$OUT/devices.txt" ;;
   test)
-    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure > "$OUT/ctest-nvidia.log" 2>&1)
+    (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
+      > "$OUT/ctest-nvidia.log" 2>&1)
     grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-nvidia.log" | head -40 ;;
   bench)
     for p in s d; do
@@ -124,14 +150,16 @@ for step in "$@"; do
     # resumes where the last one stopped; the log's last lines say how far it got.
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
-      --variants "${TUNE_VARIANTS:-fused,interleaved,separate}" \
-      --fraction "${TUNE_FRACTION:-0.25}" --seed "${TUNE_SEED:-2026}" \
-      --max-minutes "${TUNE_MINUTES:-7}" --also-default architecture --quiet ${TUNE_ARGS:-} \
+      --variants "${TUNE_VARIANTS:-fused,interleaved,separate,vbatched}" \
+      --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
+      --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
+      --jobs "${TUNE_JOBS:-16}" --also-default architecture --quiet ${TUNE_ARGS:-} \
       2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
     $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
-    tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40 ;;
+    tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40
+    echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
   tune-check)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     : > "$OUT/tune-check-ratios.txt"
