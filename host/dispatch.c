@@ -83,7 +83,7 @@ static int compared_variants(const bchol_tuning_section *s, char p)
 {
     int first = -1;
     for (int i = 0; i < s->nentries; i++) {
-        if (s->entries[i].precision != p || s->entries[i].variant == BCHOL__VARIANT_VBATCHED) continue;
+        if (s->entries[i].precision != p || !bchol__variant_is_strided(s->entries[i].variant)) continue;
         if (first < 0) first = s->entries[i].variant;
         else if ((int)s->entries[i].variant != first) return 1;
     }
@@ -231,20 +231,74 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
     return BCHOL_SUCCESS;
 }
 
-/* ---- solve (potrs, posv) ---------------------------------------------------------- */
+/* ---- solve (potrs, posv) ----------------------------------------------------------
+ * The substitution kernel's nt, rpt and tbc: the tuning table's solve entry for the
+ * nearest measured n below and the closest measured nrhs (tuning.h), else the backend's
+ * defaults. The driver narrows nt to nrhs and fits the work-group to the built kernel
+ * whatever the source; an entry whose work-group (ceil(n/rpt) * tbc work-items) is larger
+ * than the device takes at this n gives way to the defaults, as a fused entry that does
+ * not fit local memory does, rather than being reshaped into something never measured. */
 
-void bchol__solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+/* ceil(n / rpt) * tbc: the work-items of one group */
+static long long solve_group(int n, const bchol_solve_params *s)
+{
+    const int rpt = s->rpt > 0 ? s->rpt : 1;
+    return (long long)((n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1);
+}
+
+void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source)
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
     params->variant = BCHOL_SOLVE_SUBST;
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
+    const bchol_tuning_entry *e = pick.entry;
+    const char *family = ctx->backend->family;
+    char why[sizeof source_text];
+    if (!e) {
+        if (t)
+            snprintf(why, sizeof why, "backend %s defaults (the tuning files for this device have no %c solve entry)",
+                     family, (char)p);
+        else
+            snprintf(why, sizeof why, "backend %s defaults (%s)", family, ctx->tuning_note);
+    } else if (solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
+        snprintf(why, sizeof why,
+                 "backend %s defaults (the tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
+                 "%lld work-items per group at n = %d; the device takes %zu)",
+                 family, e->precision, e->n, e->nrhs, pick.section->file, solve_group(n, &e->solve), n,
+                 ctx->info.max_work_group);
+    } else {
+        const bchol_tuning_section *s = pick.section;
+        params->nt = e->solve.nt;
+        params->rpt = e->solve.rpt;
+        params->tbc = e->solve.tbc;
+        char measured[128] = "", at_n[96], at_rhs[96];
+        if (e->ms >= 0 && e->default_ms >= 0)
+            snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
+                     e->default_ms);
+        if (pick.below_smallest)
+            snprintf(at_n, sizeof at_n, "the smallest measured size (n = %d is below it)", n);
+        else if (e->n == n)
+            snprintf(at_n, sizeof at_n, "measured at this size");
+        else
+            snprintf(at_n, sizeof at_n, "the nearest measured size below n = %d", n);
+        if (e->nrhs == nrhs)
+            snprintf(at_rhs, sizeof at_rhs, "measured at this nrhs");
+        else
+            snprintf(at_rhs, sizeof at_rhs, "the closest measured nrhs to %d", nrhs);
+        snprintf(why, sizeof why, "tuning file %.300s, devices[%d] %s/%s/%s%s%s: %c solve entry for n = %d, "
+                 "nrhs = %d, %s, %s%s",
+                 s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
+                 s->family, e->precision, e->n, e->nrhs, at_n, at_rhs, measured);
+    }
     if (source) {
-        snprintf(source_text, sizeof source_text, "backend %s defaults", ctx->backend->family);
+        memcpy(source_text, why, sizeof source_text);
         *source = source_text;
     }
 }
 
-void bchol__complete_solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                   bchol_solve_params *params)
 {
     bchol_solve_params d;

@@ -241,11 +241,12 @@ bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t
  * becomes call's first, so that the timed span covers both (posv = potrf + potrs). */
 void bchol__call_join(bchol_call *call, cl_event ev);
 
-/* Solve parameters at this precision, n and nrhs; *source says where from. */
-void bchol__solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+/* Solve parameters at this precision, n and nrhs (the tuning table's solve entry, else the
+ * backend's defaults); *source says where from. */
+void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
-void bchol__complete_solve_params(const bchol_context *ctx, bchol_precision p, int n, int nrhs,
+void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                   bchol_solve_params *params);
 
 /* Checks the arguments that potrs and posv share (positions as in potrs; k = 1 when an

@@ -13,15 +13,28 @@
  * shape in params, with etm and schedule; timed on orders up to n, so they serve the
  * vbatched routines' largest order and never compete with the strided variants. */
 #define BCHOL__VARIANT_VBATCHED ((bchol_variant)100)
+/* Entries of the substitution solve ("solve" in files): nt, rpt and tbc of the fixed-size
+ * potrs (also used by posv and the vbatched solve), measured at one n and one nrhs each;
+ * they never compete with the factorization's variants either. */
+#define BCHOL__VARIANT_SOLVE ((bchol_variant)101)
+
+/* Whether entries of v are the strided factorization's (fused, separate, interleaved):
+ * the variants that BCHOL_VARIANT_AUTO chooses among. */
+static inline int bchol__variant_is_strided(bchol_variant v)
+{
+    return v == BCHOL_VARIANT_FUSED || v == BCHOL_VARIANT_SEPARATE || v == BCHOL_VARIANT_INTERLEAVED;
+}
 
 /* The chosen parameters of one variant at one measured size. */
 typedef struct bchol_tuning_entry {
     char precision; /* 's' or 'd' */
     bchol_variant variant;
     int n;               /* the measured size; the entry serves n up to the next one */
+    int nrhs;            /* solve entries: the measured number of right-hand sides (else 0) */
     bchol_params params; /* params.variant == variant (FUSED for vbatched entries) */
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
+    bchol_solve_params solve; /* solve entries only (variant BCHOL_SOLVE_SUBST) */
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
 } bchol_tuning_entry;
@@ -73,12 +86,24 @@ typedef struct {
 /*
  * The entry for (precision, variant, n) on dev: the best-matching section that has any
  * entry for the precision and variant (BCHOL_VARIANT_AUTO: any strided variant, not
- * BCHOL__VARIANT_VBATCHED), then its nearest
+ * BCHOL__VARIANT_VBATCHED or BCHOL__VARIANT_SOLVE), then its nearest
  * measured size at or below n (the smallest when n is below all), then among the variants
  * measured at that size the fastest one (the crossover between variants).
  */
 bchol_tuning_pick bchol__tuning_lookup(const bchol_tuning *t, const bchol_device_info *dev,
                                        char precision, bchol_variant variant, int n);
+
+/*
+ * The solve entry for (precision, n, nrhs) on dev: the best-matching section that has any
+ * solve entry for the precision, its nearest measured n at or below n (the smallest when n
+ * is below all), then among the entries measured at that n the one whose nrhs is closest
+ * to nrhs by ratio (max/min; a tie goes to the larger nrhs, whose tile the solve narrows to
+ * nrhs, rather than splitting the right-hand sides into more tiles that each read the
+ * factor again). With nrhs 1 and 16 measured: nrhs 1..3 take the 1 entry, 4 and more the
+ * 16 entry.
+ */
+bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_device_info *dev,
+                                             char precision, int n, int nrhs);
 
 /* The name a variant has in tuning files ("fused"), or NULL. */
 const char *bchol__variant_name(bchol_variant variant);

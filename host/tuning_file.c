@@ -5,11 +5,14 @@
  *                    "name": "AMD EPYC", "driver": "3.1+debian" (optional),
  *                    "chosen": [ { "precision": "s", "variant": "fused", "n": 16, "n_to": 31,
  *                                  "params": { "ib": 8, "tbc": 1, "rpt": 4, "shape": "fixed" },
- *                                  "ms": 1.2, "default_ms": 2.3 }, ... ],
+ *                                  "ms": 1.2, "default_ms": 2.3 },
+ *                                { "precision": "s", "variant": "solve", "n": 16, "nrhs": 1,
+ *                                  "params": { "nt": 1, "rpt": 4, "tbc": 2 } }, ... ],
  *                    "tried": [ ... every configuration measured; not read here ... ] } ] }
  *
  * An entry serves the sizes from its n up to the next entry's ("n_to", written for the
- * reader, is not needed here).
+ * reader, is not needed here). Solve entries also name the nrhs they were measured at
+ * (required; one entry per precision, n and nrhs).
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
 #include "tuning.h"
@@ -75,6 +78,14 @@ static const param_def vbatched_params[] = {
      schedule_labels},
 };
 
+#define S(field) offsetof(bchol_tuning_entry, solve.field)
+
+static const param_def solve_params[] = {
+    {"nt", S(nt), 1, 32, NULL},
+    {"rpt", S(rpt), 1, 64, NULL},
+    {"tbc", S(tbc), 1, 64, NULL},
+};
+
 static const struct {
     const char *name;
     bchol_variant variant;
@@ -88,6 +99,7 @@ static const struct {
      sizeof interleaved_params / sizeof interleaved_params[0]},
     {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,
      sizeof vbatched_params / sizeof vbatched_params[0]},
+    {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0]},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -167,7 +179,9 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
     if (!cJSON_IsObject(obj))
         return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
     memset(&e->params, 0, sizeof e->params);
+    memset(&e->solve, 0, sizeof e->solve);
     e->etm = e->schedule = 0;
+    if (variants[vi].variant == BCHOL__VARIANT_SOLVE) e->solve.variant = BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED ? BCHOL_VARIANT_FUSED
                                                                           : variants[vi].variant;
@@ -211,7 +225,8 @@ static int cmp_entry(const void *pa, const void *pb)
     const bchol_tuning_entry *a = pa, *b = pb;
     if (a->precision != b->precision) return a->precision - b->precision;
     if (a->variant != b->variant) return (int)a->variant - (int)b->variant;
-    return (a->n > b->n) - (a->n < b->n);
+    if (a->n != b->n) return (a->n > b->n) - (a->n < b->n);
+    return (a->nrhs > b->nrhs) - (a->nrhs < b->nrhs);
 }
 
 /* Fills s from devices[index]; s->entries is allocated (freed by the caller on failure). */
@@ -263,14 +278,24 @@ static int parse_section(const cJSON *dev, int index, bchol_tuning_section *s, c
         if (vi == NVARIANTS) continue; /* a variant of a newer bchol */
         t->precision = p->valuestring[0];
         t->variant = variants[vi].variant;
+        t->nrhs = 0;
+        if (t->variant == BCHOL__VARIANT_SOLVE) {
+            const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "nrhs");
+            if (get_int(r, 1, 1 << 20, &t->nrhs))
+                return reject(why, why_size, "%s.nrhs: expected an integer in 1..%d, found %s", epath,
+                              1 << 20, cJSON_IsNumber(r) ? "a number outside that range" : type_name(r));
+        }
         if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), vi, t, epath, why, why_size) ||
             get_time(e, "ms", &t->ms, epath, why, why_size) ||
             get_time(e, "default_ms", &t->default_ms, epath, why, why_size))
             return -1;
         for (int i = 0; i < s->nentries; i++)
-            if (!cmp_entry(&s->entries[i], t))
-                return reject(why, why_size, "%s: a second %c %s entry for n = %d", epath,
-                              t->precision, variants[vi].name, t->n);
+            if (!cmp_entry(&s->entries[i], t)) {
+                char rhs[32] = "";
+                if (t->nrhs) snprintf(rhs, sizeof rhs, ", nrhs = %d", t->nrhs);
+                return reject(why, why_size, "%s: a second %c %s entry for n = %d%s", epath,
+                              t->precision, variants[vi].name, t->n, rhs);
+            }
         s->nentries++;
     }
     qsort(s->entries, (size_t)s->nentries, sizeof *s->entries, cmp_entry);
