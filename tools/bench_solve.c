@@ -8,7 +8,8 @@
  * go through LAPACKE ?potrs and ?posv per matrix in an OpenMP loop. With --variant
  * interleaved the timed routines are bchol_{s,d}posv_interleaved and _potrs_interleaved on
  * interleaved copies of the same systems; the conversions (A and B in, X out) are timed
- * apart, in column conv_ms.
+ * apart, in column conv_ms. With --explain, a line per size says which tuning file and
+ * entry (or the backend's defaults) chose the solve's parameters.
  */
 #include "bench_solve.h"
 
@@ -32,6 +33,7 @@ typedef struct {
     int reps, warmup, compare;
     bchol_solve_params prm;
     int interleaved;       /* --variant interleaved */
+    int explain;           /* --explain: where the solve's parameters came from */
     long long chunk;       /* its chunk size (0: the simple layout, one chunk) */
 } solve_options;
 
@@ -53,7 +55,9 @@ static void usage(FILE *f)
                "defaults)\n"
                "  --variant strided|interleaved   layout of the timed routines (default strided;\n"
                "                    interleaved: conversions timed apart; --nt and --tbc apply)\n"
-               "  --chunk C         chunk size of the interleaved layout (default: one chunk)\n");
+               "  --chunk C         chunk size of the interleaved layout (default: one chunk)\n"
+               "  --explain         print, per size, which tuning file and entry chose the solve's\n"
+               "                    parameters (nrhs and n select the entry)\n");
 }
 
 int bench_solve_requested(int argc, char **argv)
@@ -79,6 +83,10 @@ static int parse(int argc, char **argv, solve_options *o)
             exit(0);
         }
         if (!strcmp(k, "--solve")) continue;
+        if (!strcmp(k, "--explain")) {
+            o->explain = 1;
+            continue;
+        }
         const char *v = i + 1 < argc ? argv[++i] : NULL;
         if (!v) {
             fprintf(stderr, "bchol bench --solve: %s needs a value\n", k);
@@ -139,6 +147,7 @@ typedef struct {
     double potrs_ms, posv_ms, residual, peer_potrs_ms, peer_posv_ms, conv_ms;
     int ok, peer_ok;
     char params[48];
+    char source[1024]; /* where the parameters came from (--explain) */
 } solve_row;
 
 /* Worst residual over a sample of the batch; x holds the solutions. */
@@ -260,7 +269,17 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     row->batch = batch;
 
     bchol_solve_params used;
-    bchol_potrs_params(ctx, o->precision, n, k, &used, NULL);
+    const char *source = "";
+    bchol_potrs_params(ctx, o->precision, n, k, &used, &source);
+    if (o->interleaved)
+        snprintf(row->source, sizeof row->source,
+                 "the interleaved solve's built-in choice of nt and work-group (tuning files have no "
+                 "entries for it)");
+    else
+        snprintf(row->source, sizeof row->source, "%s%s", source,
+                 o->prm.nt > 0 || o->prm.rpt > 0 || o->prm.tbc > 0
+                     ? "; parameters given on the command line override it for potrs (posv keeps it)"
+                     : "");
     if (o->prm.nt > 0) used.nt = o->prm.nt;
     if (o->prm.rpt > 0) used.rpt = o->prm.rpt;
     if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
@@ -461,6 +480,7 @@ int bench_solve(int argc, char **argv)
                    row.peer_potrs_ms / row.potrs_ms, row.peer_posv_ms / row.posv_ms,
                    row.peer_ok ? "" : " (peer check failed)");
         printf("\n");
+        if (o.explain) printf("#   n = %d: %s\n", n, row.source);
         fflush(stdout);
         failed |= !row.ok;
     }

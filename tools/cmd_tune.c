@@ -1,6 +1,7 @@
 /*
  * bchol tune: measures every configuration of every variant's search space (or a seeded
- * random fraction) at each size and precision on one device, and writes the tuning file
+ * random fraction) at each size and precision (and, for the solve, each number of
+ * right-hand sides) on one device, and writes the tuning file
  * the dispatcher reads. Each candidate is built, run once and checked against reference
  * results (a warm-up: PoCL also compiles its work-group specializations then), then timed
  * with OpenCL profiling events; the median of the timed runs counts (or the fastest,
@@ -39,7 +40,7 @@ typedef struct {
     int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
-            statistic;
+            statistic, nrhs;
     } given;
 } tune_options;
 
@@ -63,7 +64,10 @@ static void usage(FILE *f)
             "  --variants LIST     variants to sweep, comma-separated (default: every one at the\n"
             "                      sizes it applies to: fused within local memory, interleaved\n"
             "                      n <= 64, separate n >= 32; vbatched, timed on orders uniform\n"
-            "                      in [1, n], where fused fits)\n"
+            "                      in [1, n], where fused fits; solve, the substitution solve\n"
+            "                      of potrs/posv, at each --nrhs)\n"
+            "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c\n"
+            "                      (default 1,16); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
             "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
             "  --reps R            timed runs per configuration (default 5)\n"
@@ -183,6 +187,17 @@ static int parse(int argc, char **argv, tune_options *o)
         } else if (!strcmp(k, "--variants")) {
             snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
             o->given.variants = 1;
+        } else if (!strcmp(k, "--nrhs")) {
+            if ((o->space.nnrhs = util_parse_sizes(v, o->space.nrhs, TUNE_MAX_SIZES)) <= 0) {
+                fprintf(stderr, "bchol tune: bad --nrhs list \"%s\"\n", v);
+                return -1;
+            }
+            for (int s = 0; s < o->space.nnrhs; s++)
+                if (o->space.nrhs[s] < 1) {
+                    fprintf(stderr, "bchol tune: --nrhs values must be >= 1\n");
+                    return -1;
+                }
+            o->given.nrhs = 1;
         } else if (!strcmp(k, "--uplo")) {
             o->timing.uplo = v[0];
             o->given.uplo = 1;
@@ -256,6 +271,8 @@ static cJSON *settings_json(const tune_options *o)
     for (int i = 0; i < o->space.nsizes; i++) cJSON_AddItemToArray(sizes, cJSON_CreateNumber(o->space.sizes[i]));
     cJSON_AddStringToObject(t, "precisions", o->space.precisions);
     cJSON_AddStringToObject(t, "variants", o->space.variants);
+    cJSON *nrhs = cJSON_AddArrayToObject(t, "nrhs");
+    for (int i = 0; i < o->space.nnrhs; i++) cJSON_AddItemToArray(nrhs, cJSON_CreateNumber(o->space.nrhs[i]));
     char uplo[2] = {o->timing.uplo, 0};
     cJSON_AddStringToObject(t, "uplo", uplo);
     cJSON_AddNumberToObject(t, "batch", (double)o->batch);
@@ -289,6 +306,12 @@ static void settings_from_file(tune_options *o, const cJSON *t)
         snprintf(o->space.precisions, sizeof o->space.precisions, "%s", x->valuestring);
     if (!o->given.variants && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "variants")))
         snprintf(o->space.variants, sizeof o->space.variants, "%s", x->valuestring);
+    if (!o->given.nrhs && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "nrhs"))) {
+        const cJSON *e;
+        o->space.nnrhs = 0;
+        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->space.nnrhs < TUNE_MAX_SIZES && e->valueint > 0)
+            o->space.nrhs[o->space.nnrhs++] = e->valueint;
+    }
     if (!o->given.uplo && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "uplo")))
         o->timing.uplo = x->valuestring[0];
     if (!o->given.batch && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "batch")))
@@ -331,6 +354,7 @@ static void settings_defaults(tune_options *o, const bchol_device_info *dev)
                                : "4,8,16,32,64,128";
         o->space.nsizes = util_parse_sizes(grid, o->space.sizes, TUNE_MAX_SIZES);
     }
+    if (!o->space.nnrhs) o->space.nnrhs = util_parse_sizes("1,16", o->space.nrhs, TUNE_MAX_SIZES);
     if (!*o->space.precisions) snprintf(o->space.precisions, sizeof o->space.precisions, "%s", dev->fp64 ? "sd" : "s");
     if (!*o->space.variants) {
         o->space.variants[0] = 0;
@@ -370,7 +394,7 @@ static double record_ms(const cJSON *r)
     return cJSON_IsNumber(ms) ? ms->valuedouble : -1;
 }
 
-/* Best and default times measured so far for a precision, variant and size. */
+/* Best and default times measured so far for a precision, variant, size and nrhs. */
 static void best_so_far(const tune_file *f, const tune_item *it, double *best, double *deflt)
 {
     *best = *deflt = -1;
@@ -382,7 +406,8 @@ static void best_so_far(const tune_file *f, const tune_item *it, double *best, d
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
         if (!cJSON_IsString(p) || p->valuestring[0] != it->precision || !cJSON_IsString(v) ||
-            strcmp(v->valuestring, it->v->name) || !cJSON_IsNumber(n) || n->valueint != it->n)
+            strcmp(v->valuestring, it->v->name) || !cJSON_IsNumber(n) || n->valueint != it->n ||
+            tune_record_nrhs(r) != it->nrhs)
             continue;
         double ms = record_ms(r);
         if (ms < 0 || cJSON_GetObjectItemCaseSensitive(r, "failed")) continue;
@@ -399,6 +424,13 @@ static void best_so_far(const tune_file *f, const tune_item *it, double *best, d
     }
 }
 
+/* "fused", "solve nrhs=16" */
+static void item_name(const tune_item *it, char *out, size_t size)
+{
+    if (it->nrhs) snprintf(out, size, "%s nrhs=%d", it->v->name, it->nrhs);
+    else snprintf(out, size, "%s", it->v->name);
+}
+
 static int in_group(const cJSON *r, char precision, int n)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
@@ -411,8 +443,8 @@ static int ok_record(const cJSON *r)
     return record_ms(r) >= 0 && !cJSON_GetObjectItemCaseSensitive(r, "failed");
 }
 
-/* The finalists of a size: each variant's TUNE_CONFIRM_BEST fastest configurations of the
- * current space by the sweep's time, and the defaults. */
+/* The finalists of a size: each variant's (the solve's: per nrhs) TUNE_CONFIRM_BEST fastest
+ * configurations of the current space by the sweep's time, and the defaults. */
 static int finalists(const tune_file *f, char precision, int n, cJSON **out)
 {
     int count = 0, i = -1;
@@ -430,7 +462,8 @@ static int finalists(const tune_file *f, char precision, int n, cJSON **out)
             k++;
             faster += in_group(x, precision, n) && ok_record(x) && tune_file_in_space(f, k) &&
                       cJSON_IsString(xv) && cJSON_IsString(variant) &&
-                      !strcmp(xv->valuestring, variant->valuestring) && record_ms(x) < record_ms(r);
+                      !strcmp(xv->valuestring, variant->valuestring) &&
+                      tune_record_nrhs(x) == tune_record_nrhs(r) && record_ms(x) < record_ms(r);
         }
         if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) out[count++] = r;
     }
@@ -498,10 +531,12 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         while (end < p->count && p->items[end].precision == p->items[g].precision &&
                p->items[end].n == p->items[g].n)
             end++;
-        int ntodo = 0;
-        for (int i = g; i < end; i++)
+        int ntodo = 0, max_nrhs = 0;
+        for (int i = g; i < end; i++) {
             if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
-        tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}, 0};
+            if (p->items[i].nrhs > max_nrhs) max_nrhs = p->items[i].nrhs; /* the solve's B */
+        }
+        tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}, 0, 0};
         bchol_potrf_params(base, t.precision, t.n, &t.defaults, NULL);
         if (ntodo || needs_confirmation(f, t.precision, t.n)) {
             bchol_context *ctx;
@@ -515,7 +550,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             /* the builds start while the batch is made */
             const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
             tune_prebuild_start(&bo, o->timing.uplo, p->items, todo, ntodo);
-            if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, why, sizeof why)) {
+            if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, max_nrhs, why, sizeof why)) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
                 tune_prebuild_stop();
                 tune_workload_free(&w);
@@ -578,8 +613,10 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     hms(elapsed / new_done * (total - done), eta, sizeof eta);
                     if (*failed_text) snprintf(res, sizeof res, "failed");
                     else snprintf(res, sizeof res, "%10.4f ms", ms);
+                    char name[64];
+                    item_name(it, name, sizeof name);
                     fprintf(stderr, "[%5d/%5d] %c n=%-4d %s %-34s%s %s  best %s  default %s  elapsed %s ETA %s\n",
-                            done, total, it->precision, it->n, it->v->name, cfg,
+                            done, total, it->precision, it->n, name, cfg,
                             it->is_default ? "*" : " ", res, bs, ds, el, eta);
                     if (*failed_text) fprintf(stderr, "              %s\n", failed_text);
                 }
@@ -591,8 +628,10 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         }
         /* the size's summary */
         for (int i = g; i < end && !stopped; i++) {
-            if (i > g && p->items[i].v == p->items[i - 1].v) continue;
+            if (i > g && p->items[i].v == p->items[i - 1].v && p->items[i].nrhs == p->items[i - 1].nrhs) continue;
             double best, deflt;
+            char name[64];
+            item_name(&p->items[i], name, sizeof name);
             best_so_far(f, &p->items[i], &best, &deflt);
             char el[32], eta[32], bs[32] = "-", ds[32] = "-", sp[32] = "-";
             double elapsed = now_s() - start;
@@ -602,8 +641,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
             if (best > 0 && deflt > 0) snprintf(sp, sizeof sp, "%.2fx", deflt / best);
             fprintf(stderr, "bchol tune: %c n=%-4d %s: best %s ms, defaults %s ms (%s)  [%d/%d, elapsed %s, ETA %s]\n",
-                    p->items[i].precision, p->items[i].n, p->items[i].v->name, bs, ds, sp, done,
-                    total, el, eta);
+                    p->items[i].precision, p->items[i].n, name, bs, ds, sp, done, total, el, eta);
         }
         g = end;
     }
@@ -642,16 +680,14 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* "s fused 16 {...}" -> "s fused 16" */
+/* "s fused 16 {...}" -> "s fused 16", "s solve 16 nrhs=1 {...}" -> "s solve 16 nrhs=1" */
 static void group_of(const char *key, char *out, size_t size)
 {
-    int spaces = 0;
-    size_t i = 0;
-    for (; key[i] && i + 1 < size; i++) {
-        if (key[i] == ' ' && ++spaces == 3) break;
-        out[i] = key[i];
-    }
-    out[i] = 0;
+    const char *params = strstr(key, " {");
+    size_t len = params ? (size_t)(params - key) : strlen(key);
+    if (len >= size) len = size - 1;
+    memcpy(out, key, len);
+    out[len] = 0;
 }
 
 static int in_space(const char *key, void *user)

@@ -21,13 +21,14 @@
 #define TUNE_MAX_VALUES 32
 #define BCHOL_TUNING_FILE_VERSION 1 /* the format the library reads (host/tuning.h) */
 
-/* What candidate lists and pruning rules may depend on. */
+/* What candidate lists and pruning rules may depend on: the device and the problem. */
 typedef struct {
     bchol_device_info dev;
     char precision; /* 's' or 'd' */
     int n;
     bchol_params defaults; /* the backend's (bchol_potrf_params without a tuning file) */
     int vb_crossover;      /* vbatched: the largest order its fused kernel takes */
+    int nrhs;              /* the solve: right-hand sides per matrix (0 for the factorizations) */
 } tune_target;
 
 /* ---- variants (tune_<variant>.c) ------------------------------------------------- */
@@ -35,11 +36,12 @@ typedef struct {
 struct tune_workload;
 
 /* What one configuration runs: the fixed-size variants read p; vbatched also its early
- * termination and schedule (with p's fused fields). */
+ * termination and schedule (with p's fused fields); the solve reads solve only. */
 typedef struct {
     bchol_params p;
     bchol_etm etm;
     bchol_schedule schedule;
+    bchol_solve_params solve;
 } tune_params;
 
 typedef struct tune_variant {
@@ -48,6 +50,10 @@ typedef struct tune_variant {
     /* 1: times the workload's variable sizes (vbatched), so it competes with no other
      * variant; 0: the strided batch of order n */
     int variable_sizes;
+    /* 1: times the solve (potrs) with the workload's factors and right-hand sides, once per
+     * nrhs of the sweep (--nrhs), which is part of the problem: records and entries carry
+     * it, and it competes with no other variant */
+    int solve;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
     /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
@@ -66,7 +72,8 @@ typedef struct tune_variant {
     bchol_status (*prepare)(bchol_context *ctx, const tune_target *t, char uplo,
                             const tune_params *p, tune_params *effective);
     /* Enqueues one run on the workload's batch (the call that is timed). */
-    bchol_status (*run)(bchol_context *ctx, const struct tune_workload *w, const tune_params *p);
+    bchol_status (*run)(bchol_context *ctx, const tune_target *t, const struct tune_workload *w,
+                        const tune_params *p);
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
@@ -77,7 +84,8 @@ const tune_variant *tune_variant_named(const char *name);
  * params, so that what is timed is what the dispatcher would run (conversions included). */
 bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char uplo,
                                   const tune_params *p, tune_params *effective);
-bchol_status tune_strided_run(bchol_context *ctx, const struct tune_workload *w, const tune_params *p);
+bchol_status tune_strided_run(bchol_context *ctx, const tune_target *t, const struct tune_workload *w,
+                              const tune_params *p);
 
 /* "ib=8 tbc=1 rpt=4 shape=fixed" */
 void tune_format_config(const tune_variant *v, const int *cfg, char *out, size_t size);
@@ -90,7 +98,11 @@ int tune_config_from_json(const tune_variant *v, const cJSON *params, int *cfg);
 #define TUNE_SAMPLES 5
 
 /* A strided batch of random SPD matrices (lda = n, stride = n*n) with one matrix broken
- * at a known pivot, its pristine copy on the device, and reference results for a sample. */
+ * at a known pivot, its pristine copy on the device, and reference results for a sample.
+ * For the solve (max_nrhs > 0) also the batch's factors (the broken matrix's partial) and
+ * random right-hand sides: a pristine copy and a working one, each of batch*n*max_nrhs
+ * elements; a run with nrhs right-hand sides reads the first batch*n*nrhs of them (ldb n,
+ * stride n*nrhs). */
 typedef struct tune_workload {
     bchol_context *ctx;
     char precision, uplo;
@@ -107,12 +119,14 @@ typedef struct tune_workload {
      * vn[b]-by-vn[b] block of its n-by-n matrix, vn uniform in [1, n] (the broken one n). */
     cl_mem vn, vlda, voff; /* int, int, int64_t per matrix */
     int *vn_host;
+    int max_nrhs;       /* 0: no solve buffers */
+    cl_mem F, B0, B;    /* factors, pristine and working right-hand sides */
 } tune_workload;
 
 /* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
 long long tune_default_batch(const bchol_device_info *dev, char precision, int n);
 int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
-                       long long batch, char *why, size_t size);
+                       long long batch, int max_nrhs, char *why, size_t size);
 void tune_workload_free(tune_workload *w);
 /* Copies the pristine input over the working copy (not part of the timed call). */
 int tune_workload_reset(tune_workload *w);
@@ -120,6 +134,9 @@ int tune_workload_reset(tune_workload *w);
  * backward error of the sampled matrices (<= 30), of their leading vn-by-vn blocks when
  * variable_sizes. 0, or -1 with the first mismatch. */
 int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t size);
+/* After a solve run with nrhs right-hand sides: the residual ||A*X - B|| / (||A|| ||X|| n
+ * eps) of the sampled systems (<= 30; the broken matrix is not checked). 0, or -1. */
+int tune_workload_verify_solve(tune_workload *w, int nrhs, char *why, size_t size);
 
 /* ---- the tuning file (tune_file.c) ------------------------------------------------- */
 
@@ -138,10 +155,13 @@ typedef struct {
 int tune_file_open(tune_file *f, const char *path, int resume, const bchol_device_info *dev,
                    char *why, size_t size);
 void tune_file_close(tune_file *f);
-/* The identity key of a tried record ("s fused 16 {params}") into out. */
+/* The identity key of a tried record ("s fused 16 {params}", "s solve 16 nrhs=1 {params}")
+ * into out; everything before " {" names its group (precision, variant, size, nrhs). */
 void tune_record_key(const cJSON *record, char *out, size_t size);
-void tune_key(char precision, const char *variant, int n, const cJSON *params, char *out,
+void tune_key(char precision, const char *variant, int n, int nrhs, const cJSON *params, char *out,
               size_t size);
+/* A record's "nrhs" (solve records), else 0. */
+int tune_record_nrhs(const cJSON *record);
 /* The tried record with this key, or NULL. */
 cJSON *tune_file_find(const tune_file *f, const char *key);
 /* Appends a tried record (takes it). */
@@ -177,6 +197,7 @@ typedef struct {
     int sizes[TUNE_MAX_SIZES], nsizes;
     char precisions[3]; /* "s", "d" or "sd" */
     char variants[128]; /* comma-separated names */
+    int nrhs[TUNE_MAX_SIZES], nnrhs; /* the solve's right-hand-side counts (--nrhs) */
     double fraction;    /* of each size's configurations, drawn with seed */
     unsigned long long seed;
     tune_value_set sets[TUNE_MAX_SETS];
@@ -195,6 +216,7 @@ typedef struct {
     char precision;
     int n;
     const tune_variant *v;
+    int nrhs; /* the solve's (0 for the factorizations) */
     int cfg[TUNE_MAX_PARAMS];
     int is_default; /* the backend defaults: what the untuned library runs */
     char key[512];  /* tune_key: identifies its record in the file */

@@ -1,6 +1,7 @@
 /* The tuning file while bchol tune runs: a cJSON document holding, for the device being
  * tuned, every configuration tried ("tried", with its time or why it failed) and the
- * fastest one per precision, variant and size ("chosen", what the library reads). It is
+ * fastest one per precision, variant and size, and nrhs for the solve ("chosen", what the
+ * library reads). It is
  * written whole after every configuration (temporary file + rename), so a run killed at
  * any point leaves a valid file that --resume continues. */
 #include "tune.h"
@@ -52,12 +53,19 @@ cJSON *tune_json_load(const char *path, char *why, size_t size)
     return root;
 }
 
-void tune_key(char precision, const char *variant, int n, const cJSON *params, char *out,
+void tune_key(char precision, const char *variant, int n, int nrhs, const cJSON *params, char *out,
               size_t size)
 {
     char *p = params ? cJSON_PrintUnformatted(params) : NULL;
-    snprintf(out, size, "%c %s %d %s", precision, variant, n, p ? p : "{}");
+    if (nrhs > 0) snprintf(out, size, "%c %s %d nrhs=%d %s", precision, variant, n, nrhs, p ? p : "{}");
+    else snprintf(out, size, "%c %s %d %s", precision, variant, n, p ? p : "{}");
     free(p);
+}
+
+int tune_record_nrhs(const cJSON *r)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "nrhs");
+    return cJSON_IsNumber(k) && k->valueint > 0 ? k->valueint : 0;
 }
 
 void tune_record_key(const cJSON *r, char *out, size_t size)
@@ -66,8 +74,8 @@ void tune_record_key(const cJSON *r, char *out, size_t size)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
     tune_key(cJSON_IsString(p) ? p->valuestring[0] : '?', cJSON_IsString(v) ? v->valuestring : "?",
-             cJSON_IsNumber(n) ? n->valueint : -1, cJSON_GetObjectItemCaseSensitive(r, "params"),
-             out, size);
+             cJSON_IsNumber(n) ? n->valueint : -1, tune_record_nrhs(r),
+             cJSON_GetObjectItemCaseSensitive(r, "params"), out, size);
 }
 
 static int remember_key(tune_file *f, const cJSON *record)
@@ -224,7 +232,7 @@ void tune_file_close(tune_file *f)
 typedef struct {
     char precision;
     const char *variant;
-    int n, ok, failed, confirmed;
+    int n, nrhs, ok, failed, confirmed;
     const cJSON *best, *deflt;
 } group;
 
@@ -247,6 +255,7 @@ static int cmp_group(const void *pa, const void *pb)
     if (a->precision != b->precision) return a->precision - b->precision;
     int v = strcmp(a->variant, b->variant);
     if (v) return v;
+    if (a->nrhs != b->nrhs) return (a->nrhs > b->nrhs) - (a->nrhs < b->nrhs);
     return (a->n > b->n) - (a->n < b->n);
 }
 
@@ -269,9 +278,12 @@ static cJSON *chosen_of(const tune_file *f)
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "n");
         index++;
         if (!g || !*p || !*v || !cJSON_IsNumber(n) || !tune_file_in_space(f, index)) continue;
+        const int nrhs = tune_record_nrhs(r);
         int i = 0;
-        while (i < count && !(g[i].precision == p[0] && !strcmp(g[i].variant, v) && g[i].n == n->valueint)) i++;
-        if (i == count) g[count++] = (group){p[0], v, n->valueint, 0, 0, 0, NULL, NULL};
+        while (i < count && !(g[i].precision == p[0] && !strcmp(g[i].variant, v) && g[i].n == n->valueint &&
+                              g[i].nrhs == nrhs))
+            i++;
+        if (i == count) g[count++] = (group){p[0], v, n->valueint, nrhs, 0, 0, 0, NULL, NULL};
         double ms = ms_of(r);
         if (ms < 0) {
             g[i].failed++;
@@ -296,9 +308,11 @@ static cJSON *chosen_of(const tune_file *f)
         cJSON_AddStringToObject(e, "precision", p);
         cJSON_AddStringToObject(e, "variant", g[i].variant);
         cJSON_AddNumberToObject(e, "n", g[i].n);
+        if (g[i].nrhs) cJSON_AddNumberToObject(e, "nrhs", g[i].nrhs);
         /* the sizes it serves: up to the next measured size (none: all above) */
         for (int k = i + 1; k < count; k++)
-            if (g[k].best && g[k].precision == g[i].precision && !strcmp(g[k].variant, g[i].variant)) {
+            if (g[k].best && g[k].precision == g[i].precision && !strcmp(g[k].variant, g[i].variant) &&
+                g[k].nrhs == g[i].nrhs) {
                 cJSON_AddNumberToObject(e, "n_to", g[k].n - 1);
                 break;
             }

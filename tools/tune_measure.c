@@ -31,6 +31,7 @@ static cJSON *record_head(const tune_workload *w, const tune_item *it)
     cJSON_AddStringToObject(r, "precision", prec);
     cJSON_AddStringToObject(r, "variant", it->v->name);
     cJSON_AddNumberToObject(r, "n", it->n);
+    if (it->nrhs) cJSON_AddNumberToObject(r, "nrhs", it->nrhs);
     cJSON_AddNumberToObject(r, "batch", (double)w->batch);
     cJSON_AddItemToObject(r, "params", tune_config_json(it->v, it->cfg));
     if (it->is_default) cJSON_AddTrueToObject(r, "default");
@@ -45,10 +46,13 @@ cJSON *tune_record_failed(const tune_workload *w, const tune_item *it, const cha
     return r;
 }
 
-cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target *t,
+cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target *size_target,
                     tune_workload *w, const tune_item *it)
 {
     const tune_variant *v = it->v;
+    tune_target item_target = *size_target;
+    item_target.nrhs = it->nrhs; /* the solve's problem */
+    const tune_target *t = &item_target;
     cJSON *r = record_head(w, it);
     char why[600];
     struct timespec t0, t1;
@@ -90,13 +94,14 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
             break;
         }
         double ms = 0;
-        if ((st = v->run(ctx, w, &prm)) || (st = bchol_last_call_ms(ctx, &ms))) {
+        if ((st = v->run(ctx, t, w, &prm)) || (st = bchol_last_call_ms(ctx, &ms))) {
             char line[400];
             first_line(bchol_last_error(ctx), line, sizeof line);
             snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
             break;
         }
-        if (k == 0 && tune_workload_verify(w, v->variable_sizes, why, sizeof why)) {
+        if (k == 0 && (v->solve ? tune_workload_verify_solve(w, t->nrhs, why, sizeof why)
+                             : tune_workload_verify(w, v->variable_sizes, why, sizeof why))) {
             st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
             break;
         }
@@ -124,6 +129,7 @@ int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t,
                  cJSON *const *records, int count, char *why, size_t size)
 {
     tune_params prm[TUNE_CONFIRM_MAX];
+    tune_target target[TUNE_CONFIRM_MAX];
     const tune_variant *var[TUNE_CONFIRM_MAX];
     double times[TUNE_CONFIRM_MAX][64];
     const int rounds = o->reps < 64 ? o->reps : 64;
@@ -138,8 +144,10 @@ int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t,
         }
         tune_params p;
         var[i]->to_params(cfg, &p);
+        target[i] = *t;
+        target[i].nrhs = tune_record_nrhs(records[i]);
         /* what the library runs (the defaults may have been fitted) */
-        bchol_status st = var[i]->prepare(ctx, t, o->uplo, &p, &prm[i]);
+        bchol_status st = var[i]->prepare(ctx, &target[i], o->uplo, &p, &prm[i]);
         if (st) {
             snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
             return -1;
@@ -150,7 +158,7 @@ int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t,
         for (int i = 0; i < count; i++) {
             double ms;
             bchol_status st = BCHOL_SUCCESS;
-            if (tune_workload_reset(w) || (st = var[i]->run(ctx, w, &prm[i])) ||
+            if (tune_workload_reset(w) || (st = var[i]->run(ctx, &target[i], w, &prm[i])) ||
                 (st = bchol_last_call_ms(ctx, &ms))) {
                 snprintf(why, size, "%s: %s", bchol_status_string(st), bchol_last_error(ctx));
                 return -1;

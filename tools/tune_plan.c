@@ -1,7 +1,7 @@
 /* The plan of a sweep: every configuration of every selected variant's space at each
- * precision and size, in sweep order (precision, size, variant, then the parameters with
- * the last fastest), after pruning (counted per reason) and the seeded --fraction draw;
- * the backend defaults always belong to it. */
+ * precision and size (and, for the solve, each nrhs), in sweep order (precision, size,
+ * variant, nrhs, then the parameters with the last fastest), after pruning (counted per
+ * reason) and the seeded --fraction draw; the backend defaults always belong to it. */
 #include "bchol_util.h"
 #include "tune.h"
 
@@ -45,7 +45,7 @@ static tune_item *plan_add(tune_plan *p)
 static void item_key(tune_item *it)
 {
     cJSON *params = tune_config_json(it->v, it->cfg);
-    tune_key(it->precision, it->v->name, it->n, params, it->key, sizeof it->key);
+    tune_key(it->precision, it->v->name, it->n, it->nrhs, params, it->key, sizeof it->key);
     cJSON_Delete(params);
 }
 
@@ -55,8 +55,8 @@ typedef struct {
     char example[200];
 } prune_count;
 
-/* Appends the configurations of one variant at one size; pruned ones are counted into
- * pruned (replacing the file's earlier counts for that size). */
+/* Appends the configurations of one variant at one size (and nrhs); pruned ones are counted
+ * into pruned (replacing the file's earlier counts for that size and nrhs). */
 static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *ctx,
                         const tune_target *t, cJSON *pruned_list)
 {
@@ -88,7 +88,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
             if (k == npc && npc < 8) pc[npc++] = (prune_count){category, 0, ""};
             if (k < npc && !pc[k].count++) snprintf(pc[k].example, sizeof pc[k].example, "%s", why);
         } else {
-            tune_item it = {t->precision, t->n, v, {0}, is_default, ""};
+            tune_item it = {t->precision, t->n, v, t->nrhs, {0}, is_default, ""};
             memcpy(it.cfg, cfg, sizeof cfg);
             item_key(&it);
             if (is_default || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
@@ -105,18 +105,19 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
     if (!have_default) {
         tune_item *slot = plan_add(p);
         if (!slot) return -1;
-        *slot = (tune_item){t->precision, t->n, v, {0}, 1, ""};
+        *slot = (tune_item){t->precision, t->n, v, t->nrhs, {0}, 1, ""};
         memcpy(slot->cfg, deflt, sizeof deflt);
         item_key(slot);
     }
-    /* replace the pruned counts recorded for this precision, variant and size */
+    /* replace the pruned counts recorded for this precision, variant, size and nrhs */
     for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
         const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
         const cJSON *rp = cJSON_GetObjectItemCaseSensitive(r, "precision");
         const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
         const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
         if (cJSON_IsString(rp) && rp->valuestring[0] == t->precision && cJSON_IsString(rv) &&
-            !strcmp(rv->valuestring, v->name) && cJSON_IsNumber(rn) && rn->valueint == t->n)
+            !strcmp(rv->valuestring, v->name) && cJSON_IsNumber(rn) && rn->valueint == t->n &&
+            tune_record_nrhs(r) == t->nrhs)
             cJSON_DeleteItemFromArray(pruned_list, i);
     }
     for (int k = 0; k < npc; k++) {
@@ -125,6 +126,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
         cJSON_AddStringToObject(r, "precision", prec);
         cJSON_AddStringToObject(r, "variant", v->name);
         cJSON_AddNumberToObject(r, "n", t->n);
+        if (t->nrhs) cJSON_AddNumberToObject(r, "nrhs", t->nrhs);
         cJSON_AddStringToObject(r, "reason", pc[k].category);
         cJSON_AddNumberToObject(r, "count", pc[k].count);
         cJSON_AddStringToObject(r, "example", pc[k].example);
@@ -144,11 +146,16 @@ int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
         for (int s = 0; s < o->nsizes; s++)
             for (int v = 0; tune_variants[v]; v++) {
                 if (!variant_selected(o, tune_variants[v]->name)) continue;
-                tune_target t = {*dev, *pr, o->sizes[s], {0}, 0};
+                tune_target t = {*dev, *pr, o->sizes[s], {0}, 0, 0};
                 bchol_potrf_params(base, *pr, o->sizes[s], &t.defaults, NULL);
                 bchol_vbatched_params vb;
                 if (!bchol_potrf_vbatched_params(base, *pr, o->sizes[s], &vb, NULL)) t.vb_crossover = vb.crossover;
-                if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
+                /* the solve once per nrhs, the factorizations once */
+                const int runs = tune_variants[v]->solve ? o->nnrhs : 1;
+                for (int k = 0; k < runs; k++) {
+                    t.nrhs = tune_variants[v]->solve ? o->nrhs[k] : 0;
+                    if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
+                }
             }
     }
     return 0;

@@ -22,7 +22,8 @@
  * it, for when the parent is busy timing, and dies with the parent (PR_SET_PDEATHSIG).
  *
  * Testing aid: BCHOL_TUNE_BUILD_DELAY_MS=M makes a child sleep M ms before it builds a
- * configuration whose text ("s fused n=4 ib=4 tbc=1 rpt=2 shape=fixed") contains
+ * configuration whose text ("s fused n=4 ib=4 tbc=1 rpt=2 shape=fixed", "s solve n=4 nrhs=16
+ * nt=4 rpt=1 tbc=2") contains
  * BCHOL_TUNE_BUILD_DELAY_MATCH (every configuration if that is unset).
  */
 #define _GNU_SOURCE
@@ -79,12 +80,13 @@ static void sleep_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* "s fused n=4 ib=4 tbc=1 rpt=2 shape=fixed" */
+/* "s fused n=4 ib=4 tbc=1 rpt=2 shape=fixed", "s solve n=4 nrhs=16 nt=4 rpt=1 tbc=2" */
 static void describe(const tune_item *it, char *out, size_t size)
 {
-    char cfg[400];
+    char cfg[400], rhs[32] = "";
     tune_format_config(it->v, it->cfg, cfg, sizeof cfg);
-    snprintf(out, size, "%c %s n=%d %s", it->precision, it->v->name, it->n, cfg);
+    if (it->nrhs) snprintf(rhs, sizeof rhs, " nrhs=%d", it->nrhs);
+    snprintf(out, size, "%c %s n=%d%s %s", it->precision, it->v->name, it->n, rhs, cfg);
 }
 
 static void warn_once(const char *what, const tune_item *it)
@@ -102,15 +104,16 @@ static void spawn(int k)
 {
     job *j = &pb.jobs[k];
     const tune_item *it = &pb.items[pb.todo[k]];
-    char ppid[24], n[16], cfg[TUNE_MAX_PARAMS * 12 + 1] = "", timeout[32], prec[2] = {it->precision, 0},
-        uplo[2] = {pb.uplo, 0};
+    char ppid[24], n[16], nrhs[16], cfg[TUNE_MAX_PARAMS * 12 + 1] = "", timeout[32],
+        prec[2] = {it->precision, 0}, uplo[2] = {pb.uplo, 0};
     snprintf(ppid, sizeof ppid, "%ld", (long)getpid());
     snprintf(n, sizeof n, "%d", it->n);
+    snprintf(nrhs, sizeof nrhs, "%d", it->nrhs);
     snprintf(timeout, sizeof timeout, "%g", pb.o.timeout_s);
     for (int i = 0; i < it->v->nparams; i++)
         snprintf(cfg + strlen(cfg), sizeof cfg - strlen(cfg), "%s%d", i ? "," : "", it->cfg[i]);
     char *argv[] = {"bchol", "tune", "--build-child", ppid, (char *)(pb.o.device ? pb.o.device : "-"),
-                    prec, n, uplo, (char *)it->v->name, cfg, timeout, NULL};
+                    prec, n, nrhs, uplo, (char *)it->v->name, cfg, timeout, NULL};
 
     int fds[2];
     if (pipe2(fds, O_CLOEXEC)) {
@@ -312,25 +315,26 @@ static int child_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* argv: --build-child PARENT_PID DEVICE PRECISION N UPLO VARIANT CFG TIMEOUT */
+/* argv: --build-child PARENT_PID DEVICE PRECISION N NRHS UPLO VARIANT CFG TIMEOUT */
 int tune_build_child(int argc, char **argv)
 {
     const double t0 = now_s();
-    if (argc != 9) return child_error("%s", "usage: --build-child PID DEVICE PREC N UPLO VARIANT CFG TIMEOUT");
+    if (argc != 10)
+        return child_error("%s", "usage: --build-child PID DEVICE PREC N NRHS UPLO VARIANT CFG TIMEOUT");
     /* die with the tuner (a killed tuner leaves no builds behind) */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != (pid_t)atol(argv[1])) return 2;
-    const double timeout = atof(argv[8]);
+    const double timeout = atof(argv[9]);
     if (timeout > 0) alarm((unsigned)ceil(timeout) + 1);
 
-    tune_item it = {argv[3][0], atoi(argv[4]), tune_variant_named(argv[6]), {0}, 0, ""};
-    const char uplo = argv[5][0];
-    if (!it.v) return child_error("no variant \"%s\"", argv[6]);
-    const char *p = argv[7];
+    tune_item it = {argv[3][0], atoi(argv[4]), tune_variant_named(argv[7]), atoi(argv[5]), {0}, 0, ""};
+    const char uplo = argv[6][0];
+    if (!it.v) return child_error("no variant \"%s\"", argv[7]);
+    const char *p = argv[8];
     for (int i = 0; i < it.v->nparams; i++) {
         char *end;
         it.cfg[i] = (int)strtol(p, &end, 10);
-        if (end == p || (*end && *end != ',')) return child_error("bad configuration \"%s\"", argv[7]);
+        if (end == p || (*end && *end != ',')) return child_error("bad configuration \"%s\"", argv[8]);
         p = *end ? end + 1 : end;
     }
     const char *delay = getenv("BCHOL_TUNE_BUILD_DELAY_MS"), *match = getenv("BCHOL_TUNE_BUILD_DELAY_MATCH");
@@ -346,6 +350,7 @@ int tune_build_child(int argc, char **argv)
     memset(&t, 0, sizeof t);
     t.precision = it.precision;
     t.n = it.n;
+    t.nrhs = it.nrhs;
     bchol_context_device_info(ctx, &t.dev);
     bchol_potrf_params(ctx, t.precision, t.n, &t.defaults, NULL);
     tune_params prm, eff;

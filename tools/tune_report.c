@@ -3,7 +3,9 @@
  * Gates' interleaved batch Cholesky paper); how noisy the timings were. With --against
  * TUNED, how close the pick TUNED gives each size of FILE (its nearest measured size
  * below) comes to FILE's exhaustive best there: the check for sizes off the tuning grid.
- * Where the file measured several variants: the fastest per size and where it changes. */
+ * Where the file measured several variants: the fastest per size and where it changes.
+ * The solve's records are reported per nrhs (part of its problem), and never compared
+ * with the factorizations. */
 #include "tune.h"
 
 #include <math.h>
@@ -42,8 +44,15 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* The successful records of one precision, variant and size. */
-static int collect(const cJSON *tried, char precision, const tune_variant *v, int n, ok_record *out,
+/* Whether record r is of the precision, variant and nrhs (0: none) being reported. */
+static int of_group(const cJSON *r, char precision, const tune_variant *v, int nrhs)
+{
+    return str(r, "precision")[0] == precision && !strcmp(str(r, "variant"), v->name) &&
+           tune_record_nrhs(r) == nrhs;
+}
+
+/* The successful records of one precision, variant, size and nrhs. */
+static int collect(const cJSON *tried, char precision, const tune_variant *v, int n, int nrhs, ok_record *out,
                    int max, int *failed)
 {
     int count = 0;
@@ -51,9 +60,7 @@ static int collect(const cJSON *tried, char precision, const tune_variant *v, in
     const cJSON *r;
     cJSON_ArrayForEach(r, tried)
     {
-        if (str(r, "precision")[0] != precision || strcmp(str(r, "variant"), v->name) ||
-            (int)num(r, "n", -1) != n)
-            continue;
+        if (!of_group(r, precision, v, nrhs) || (int)num(r, "n", -1) != n) continue;
         double ms = num(r, "ms", -1);
         if (ms < 0 || cJSON_GetObjectItemCaseSensitive(r, "failed")) {
             (*failed)++;
@@ -113,9 +120,16 @@ static int same_identity(const cJSON *a, const cJSON *b)
     return 1;
 }
 
-/* The chosen entry of `tuned` that the dispatcher would use at n: the nearest measured
- * size at or below n, else the smallest. */
-static const cJSON *pick(const cJSON *tuned, char precision, const tune_variant *v, int n)
+static double rhs_ratio(int a, int b)
+{
+    const double x = a > 0 ? a : 1, y = b > 0 ? b : 1;
+    return x > y ? x / y : y / x;
+}
+
+/* The chosen entry of `tuned` that the dispatcher would use at n (and nrhs): the nearest
+ * measured size at or below n, else the smallest; among the solve's entries there, the
+ * closest nrhs by ratio, the larger on a tie (host/tuning_lookup.c). */
+static const cJSON *pick(const cJSON *tuned, char precision, const tune_variant *v, int n, int nrhs)
 {
     const cJSON *e, *below = NULL, *smallest = NULL;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(tuned, "chosen"))
@@ -125,21 +139,33 @@ static const cJSON *pick(const cJSON *tuned, char precision, const tune_variant 
         if (en <= n && (!below || en > num(below, "n", -1))) below = e;
         if (!smallest || en < num(smallest, "n", -1)) smallest = e;
     }
-    return below ? below : smallest;
+    const cJSON *at = below ? below : smallest, *best = NULL;
+    if (!at || !v->solve) return at;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(tuned, "chosen"))
+    {
+        if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), v->name) ||
+            num(e, "n", -1) != num(at, "n", -1))
+            continue;
+        const int k = tune_record_nrhs(e), bk = best ? tune_record_nrhs(best) : 0;
+        if (!best || rhs_ratio(k, nrhs) < rhs_ratio(bk, nrhs) ||
+            (rhs_ratio(k, nrhs) == rhs_ratio(bk, nrhs) && k > bk))
+            best = e;
+    }
+    return best;
 }
 
 /* For each size of this file: the time of the configuration `tuned` picks, measured here,
  * against the best measured here. */
 static void check_against(const cJSON *tried, const cJSON *tuned, const char *against, char precision,
-                          const tune_variant *v, const int *sizes, int nsizes, ok_record *rec, int max)
+                          const tune_variant *v, int nrhs, const int *sizes, int nsizes, ok_record *rec, int max)
 {
     int within = 0, compared = 0;
     double worst = 1;
     printf("picks of %s at these sizes, timed here:\n", against);
     printf("%6s %8s %11s %11s %8s  %s\n", "n", "from_n", "pick_ms", "best_ms", "ratio", "picked parameters");
     for (int s = 0; s < nsizes; s++) {
-        int failed, count = collect(tried, precision, v, sizes[s], rec, max, &failed), cfg[TUNE_MAX_PARAMS];
-        const cJSON *e = pick(tuned, precision, v, sizes[s]);
+        int failed, count = collect(tried, precision, v, sizes[s], nrhs, rec, max, &failed), cfg[TUNE_MAX_PARAMS];
+        const cJSON *e = pick(tuned, precision, v, sizes[s], nrhs);
         char params[200] = "-";
         if (!e || tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(e, "params"), cfg)) {
             printf("%6d %8s %11s %11s %8s  (no entry in %s)\n", sizes[s], "-", "-", "-", "-", against);
@@ -177,15 +203,15 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
                compared, worst);
 }
 
-/* "pruned up front: 24 (private memory 18, registers 6)" for a precision and variant */
-static void report_pruned(const cJSON *pruned, char precision, const tune_variant *v)
+/* "pruned up front: 24 (private memory 18, registers 6)" for a precision, variant and nrhs */
+static void report_pruned(const cJSON *pruned, char precision, const tune_variant *v, int nrhs)
 {
     const char *reasons[16];
     int counts[16], nreasons = 0, total = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, pruned)
     {
-        if (str(r, "precision")[0] != precision || strcmp(str(r, "variant"), v->name)) continue;
+        if (!of_group(r, precision, v, nrhs)) continue;
         int k = 0;
         while (k < nreasons && strcmp(reasons[k], str(r, "reason"))) k++;
         if (k == nreasons && nreasons < 16) {
@@ -201,13 +227,13 @@ static void report_pruned(const cJSON *pruned, char precision, const tune_varian
 }
 
 static void report_group(const cJSON *tried, const cJSON *pruned, char precision, const tune_variant *v,
-                         const cJSON *tuned, const char *against)
+                         int nrhs, const cJSON *tuned, const char *against)
 {
     int sizes[256], nsizes = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, tried)
     {
-        if (str(r, "precision")[0] != precision || strcmp(str(r, "variant"), v->name)) continue;
+        if (!of_group(r, precision, v, nrhs)) continue;
         int n = (int)num(r, "n", -1), k = 0;
         while (k < nsizes && sizes[k] != n) k++;
         if (k == nsizes && nsizes < 256) sizes[nsizes++] = n;
@@ -227,11 +253,12 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
     int counted[TUNE_MAX_PARAMS] = {0}, nspeedup = 0, nnoise = 0;
     if (!rec || !noise) return;
 
-    printf("\n## %c %s\n", precision, v->name);
+    if (nrhs) printf("\n## %c %s nrhs=%d\n", precision, v->name, nrhs);
+    else printf("\n## %c %s\n", precision, v->name);
     printf("%6s %8s %6s %6s %11s %11s %8s %7s  %s\n", "n", "batch", "ok", "failed", "best_ms",
            "default_ms", "speedup", "noise", "best parameters");
     for (int s = 0; s < nsizes; s++) {
-        int failed, count = collect(tried, precision, v, sizes[s], rec, max, &failed), confirmed = 0;
+        int failed, count = collect(tried, precision, v, sizes[s], nrhs, rec, max, &failed), confirmed = 0;
         const ok_record *best = NULL, *deflt = NULL;
         for (int i = 0; i < count; i++) confirmed |= rec[i].confirm_ms >= 0;
         /* as the chosen entries: after a confirmation round its times decide */
@@ -246,8 +273,8 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
         const cJSON *x;
         cJSON_ArrayForEach(x, tried)
         {
-            if (str(x, "precision")[0] == precision && !strcmp(str(x, "variant"), v->name) &&
-                (int)num(x, "n", -1) == sizes[s] && cJSON_GetObjectItemCaseSensitive(x, "failed"))
+            if (of_group(x, precision, v, nrhs) && (int)num(x, "n", -1) == sizes[s] &&
+                cJSON_GetObjectItemCaseSensitive(x, "failed"))
                 seconds += num(x, "seconds", 0);
         }
         if (!best) {
@@ -289,7 +316,7 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
                100 * noise[nnoise / 2], 100 * noise[(nnoise * 9) / 10]);
     }
     printf("measuring took %.1f minutes (builds, checks and timed runs)\n", seconds / 60);
-    report_pruned(pruned, precision, v);
+    report_pruned(pruned, precision, v, nrhs);
 
     /* parameters ordered by how much holding them at their worst value costs */
     int order[TUNE_MAX_PARAMS];
@@ -315,7 +342,7 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
     }
     printf("  worst-value: best time with the parameter held at its worst value / best time;\n"
            "  median-spread: largest / smallest median time over the parameter's values.\n");
-    if (tuned) check_against(tried, tuned, against, precision, v, sizes, nsizes, rec, max);
+    if (tuned) check_against(tried, tuned, against, precision, v, nrhs, sizes, nsizes, rec, max);
     free(rec);
     free(noise);
 }
@@ -328,7 +355,8 @@ static void report_crossovers(const cJSON *section, char precision)
     int sizes[256], nsizes = 0, nv = 0, seen[16] = {0};
     const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
     for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
-        if (tune_variants[v]->variable_sizes) continue; /* another workload: not comparable */
+        /* another workload or another routine: not comparable */
+        if (tune_variants[v]->variable_sizes || tune_variants[v]->solve) continue;
         cJSON_ArrayForEach(e, chosen)
         {
             if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), tune_variants[v]->name))
@@ -426,9 +454,30 @@ int tune_report(const char *path, const char *against)
         if (other && !tuned) printf("(%s has no section for this device)\n", against);
         for (const char *p = "sd"; *p; p++)
         {
-            for (int v = 0; tune_variants[v]; v++)
-                report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v],
-                             tuned, against);
+            for (int v = 0; tune_variants[v]; v++) {
+                /* the solve once per nrhs it was measured with, in increasing order */
+                int nrhs[64], count = 0;
+                const cJSON *r;
+                cJSON_ArrayForEach(r, tried)
+                {
+                    if (!tune_variants[v]->solve || str(r, "precision")[0] != *p ||
+                        strcmp(str(r, "variant"), tune_variants[v]->name))
+                        continue;
+                    int k = tune_record_nrhs(r), i = 0;
+                    while (i < count && nrhs[i] != k) i++;
+                    if (i == count && count < 64) nrhs[count++] = k;
+                }
+                if (!tune_variants[v]->solve) nrhs[count++] = 0;
+                for (int i = 1; i < count; i++)
+                    for (int k = i; k > 0 && nrhs[k - 1] > nrhs[k]; k--) {
+                        int t = nrhs[k];
+                        nrhs[k] = nrhs[k - 1];
+                        nrhs[k - 1] = t;
+                    }
+                for (int i = 0; i < count; i++)
+                    report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v], nrhs[i],
+                                 tuned, against);
+            }
             report_crossovers(s, *p);
         }
         shown++;

@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_vbatched;
+extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_vbatched, tune_solve;
 
 /* Sweep order within a size; each variant's values() returns nothing at sizes outside
  * its range, so that by default every variant that applies to a size is measured. */
 const tune_variant *const tune_variants[] = {&tune_fused, &tune_interleaved, &tune_separate,
-                                             &tune_vbatched, NULL};
+                                             &tune_vbatched, &tune_solve, NULL};
 
 const tune_variant *tune_variant_named(const char *name)
 {
@@ -26,8 +26,10 @@ bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char
     return bchol_potrf_prepare(ctx, &p->p, t->precision, uplo, t->n, &effective->p);
 }
 
-bchol_status tune_strided_run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
+bchol_status tune_strided_run(bchol_context *ctx, const tune_target *target, const tune_workload *w,
+                              const tune_params *t)
 {
+    (void)target;
     const bchol_params *p = &t->p;
     const int n = w->n;
     if (w->precision == 'd')

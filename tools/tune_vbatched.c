@@ -114,7 +114,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     bchol_vbatched_params v;
     bchol_potrf_vbatched_params(ctx, t->precision, t->n, &v, NULL);
-    tune_params p = {v.fused, v.etm, v.schedule};
+    tune_params p = {v.fused, v.etm, v.schedule, {0}};
     from_params(&p, c);
 }
 
@@ -163,8 +163,10 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     return st;
 }
 
-static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
+static bchol_status run(bchol_context *ctx, const tune_target *target, const tune_workload *w,
+                        const tune_params *t)
 {
+    (void)target;
     /* variant FUSED: every matrix through the fused kernel (no split at a crossover) */
     const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule};
     if (w->precision == 'd')

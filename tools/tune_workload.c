@@ -1,6 +1,8 @@
 /* The batch a candidate is timed on: random diagonally dominant SPD matrices (so every
  * reference info is 0) but one, broken at pivot n/2 + 1, and the reference results the
- * run is checked against: info of every matrix, the backward error of a sample. */
+ * run is checked against: info of every matrix, the backward error of a sample. For the
+ * solve, the batch's factors and random right-hand sides, checked by the residual of a
+ * sample of the systems. */
 #include "bchol_util.h"
 #include "tune.h"
 
@@ -36,6 +38,9 @@ void tune_workload_free(tune_workload *w)
     if (w->vn) clReleaseMemObject(w->vn);
     if (w->vlda) clReleaseMemObject(w->vlda);
     if (w->voff) clReleaseMemObject(w->voff);
+    if (w->F) clReleaseMemObject(w->F);
+    if (w->B0) clReleaseMemObject(w->B0);
+    if (w->B) clReleaseMemObject(w->B);
     free(w->vn_host);
     free(w->sample_in);
     free(w->sample_out);
@@ -81,8 +86,62 @@ static int variable_sizes_init(tune_workload *w, char *why, size_t size)
     return w->voff ? 0 : fail(why, size, "the variable sizes", err);
 }
 
+/* The solve's buffers: the factors of the batch (the fused variant where it holds n, which
+ * builds in about a second on PoCL; else the dispatcher's), and max_nrhs uniform random
+ * right-hand sides per matrix. */
+static int solve_init(tune_workload *w, char *why, size_t size)
+{
+    const size_t per_a = (size_t)w->n * (size_t)w->n * w->elem;
+    const size_t per_b = (size_t)w->n * (size_t)w->max_nrhs * w->elem;
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(w->ctx);
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    w->F = clCreateBuffer(cl, CL_MEM_READ_WRITE, per_a * (size_t)w->batch, NULL, &err);
+    if (!w->F) return fail(why, size, "the factors", err);
+    w->B0 = clCreateBuffer(cl, CL_MEM_READ_ONLY, per_b * (size_t)w->batch, NULL, &err);
+    if (!w->B0) return fail(why, size, "the right-hand sides", err);
+    w->B = clCreateBuffer(cl, CL_MEM_READ_WRITE, per_b * (size_t)w->batch, NULL, &err);
+    if (!w->B) return fail(why, size, "the working right-hand sides", err);
+    err = clEnqueueCopyBuffer(q, w->A0, w->F, 0, 0, per_a * (size_t)w->batch, 0, NULL, NULL);
+    if (err) return fail(why, size, "copying the batch", err);
+    const int n = w->n, dbl = w->precision == 'd';
+    const bchol_params fused = {.variant = BCHOL_VARIANT_FUSED};
+    bchol_status st = BCHOL_ERR_UNSUPPORTED_SIZE;
+    for (int k = 0; k < 2 && st == BCHOL_ERR_UNSUPPORTED_SIZE; k++) {
+        const bchol_params *prm = k ? NULL : &fused;
+        st = dbl ? bchol_dpotrf_batched_ex(w->ctx, prm, w->uplo, n, w->F, 0, n, (int64_t)n * n, w->batch,
+                                           w->info, NULL)
+                 : bchol_spotrf_batched_ex(w->ctx, prm, w->uplo, n, w->F, 0, n, (int64_t)n * n, w->batch,
+                                           w->info, NULL);
+    }
+    if (st) {
+        snprintf(why, size, "factoring the batch for the solve: %s: %s", bchol_status_string(st),
+                 bchol_last_error(w->ctx));
+        return -1;
+    }
+    /* the right-hand sides, staged in pieces */
+    size_t chunk = CHUNK_BYTES / per_b;
+    chunk = chunk < 1 ? 1 : chunk > (size_t)w->batch ? (size_t)w->batch : chunk;
+    char *stage = malloc(chunk * per_b);
+    if (!stage) {
+        snprintf(why, size, "out of host memory for the right-hand sides");
+        return -1;
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)n * 7777u + (uint64_t)w->max_nrhs);
+    for (long long first = 0; first < w->batch && !err; first += (long long)chunk) {
+        long long count = w->batch - first < (long long)chunk ? w->batch - first : (long long)chunk;
+        util_fill_uniform(stage, dbl, n, (int)(count * w->max_nrhs), n, &rng);
+        err = clEnqueueWriteBuffer(q, w->B0, CL_TRUE, (size_t)first * per_b, (size_t)count * per_b, stage, 0,
+                                   NULL, NULL);
+    }
+    free(stage);
+    if (!err) err = clFinish(q);
+    return err ? fail(why, size, "writing the right-hand sides", err) : 0;
+}
+
 int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
-                       long long batch, char *why, size_t size)
+                       long long batch, int max_nrhs, char *why, size_t size)
 {
     memset(w, 0, sizeof *w);
     w->ctx = ctx;
@@ -144,7 +203,9 @@ int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, cha
         }
     }
     free(stage);
-    return variable_sizes_init(w, why, size);
+    if (variable_sizes_init(w, why, size)) return -1;
+    w->max_nrhs = max_nrhs > 0 ? max_nrhs : 0;
+    return w->max_nrhs ? solve_init(w, why, size) : 0;
 }
 
 int tune_workload_reset(tune_workload *w)
@@ -158,6 +219,8 @@ int tune_workload_reset(tune_workload *w)
     if (clEnqueueFillBuffer(q, w->info, &poison, sizeof poison, 0, (size_t)w->batch * sizeof(int),
                             0, NULL, NULL))
         return -1;
+    const size_t bytes_b = (size_t)w->n * (size_t)w->max_nrhs * w->elem * (size_t)w->batch;
+    if (w->max_nrhs && clEnqueueCopyBuffer(q, w->B0, w->B, 0, 0, bytes_b, 0, NULL, NULL)) return -1;
     return clFinish(q) ? -1 : 0;
 }
 
@@ -198,4 +261,40 @@ int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t
         }
     }
     return 0;
+}
+
+int tune_workload_verify_solve(tune_workload *w, int nrhs, char *why, size_t size)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const int n = w->n, dbl = w->precision == 'd';
+    const size_t per_a = (size_t)n * (size_t)n * w->elem, per_b = (size_t)n * (size_t)nrhs * w->elem;
+    if (nrhs < 1 || nrhs > w->max_nrhs) {
+        snprintf(why, size, "verification: nrhs = %d outside the workload's 1..%d", nrhs, w->max_nrhs);
+        return -1;
+    }
+    char *x = malloc(per_b), *b = malloc(per_b);
+    int bad = !x || !b;
+    if (bad) snprintf(why, size, "out of host memory for the verification");
+    for (int k = 0; k < w->nsample && !bad; k++) {
+        if (w->sample_info[k]) continue; /* no factor to solve with */
+        /* system s: X at s*n*nrhs in B, its right-hand sides at the same place in B0 */
+        const size_t at = (size_t)w->sample[k] * per_b;
+        cl_int err = clEnqueueReadBuffer(q, w->B, CL_TRUE, at, per_b, x, 0, NULL, NULL);
+        if (!err) err = clEnqueueReadBuffer(q, w->B0, CL_TRUE, at, per_b, b, 0, NULL, NULL);
+        if (err) {
+            fail(why, size, "reading the solutions", err);
+            bad = 1;
+            break;
+        }
+        double r = util_solve_residual((char *)w->sample_in + (size_t)k * per_a, dbl, w->uplo, n, n, nrhs, x, n,
+                                       b, n);
+        if (!(r <= THRESHOLD)) {
+            snprintf(why, size, "verification: system %lld (nrhs = %d) has residual %.3g (> %g)", w->sample[k],
+                     nrhs, r, THRESHOLD);
+            bad = 1;
+        }
+    }
+    free(x);
+    free(b);
+    return bad ? -1 : 0;
 }
