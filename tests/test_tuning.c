@@ -3,7 +3,8 @@
  * warning and the backend defaults (and the routines still work); a good file's entries
  * reach bchol_potrf_params and the factorization, through the vendor -> architecture ->
  * name chain and the nearest measured size below; BCHOL_TUNING_DIR and the shipped folder
- * are read; bchol_potrf_prepare checks its arguments and fits the work-group.
+ * are read; bchol_potrf_prepare checks its arguments and fits the work-group; the solve's
+ * entries reach bchol_potrs_params, potrs, posv and the vbatched solve.
  * One case per run: test_tuning <case> (the scratch folder is made under /tmp).
  */
 #include "bchol.h"
@@ -606,10 +607,188 @@ static void case_prepare_builds(void)
     bchol_context_destroy(ctx);
 }
 
+/* ---- the solve's entries ---------------------------------------------------------------- */
+
+/* What the solve runs with no tuning file. */
+static bchol_solve_params solve_defaults(char precision, int n, int nrhs)
+{
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    bchol_solve_params p;
+    bchol_potrs_params(ctx, precision, n, nrhs, &p, NULL);
+    bchol_context_destroy(ctx);
+    return p;
+}
+
+static void expect_solve(bchol_context *ctx, char precision, int n, int nrhs, bchol_solve_params want,
+                         const char *needle)
+{
+    bchol_solve_params p;
+    const char *source;
+    bchol_status st = bchol_potrs_params(ctx, precision, n, nrhs, &p, &source);
+    CHECK(st == BCHOL_SUCCESS && p.variant == BCHOL_SOLVE_SUBST && p.nt == want.nt && p.rpt == want.rpt &&
+              p.tbc == want.tbc,
+          "%c n = %d nrhs = %d: nt %d rpt %d tbc %d, wanted %d %d %d (%s)", precision, n, nrhs, p.nt, p.rpt, p.tbc,
+          want.nt, want.rpt, want.tbc, source);
+    CHECK(strstr(source, needle) != NULL, "%c n = %d nrhs = %d: source \"%s\" lacks \"%s\"", precision, n, nrhs,
+          source, needle);
+    printf("%c n = %3d nrhs = %2d: %s\n", precision, n, nrhs, source);
+}
+
+/* clBuildProgram calls (cl_shim) since the last call of this */
+static long new_builds(void)
+{
+    static long last;
+    long now = shim_calls(SHIM_BUILD), d = now - last;
+    last = now;
+    return d;
+}
+
+/*
+ * A file with single-precision solve entries for this device: n = 4 at nrhs 2 and 16, n = 16
+ * at nrhs 1 with a work-group of 16 * 64 (too large beyond n = max_work_group / 64). The
+ * dispatcher's choice (bchol_potrs_params) and its source per (n, nrhs); then that potrs,
+ * posv and the vbatched solve run the entry: a call without params first, then the entry's
+ * parameters explicitly, which must build nothing new (a call with the defaults does).
+ */
+static void case_solve(void)
+{
+    const bchol_device_info d = device();
+    const bchol_solve_params e2 = {BCHOL_SOLVE_SUBST, 2, 1, 3}, e16 = {BCHOL_SOLVE_SUBST, 4, 2, 2},
+                             e1 = {BCHOL_SOLVE_SUBST, 1, 1, 64};
+    const int big = (int)(d.max_work_group / 64) + 1 > 17 ? (int)(d.max_work_group / 64) + 1 : 17;
+    char entries[2048], sec[4096], text[8192], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"rpt\": 1, \"tbc\": 3}, \"ms\": 0.5, \"default_ms\": 0.75}, "
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 16, \"params\": {\"nt\": 4, "
+             "\"rpt\": 2, \"tbc\": 2}}, "
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 16, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+             "\"rpt\": 1, \"tbc\": 64}}");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/solve.json", dir);
+    write_file(path, text);
+    const bchol_solve_params dflt_big = solve_defaults('s', big, 3), dflt = solve_defaults('s', 4, 2);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    warnings = 0;
+    bchol_context *ctx = new_context();
+    char here[512];
+    snprintf(here, sizeof here, "tuning file %s, devices[0]", path);
+    expect_solve(ctx, 's', 4, 2, e2, "s solve entry for n = 4, nrhs = 2, measured at this size, measured at this nrhs");
+    expect_solve(ctx, 's', 4, 2, e2, "tuned 0.5 ms vs 0.75 ms with the defaults");
+    expect_solve(ctx, 's', 6, 16, e16, "s solve entry for n = 4, nrhs = 16, the nearest measured size below n = 6");
+    expect_solve(ctx, 's', 5, 5, e2, "the closest measured nrhs to 5"); /* 5/2 < 16/5 */
+    expect_solve(ctx, 's', 5, 6, e16, "s solve entry for n = 4, nrhs = 16");
+    expect_solve(ctx, 's', 2, 1, e2, "the smallest measured size (n = 2 is below it)");
+    expect_solve(ctx, 's', 16, 3, e1, here);
+    expect_solve(ctx, 's', big - 1, 3, e1, here);
+    /* the n = 16 entry's group of ceil(n/1) * 64 work-items does not fit the device: defaults */
+    expect_solve(ctx, 's', big, 3, dflt_big, "defaults (the tuned s solve entry for n = 16, nrhs = 1 in");
+    expect_solve(ctx, 's', big, 3, dflt_big, "work-items per group");
+    if (d.fp64) expect_solve(ctx, 'd', 4, 2, solve_defaults('d', 4, 2), "have no d solve entry");
+    CHECK(!(dflt.nt == e2.nt && dflt.rpt == e2.rpt && dflt.tbc == e2.tbc),
+          "test setup: the n = 4, nrhs = 2 entry is the defaults");
+
+    /* posv, then potrs, on host arrays without params: n = 4, nrhs = 2 */
+    enum { B = 7, N = 4, K = 2 };
+    static float a[B * N * N], a0[B * N * N], b[B * N * K], b0[B * N * K];
+    int info[B];
+    util_rng rng;
+    util_rng_seed(&rng, 21);
+    for (int k = 0; k < B; k++) util_spd(a + k * N * N, 0, 'L', N, N, &rng);
+    util_fill_uniform(b, 0, N, B * K, N, &rng);
+    memcpy(a0, a, sizeof a);
+    memcpy(b0, b, sizeof b);
+    bchol_status st = bchol_sposv_batched_host(ctx, 'L', N, K, a, N, N * N, b, N, N * K, B, info);
+    CHECK(st == BCHOL_SUCCESS, "posv: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+    double worst = 0;
+    for (int k = 0; k < B && !st; k++) {
+        double r = util_solve_residual(a0 + k * N * N, 0, 'L', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
+        CHECK(info[k] == 0, "posv matrix %d: info %d", k, info[k]);
+        if (!(r <= worst)) worst = r;
+    }
+    CHECK(worst <= 30, "posv: residual %g", worst);
+    new_builds();
+    bchol_solve_params eff;
+    st = bchol_potrs_prepare(ctx, &e2, 's', 'L', N, K, &eff);
+    CHECK(st == BCHOL_SUCCESS && eff.nt == e2.nt && eff.rpt == e2.rpt && eff.tbc == e2.tbc,
+          "prepare of the entry: %s, nt %d rpt %d tbc %d", bchol_status_string(st), eff.nt, eff.rpt, eff.tbc);
+    long builds = new_builds();
+    CHECK(builds == 0, "posv did not run the entry: preparing it built %ld programs", builds);
+    memcpy(b, b0, sizeof b);
+    st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, N * N, b, N, N * K, B);
+    builds = new_builds();
+    CHECK(st == BCHOL_SUCCESS && builds == 0, "potrs: %s, %ld programs built (the entry's was ready)",
+          bchol_status_string(st), builds);
+    for (int k = 0; k < B && !st; k++) {
+        double r = util_solve_residual(a0 + k * N * N, 0, 'L', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
+        CHECK(r <= 30, "potrs system %d: residual %g", k, r);
+    }
+    /* the count can fail: the defaults' kernel is another program */
+    st = bchol_potrs_prepare(ctx, &dflt, 's', 'L', N, K, &eff);
+    builds = new_builds();
+    CHECK(st == BCHOL_SUCCESS && builds > 0, "preparing the defaults built %ld programs", builds);
+    printf("posv, potrs: the entry's kernel; the defaults' another (%ld builds)\n", builds);
+
+    /* the vbatched solve, largest n 4 and nrhs 16 (the n = 4, nrhs = 16 entry): host form
+     * without params, then the device form with the entry's */
+    {
+        enum { VB = 3, NMAX = 4, KMAX = 16 };
+        const int vn[VB] = {4, 3, 4}, vk[VB] = {16, 5, 1}, vlda[VB] = {NMAX, NMAX, NMAX}, vldb[VB] = {NMAX, NMAX, NMAX};
+        const int64_t offa[VB] = {0, NMAX * NMAX, 2 * NMAX * NMAX}, offb[VB] = {0, NMAX * KMAX, 2 * NMAX * KMAX};
+        static float va[VB * NMAX * NMAX], va0[VB * NMAX * NMAX], vb[VB * NMAX * KMAX], vb0[VB * NMAX * KMAX];
+        int vinfo[VB];
+        for (int k = 0; k < VB; k++) {
+            util_spd(va0 + offa[k], 0, 'L', vn[k], NMAX, &rng);
+            memcpy(va + offa[k], va0 + offa[k], sizeof(float) * NMAX * NMAX);
+            util_ref_factor(va + offa[k], 0, 'L', vn[k], NMAX);
+            util_fill_uniform(vb0 + offb[k], 0, vn[k], vk[k], NMAX, &rng);
+        }
+        memcpy(vb, vb0, sizeof vb);
+        st = bchol_spotrs_vbatched_host(ctx, 'L', vn, vk, vlda, vldb, offa, va, offb, vb, VB, vinfo);
+        CHECK(st == BCHOL_SUCCESS, "potrs_vbatched_host: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+        for (int k = 0; k < VB && !st; k++) {
+            double r = util_solve_residual(va0 + offa[k], 0, 'L', vn[k], NMAX, vk[k], vb + offb[k], NMAX,
+                                           vb0 + offb[k], NMAX);
+            CHECK(vinfo[k] == 0 && r <= 30, "vbatched system %d: info %d, residual %g", k, vinfo[k], r);
+        }
+        new_builds();
+        cl_context cl = bchol_context_cl_context(ctx);
+        const cl_mem_flags f = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
+        cl_int err;
+        cl_mem dn = clCreateBuffer(cl, f, sizeof vn, (void *)vn, &err), dk = clCreateBuffer(cl, f, sizeof vk, (void *)vk, &err),
+               dlda = clCreateBuffer(cl, f, sizeof vlda, (void *)vlda, &err),
+               dldb = clCreateBuffer(cl, f, sizeof vldb, (void *)vldb, &err),
+               doa = clCreateBuffer(cl, f, sizeof offa, (void *)offa, &err),
+               dob = clCreateBuffer(cl, f, sizeof offb, (void *)offb, &err),
+               dA = clCreateBuffer(cl, f, sizeof va, va, &err), dB = clCreateBuffer(cl, f, sizeof vb0, vb0, &err),
+               dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof vinfo, NULL, &err);
+        cl_event ev = NULL;
+        st = bchol_spotrs_vbatched_ex(ctx, &e16, 'L', NMAX, KMAX, dn, dk, dlda, dldb, doa, dA, dob, dB, VB, dI, &ev);
+        if (ev) {
+            clWaitForEvents(1, &ev);
+            clReleaseEvent(ev);
+        }
+        builds = new_builds();
+        CHECK(st == BCHOL_SUCCESS && builds == 0,
+              "vbatched: the host form did not run the n = 4, nrhs = 16 entry (%s, %ld programs built for it)",
+              bchol_status_string(st), builds);
+        printf("vbatched: the entry's kernel (%ld builds for the explicit call)\n", builds);
+        cl_mem all[] = {dn, dk, dlda, dldb, doa, dob, dA, dB, dI};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            if (all[i]) clReleaseMemObject(all[i]);
+    }
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched | solve\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -628,6 +807,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "prepare")) case_prepare();
     else if (!strcmp(c, "prepare_builds")) case_prepare_builds();
     else if (!strcmp(c, "vbatched")) case_vbatched();
+    else if (!strcmp(c, "solve")) case_solve();
     else known = 0;
     rmdir(dir);
     if (!known) {

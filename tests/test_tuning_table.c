@@ -541,6 +541,102 @@ static void case_variants(void)
                     "chosen[2].params: expected an object, found a number");
 }
 
+/* ---- the solve's entries ------------------------------------------------------------- */
+
+/* Solve entries at n = 8 (nrhs 1 and 16) and 32 (nrhs 1, 4 and 16; their tbc tells them
+ * apart), a double one at 16, and a fused entry slower than all of them at 8: the solve's
+ * entries are not a factorization variant. */
+static const char *const solve_file =
+    "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
+    "  \"devices\": [ { \"vendor\": \"AMD\", \"architecture\": \"haswell\", \"name\": \"AMD EPYC\",\n"
+    "    \"chosen\": [\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 32, \"nrhs\": 16, \"params\": {\"nt\": 16, "
+    "\"rpt\": 2, \"tbc\": 5}, \"ms\": 0.5},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"rpt\": 4, \"tbc\": 1}, \"ms\": 0.1, \"default_ms\": 0.2},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 8, \"nrhs\": 16, \"params\": {\"nt\": 8, "
+    "\"rpt\": 8, \"tbc\": 2}, \"ms\": 0.3},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 32, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"rpt\": 1, \"tbc\": 3}},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 32, \"nrhs\": 4, \"params\": {\"nt\": 4, "
+    "\"rpt\": 1, \"tbc\": 4}},\n"
+    "      {\"precision\": \"d\", \"variant\": \"solve\", \"n\": 16, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+    "\"rpt\": 64, \"tbc\": 64}},\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 8, \"params\": {\"ib\": 8, \"tbc\": 1, "
+    "\"rpt\": 4, \"shape\": \"fixed\"}, \"ms\": 9.0}\n"
+    "    ] } ] }\n";
+
+static void rejects_solve(const char *what, const char *from, const char *to, const char *needle)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    char *text = edit(solve_file, from, to);
+    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
+    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
+    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
+    printf("%-44s %s\n", what, why);
+    bchol__tuning_free(&t);
+    free(text);
+}
+
+static void case_solve(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, solve_file, why, sizeof why) == 0, "the solve file rejected: %s", why);
+    const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+    /* an entry's fields as written */
+    bchol_tuning_pick e = bchol__tuning_lookup_solve(&t, &d, 's', 8, 1);
+    CHECK(e.entry && e.entry->variant == BCHOL__VARIANT_SOLVE && e.entry->n == 8 && e.entry->nrhs == 1 &&
+              e.entry->solve.variant == BCHOL_SOLVE_SUBST && e.entry->solve.nt == 1 && e.entry->solve.rpt == 4 &&
+              e.entry->solve.tbc == 1 && e.entry->ms == 0.1 && e.entry->default_ms == 0.2,
+          "s n = 8 nrhs = 1: not the entry's fields");
+    /* n: the nearest measured at or below (the smallest below all); nrhs: the closest
+     * measured at that n by ratio, the larger on a tie (tbc names the entry) */
+    const struct {
+        int n, nrhs, tbc, below;
+    } want[] = {
+        {8, 1, 1, 0},   {8, 3, 1, 0},   {8, 4, 2, 0},   {8, 16, 2, 0},  {8, 1000, 2, 0}, {31, 2, 1, 0},
+        {1, 1, 1, 1},   {7, 5, 2, 1},   {32, 1, 3, 0},  {32, 2, 4, 0},  {32, 3, 4, 0},   {32, 7, 4, 0},
+        {32, 8, 5, 0},  {32, 16, 5, 0}, {500, 1, 3, 0}, {500, 64, 5, 0}, {40, 0, 3, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bchol_tuning_pick p = bchol__tuning_lookup_solve(&t, &d, 's', want[i].n, want[i].nrhs);
+        CHECK(p.entry && p.entry->solve.tbc == want[i].tbc && p.below_smallest == want[i].below &&
+                  p.section == &t.sections[0],
+              "s n = %d nrhs = %d: entry tbc %d below %d, wanted tbc %d below %d", want[i].n, want[i].nrhs,
+              p.entry ? p.entry->solve.tbc : -1, p.below_smallest, want[i].tbc, want[i].below);
+    }
+    bchol_tuning_pick dd = bchol__tuning_lookup_solve(&t, &d, 'd', 100, 16);
+    CHECK(dd.entry && dd.entry->precision == 'd' && dd.entry->solve.rpt == 64 && dd.entry->solve.tbc == 64,
+          "d n = 100 nrhs = 16: not the double entry");
+    /* the factorization's lookups never return a solve entry, though faster */
+    bchol_tuning_pick a = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 8);
+    CHECK(a.entry && a.entry->variant == BCHOL_VARIANT_FUSED, "AUTO at n = 8: not the fused entry");
+    CHECK(!bchol__tuning_lookup(&t, &d, 'd', BCHOL_VARIANT_AUTO, 16).entry, "AUTO d: a solve entry");
+    CHECK(!bchol__tuning_lookup_solve(&t, &(bchol_device_info){.vendor = "Acme", .architecture = "x", .name = "y"},
+                                      's', 8, 1).entry,
+          "another device got a solve entry");
+    bchol__tuning_free(&t);
+
+    rejects_solve("solve: no nrhs", "\"nrhs\": 16, \"params\": {\"nt\": 16", "\"params\": {\"nt\": 16",
+                  "chosen[0].nrhs: expected an integer in 1..1048576, found nothing (missing)");
+    rejects_solve("solve: nrhs 0", "\"nrhs\": 16, \"params\": {\"nt\": 16", "\"nrhs\": 0, \"params\": {\"nt\": 16",
+                  "chosen[0].nrhs: expected an integer in 1..1048576, found a number outside that range");
+    rejects_solve("solve: nrhs a string", "\"nrhs\": 16, \"params\": {\"nt\": 16",
+                  "\"nrhs\": \"16\", \"params\": {\"nt\": 16", "chosen[0].nrhs: expected an integer");
+    rejects_solve("solve: nrhs fractional", "\"nrhs\": 16, \"params\": {\"nt\": 16",
+                  "\"nrhs\": 1.5, \"params\": {\"nt\": 16", "chosen[0].nrhs");
+    rejects_solve("solve: no nt", "{\"nt\": 16, ", "{", "chosen[0].params.nt: expected an integer in 1..32");
+    rejects_solve("solve: nt 33", "\"nt\": 16", "\"nt\": 33", "chosen[0].params.nt: expected an integer in 1..32");
+    rejects_solve("solve: rpt 0", "\"rpt\": 2, \"tbc\": 5", "\"rpt\": 0, \"tbc\": 5",
+                  "chosen[0].params.rpt: expected an integer in 1..64");
+    rejects_solve("solve: tbc 65", "\"tbc\": 5", "\"tbc\": 65", "chosen[0].params.tbc: expected an integer in 1..64");
+    rejects_solve("solve: tbc a string", "\"tbc\": 5", "\"tbc\": \"5\"", "chosen[0].params.tbc");
+    rejects_solve("solve: a duplicate (n, nrhs)", "\"n\": 32, \"nrhs\": 4", "\"n\": 32, \"nrhs\": 16",
+                  "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -548,7 +644,7 @@ static const struct {
     {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
-    {"variants", case_variants},
+    {"variants", case_variants}, {"solve", case_solve},
 };
 
 int main(int argc, char **argv)
