@@ -9,7 +9,7 @@
  * draws the same configurations for the same seed; a narrower space on resume leaves the
  * other records out of the choice.
  *
- *   test_tune_run <path of the bchol command>
+ *   test_tune_run <path of the bchol command> [variants | build | solve]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -300,6 +300,173 @@ static void multi_variant(void)
     rmdir(dir);
 }
 
+/* ---- the solve (tune_solve.c) -------------------------------------------------------- */
+
+/* The solve's sweep: n = 4, nrhs 1 and 3, nt 1 or 2 (2 is pruned at nrhs 1), rpt 1 or 4,
+ * tbc 1, plus the defaults where they differ; small batches. (The lookup between measured
+ * sizes is test_tuning's solve case.) */
+#define SWEEP_SOLVE "--n", "4", "--precision", "s", "--variants", "solve", "--nrhs", "1,3", "--set", "nt=1,2", \
+                    "--set", "rpt=1,4", "--set", "tbc=1", "--batch", "64", "--reps", "2", "--seed", "15", "--quiet"
+
+static int rec_nrhs(const cJSON *r)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(r, "nrhs");
+    return cJSON_IsNumber(k) ? k->valueint : -1;
+}
+
+/* A tiny solve run, stopped after 3 configurations and resumed with build processes (their
+ * arguments carry nrhs); every configuration once with its nrhs, one chosen entry per
+ * (n, nrhs), the fastest confirmed; the library reads the file back (bchol_potrs_params at
+ * and between the measured points, a potrs with the tuned parameters); --report per nrhs;
+ * bench --solve --explain. */
+static void solve_run(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP_SOLVE, "--max-configs", "3");
+    CHECK(rc == 3 && count_tried() == 3, "budget-limited run: exit %d with %d tried (wanted 3 and 3)", rc,
+          count_tried());
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--jobs", "2", "--build-timeout", "60");
+    CHECK(rc == 0, "resume: exit %d", rc);
+    cJSON *root = load(file);
+    CHECK(root != NULL, "the file is not JSON");
+    if (!root) return;
+    const cJSON *r, *x, *e;
+    int per[2] = {0, 0}, defaults[2] = {0, 0}, built = 0;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const int k = rec_nrhs(r), n = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint;
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
+        char key[600];
+        snprintf(key, sizeof key, "nrhs %d %s", k, key_of(r));
+        int copies = 0;
+        cJSON_ArrayForEach(x, tried(root))
+        {
+            char other[600];
+            snprintf(other, sizeof other, "nrhs %d %s", rec_nrhs(x), key_of(x));
+            copies += !strcmp(key, other);
+        }
+        CHECK(copies == 1, "%s measured %d times", key, copies);
+        CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "solve") && (k == 1 || k == 3) &&
+                  n == 4,
+              "a record of another variant, n or nrhs: %s", key);
+        CHECK(!cJSON_GetObjectItemCaseSensitive(r, "failed"), "%s failed: %s", key,
+              cJSON_GetObjectItemCaseSensitive(r, "failed")->valuestring);
+        const int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        CHECK(is_default || !(k == 1 && param_int(p, "nt") == 2), "nt = 2 at nrhs = 1 was not pruned: %s", key);
+        if (k != 1 && k != 3) continue;
+        per[k == 3]++;
+        defaults[k == 3] += is_default;
+        built += cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "build_seconds"));
+    }
+    /* nrhs 1: nt 1 x rpt 2; nrhs 3: nt 2 x rpt 2; each plus the defaults where they are not
+     * among them */
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        bchol_solve_params d;
+        bchol_potrs_params(ctx, 's', 4, k ? 3 : 1, &d, NULL);
+        const int in_set = (d.nt == 1 || (k && d.nt == 2)) && (d.rpt == 1 || d.rpt == 4) && d.tbc == 1;
+        const int want = 2 * (k + 1) + !in_set;
+        CHECK(per[k] == want && defaults[k] == 1, "nrhs %d: %d configurations (%d defaults), wanted %d", k ? 3 : 1,
+              per[k], defaults[k], want);
+    }
+    bchol_context_destroy(ctx);
+    CHECK(built >= 1, "no record measured in the resume was built by a build process");
+    /* one chosen entry per (n, nrhs): the fastest of its confirmation round */
+    const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen");
+    CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2 (nrhs 1 and 3)", cJSON_GetArraySize(chosen));
+    cJSON_ArrayForEach(e, chosen)
+    {
+        const int k = rec_nrhs(e), n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
+        double best = -1;
+        cJSON_ArrayForEach(r, tried(root))
+        {
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "confirm_ms");
+            if (rec_nrhs(r) == k && cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == n && cJSON_IsNumber(c) &&
+                (best < 0 || c->valuedouble < best))
+                best = c->valuedouble;
+        }
+        CHECK((k == 1 || k == 3) && ms_of(e) == best && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "confirmed")),
+              "n = %d nrhs = %d: chosen %g ms, the fastest confirmed %g ms", n, k, ms_of(e), best);
+    }
+
+    /* the library: each (n, nrhs) asked gets the chosen entry of (from_n, from_nrhs) */
+    setenv("BCHOL_TUNING_FILE", file, 1);
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    const struct {
+        int n, nrhs, from_n, from_nrhs;
+    } asks[] = {{4, 1, 4, 1}, {4, 3, 4, 3}, {5, 1, 4, 1}, {4, 2, 4, 3}, {3, 1, 4, 1}, {100, 16, 4, 3}};
+    for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+        const cJSON *want = NULL;
+        cJSON_ArrayForEach(e, chosen) if (rec_nrhs(e) == asks[i].from_nrhs &&
+                                          cJSON_GetObjectItemCaseSensitive(e, "n")->valueint == asks[i].from_n) want = e;
+        bchol_solve_params p;
+        const char *source = "";
+        bchol_potrs_params(ctx, 's', asks[i].n, asks[i].nrhs, &p, &source);
+        char needle[300];
+        snprintf(needle, sizeof needle, "s solve entry for n = %d, nrhs = %d", asks[i].from_n, asks[i].from_nrhs);
+        const cJSON *q = want ? cJSON_GetObjectItemCaseSensitive(want, "params") : NULL;
+        CHECK(q && p.nt == param_int(q, "nt") && p.rpt == param_int(q, "rpt") && p.tbc == param_int(q, "tbc") &&
+                  strstr(source, file) && strstr(source, needle),
+              "n = %d nrhs = %d: nt %d rpt %d tbc %d from \"%s\", wanted the n = %d, nrhs = %d entry", asks[i].n,
+              asks[i].nrhs, p.nt, p.rpt, p.tbc, source, asks[i].from_n, asks[i].from_nrhs);
+        printf("n = %d nrhs = %d: %s\n", asks[i].n, asks[i].nrhs, source);
+    }
+    CHECK(!*bchol_last_warning(ctx), "warning: %s", bchol_last_warning(ctx));
+    {
+        enum { N = 5, K = 3, B = 9 };
+        float a[N * N * B], a0[N * N * B], b[N * K * B], b0[N * K * B];
+        util_rng rng;
+        util_rng_seed(&rng, 4);
+        for (int k = 0; k < B; k++) {
+            util_spd(a0 + k * N * N, 0, 'L', N, N, &rng);
+            memcpy(a + k * N * N, a0 + k * N * N, sizeof(float) * N * N);
+            util_ref_factor(a + k * N * N, 0, 'L', N, N); /* factors made here: no potrf build */
+        }
+        util_fill_uniform(b, 0, N, K * B, N, &rng);
+        memcpy(b0, b, sizeof b);
+        bchol_status st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, N * N, b, N, N * K, B);
+        double worst = 0;
+        for (int k = 0; k < B && !st; k++) {
+            double res = util_solve_residual(a0 + k * N * N, 0, 'L', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
+            if (!(res <= worst)) worst = res;
+        }
+        CHECK(!st && worst <= 30, "potrs with the tuned solve: %s, residual %g", bchol_status_string(st), worst);
+    }
+    bchol_context_destroy(ctx);
+
+    /* the report, per nrhs; against itself every pick is the best; bench --solve --explain */
+    char out[128], needle[300];
+    snprintf(out, sizeof out, "%s/report.txt", dir);
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "## s solve nrhs=1") && file_contains(out, "## s solve nrhs=3") &&
+              file_contains(out, "which parameters matter") && !file_contains(out, "crossovers"),
+          "--report of the solve: exit %d or its sections missing", rc);
+    rc = RUN(out, "tune", "--report", file, "--against", file);
+    CHECK(rc == 0 && file_contains(out, "1 of 1 sizes within 5% of the best measured here; the worst pick is 1.000x"),
+          "--report --against itself: exit %d or not every pick the best", rc);
+    rc = RUN(out, "bench", "--solve", "--n", "6", "--nrhs", "2", "--batch", "16", "--reps", "1", "--warmup", "0",
+             "--explain");
+    snprintf(needle, sizeof needle, "#   n = 6: tuning file %s, devices[0]", file);
+    CHECK(rc == 0 && file_contains(out, needle) &&
+              file_contains(out, "s solve entry for n = 4, nrhs = 3, the nearest measured size below n = 6, the closest "
+                                 "measured nrhs to 2"),
+          "bench --solve --explain: exit %d, no \"%s\"", rc, needle);
+    unsetenv("BCHOL_TUNING_FILE");
+    cJSON_Delete(root);
+    remove(out);
+    remove(file);
+    rmdir(dir);
+}
+
 /* ---- build limits (tune_prebuild.c) ------------------------------------------------- */
 
 /* The sweep of the build tests: n = 4, ib 4, rpt 1 or 2 (plus the defaults). */
@@ -506,8 +673,9 @@ static void build_limits(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "variants") && strcmp(argv[2], "build"))) {
-        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build]\n");
+    if (argc < 2 || argc > 3 ||
+        (argc == 3 && strcmp(argv[2], "variants") && strcmp(argv[2], "build") && strcmp(argv[2], "solve"))) {
+        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve]\n");
         return 2;
     }
     bchol = argv[1];
@@ -515,6 +683,11 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir)) return 1;
     snprintf(file, sizeof file, "%s/tuning.json", dir);
     unsetenv("BCHOL_TUNING_FILE");
+    if (argc == 3 && !strcmp(argv[2], "solve")) {
+        solve_run();
+        printf("tune run (solve): %s\n", failures ? "FAILED" : "ok");
+        return failures ? 1 : 0;
+    }
     if (argc == 3 && !strcmp(argv[2], "build")) {
         build_limits();
         printf("tune run (build limits): %s\n", failures ? "FAILED" : "ok");
