@@ -438,21 +438,32 @@ static int in_group(const cJSON *r, char precision, int n)
     return cJSON_IsString(p) && p->valuestring[0] == precision && cJSON_IsNumber(rn) && rn->valueint == n;
 }
 
+/* The confirmation round a record of a size takes part in: 0 for the factorizations (the
+ * strided variants compete there, vbatched alongside them), nrhs for the solve's (each nrhs
+ * its own round: they compete with nothing else, so that adding or resuming the solve at a
+ * size re-times neither the factorizations' finalists nor the other nrhs'). */
+static int round_of(const cJSON *r) { return tune_record_nrhs(r); }
+
+static int in_round(const cJSON *r, char precision, int n, int round)
+{
+    return in_group(r, precision, n) && round_of(r) == round;
+}
+
 static int ok_record(const cJSON *r)
 {
     return record_ms(r) >= 0 && !cJSON_GetObjectItemCaseSensitive(r, "failed");
 }
 
-/* The finalists of a size: each variant's (the solve's: per nrhs) TUNE_CONFIRM_BEST fastest
- * configurations of the current space by the sweep's time, and the defaults. */
-static int finalists(const tune_file *f, char precision, int n, cJSON **out)
+/* The finalists of a size's round: each variant's TUNE_CONFIRM_BEST fastest configurations
+ * of the current space by the sweep's time, and the defaults. */
+static int finalists(const tune_file *f, char precision, int n, int round, cJSON **out)
 {
     int count = 0, i = -1;
     cJSON *r;
     cJSON_ArrayForEach(r, f->tried)
     {
         i++;
-        if (!in_group(r, precision, n) || !ok_record(r) || !tune_file_in_space(f, i)) continue;
+        if (!in_round(r, precision, n, round) || !ok_record(r) || !tune_file_in_space(f, i)) continue;
         int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
         const cJSON *variant = cJSON_GetObjectItemCaseSensitive(r, "variant"), *x;
         int faster = 0, k = -1;
@@ -460,25 +471,24 @@ static int finalists(const tune_file *f, char precision, int n, cJSON **out)
         {
             const cJSON *xv = cJSON_GetObjectItemCaseSensitive(x, "variant");
             k++;
-            faster += in_group(x, precision, n) && ok_record(x) && tune_file_in_space(f, k) &&
+            faster += in_round(x, precision, n, round) && ok_record(x) && tune_file_in_space(f, k) &&
                       cJSON_IsString(xv) && cJSON_IsString(variant) &&
-                      !strcmp(xv->valuestring, variant->valuestring) &&
-                      tune_record_nrhs(x) == tune_record_nrhs(r) && record_ms(x) < record_ms(r);
+                      !strcmp(xv->valuestring, variant->valuestring) && record_ms(x) < record_ms(r);
         }
         if ((is_default || faster < TUNE_CONFIRM_BEST) && count < TUNE_CONFIRM_MAX) out[count++] = r;
     }
     return count;
 }
 
-/* A size whose finalists are not exactly the records timed in its confirmation round (none
- * yet, or the space or the measurements changed since). */
-static int needs_confirmation(const tune_file *f, char precision, int n)
+/* A round whose finalists are not exactly the records timed in its confirmation round
+ * (none yet, or the space or the measurements changed since). */
+static int needs_confirmation(const tune_file *f, char precision, int n, int round)
 {
     cJSON *final[TUNE_CONFIRM_MAX], *r;
-    int count = finalists(f, precision, n, final), confirmed = 0;
+    int count = finalists(f, precision, n, round, final), confirmed = 0;
     cJSON_ArrayForEach(r, f->tried)
     {
-        if (!in_group(r, precision, n) || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) continue;
+        if (!in_round(r, precision, n, round) || !cJSON_GetObjectItemCaseSensitive(r, "confirm_ms")) continue;
         int is_final = 0;
         for (int i = 0; i < count; i++) is_final |= final[i] == r;
         if (!is_final) return 1;
@@ -487,21 +497,61 @@ static int needs_confirmation(const tune_file *f, char precision, int n)
     return confirmed != count;
 }
 
-/* The confirmation round of a size (tune_confirm) over its finalists. */
-static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx, const tune_target *t,
-                        tune_workload *w)
+/* The rounds of a size: those of its records and of the plan's items items[which[...]];
+ * returns the count. */
+static int rounds_of(const tune_file *f, char precision, int n, const tune_item *items, const int *which,
+                     int count, int *out, int max)
 {
-    cJSON *final[TUNE_CONFIRM_MAX], *r;
+    int k = 0;
+    const cJSON *r;
     cJSON_ArrayForEach(r, f->tried)
     {
-        if (in_group(r, t->precision, t->n)) cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
+        if (!in_group(r, precision, n)) continue;
+        int i = 0, round = round_of(r);
+        while (i < k && out[i] != round) i++;
+        if (i == k && k < max) out[k++] = round;
     }
-    int count = finalists(f, t->precision, t->n, final);
+    for (int j = 0; j < count; j++) {
+        int i = 0, round = items[which[j]].nrhs;
+        while (i < k && out[i] != round) i++;
+        if (i == k && k < max) out[k++] = round;
+    }
+    return k;
+}
+
+#define MAX_ROUNDS 64
+
+/* Whether any round of the size needs its confirmation round. */
+static int size_needs_confirmation(const tune_file *f, char precision, int n)
+{
+    int rounds[MAX_ROUNDS], count = rounds_of(f, precision, n, NULL, NULL, 0, rounds, MAX_ROUNDS);
+    for (int i = 0; i < count; i++)
+        if (needs_confirmation(f, precision, n, rounds[i])) return 1;
+    return 0;
+}
+
+/* The confirmation rounds of a size (tune_confirm) over their finalists: each round in which
+ * this run measured something (items[todo[0..ntodo-1]]), or whose finalists changed. */
+static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx, const tune_target *t,
+                        tune_workload *w, const tune_item *items, const int *todo, int ntodo)
+{
+    int rounds[MAX_ROUNDS], nrounds = rounds_of(f, t->precision, t->n, items, todo, ntodo, rounds, MAX_ROUNDS);
     char why[600];
-    if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
-        fprintf(stderr, "bchol tune: %c n = %d: the confirmation round failed (%s); the sweep's "
-                        "times decide\n", t->precision, t->n, why);
-        for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
+    for (int k = 0; k < nrounds; k++) {
+        int measured = 0;
+        for (int j = 0; j < ntodo; j++) measured |= items[todo[j]].nrhs == rounds[k];
+        if (!measured && !needs_confirmation(f, t->precision, t->n, rounds[k])) continue;
+        cJSON *final[TUNE_CONFIRM_MAX], *r;
+        cJSON_ArrayForEach(r, f->tried)
+        {
+            if (in_round(r, t->precision, t->n, rounds[k])) cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
+        }
+        int count = finalists(f, t->precision, t->n, rounds[k], final);
+        if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
+            fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
+                            "times decide\n", t->precision, t->n, rounds[k] ? " (solve)" : "", why);
+            for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
+        }
     }
     tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
     if (tune_file_save(f, why, sizeof why)) {
@@ -531,14 +581,21 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         while (end < p->count && p->items[end].precision == p->items[g].precision &&
                p->items[end].n == p->items[g].n)
             end++;
+        /* the solve's right-hand sides: for the plan's and for the records' to confirm */
         int ntodo = 0, max_nrhs = 0;
         for (int i = g; i < end; i++) {
             if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
-            if (p->items[i].nrhs > max_nrhs) max_nrhs = p->items[i].nrhs; /* the solve's B */
+            if (p->items[i].nrhs > max_nrhs) max_nrhs = p->items[i].nrhs;
+        }
+        const cJSON *rec;
+        cJSON_ArrayForEach(rec, f->tried)
+        {
+            if (in_group(rec, p->items[g].precision, p->items[g].n) && tune_record_nrhs(rec) > max_nrhs)
+                max_nrhs = tune_record_nrhs(rec);
         }
         tune_target t = {*dev, p->items[g].precision, p->items[g].n, {0}, 0, 0};
         bchol_potrf_params(base, t.precision, t.n, &t.defaults, NULL);
-        if (ntodo || needs_confirmation(f, t.precision, t.n)) {
+        if (ntodo || size_needs_confirmation(f, t.precision, t.n)) {
             bchol_context *ctx;
             tune_workload w;
             long long batch = o->batch ? o->batch : tune_default_batch(dev, t.precision, t.n);
@@ -622,7 +679,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 }
             }
             tune_prebuild_stop();
-            if (!stopped && confirm_size(o, f, ctx, &t, &w)) stopped = -1;
+            if (!stopped && confirm_size(o, f, ctx, &t, &w, p->items, todo, ntodo)) stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
         }
