@@ -314,16 +314,25 @@ static int rec_nrhs(const cJSON *r)
     return cJSON_IsNumber(k) ? k->valueint : -1;
 }
 
-/* A tiny solve run, stopped after 3 configurations and resumed with build processes (their
- * arguments carry nrhs); every configuration once with its nrhs, one chosen entry per
- * (n, nrhs), the fastest confirmed; the library reads the file back (bchol_potrs_params at
- * and between the measured points, a potrs with the tuned parameters); --report per nrhs;
- * bench --solve --explain. */
+/* A tiny solve run added to a file of a fused sweep at the same size, stopped after 3
+ * configurations and resumed with build processes (their arguments carry nrhs); every
+ * configuration once with its nrhs, one chosen entry per (n, nrhs), the fastest confirmed,
+ * in confirmation rounds of their own (the fused records are not timed again); the library
+ * reads the file back (bchol_potrs_params at and between the measured points, a potrs with
+ * the tuned parameters); --report per nrhs; bench --solve --explain. */
 static void solve_run(void)
 {
-    int rc = RUN(NULL, "tune", "--output", file, SWEEP_SOLVE, "--max-configs", "3");
-    CHECK(rc == 3 && count_tried() == 3, "budget-limited run: exit %d with %d tried (wanted 3 and 3)", rc,
-          count_tried());
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "4", "--precision", "s", "--variants", "fused", "--set",
+                 "ib=4", "--set", "tbc=1", "--set", "rpt=2", "--set", "shape=fixed", "--batch", "64", "--reps", "2",
+                 "--seed", "15", "--quiet");
+    cJSON *fused = load(file);
+    char *fused_text = fused ? cJSON_PrintUnformatted(tried(fused)) : NULL;
+    const int nfused = fused ? cJSON_GetArraySize(tried(fused)) : 0;
+    CHECK(rc == 0 && nfused >= 1, "the fused sweep: exit %d, %d records", rc, nfused);
+    cJSON_Delete(fused);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", SWEEP_SOLVE, "--max-configs", "3");
+    CHECK(rc == 3 && count_tried() == nfused + 3, "budget-limited run: exit %d with %d tried (wanted 3 and %d)", rc,
+          count_tried(), nfused + 3);
     rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--jobs", "2", "--build-timeout", "60");
     CHECK(rc == 0, "resume: exit %d", rc);
     cJSON *root = load(file);
@@ -331,8 +340,17 @@ static void solve_run(void)
     if (!root) return;
     const cJSON *r, *x, *e;
     int per[2] = {0, 0}, defaults[2] = {0, 0}, built = 0;
+    /* the fused records first, as they were: the solve's rounds did not time them again */
+    cJSON *head = cJSON_CreateArray();
+    for (int i = 0; i < nfused; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
+    char *head_text = cJSON_PrintUnformatted(head);
+    CHECK(fused_text && head_text && !strcmp(fused_text, head_text), "the fused records changed with the solve's runs");
+    free(fused_text);
+    free(head_text);
+    cJSON_Delete(head);
     cJSON_ArrayForEach(r, tried(root))
     {
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "fused")) continue;
         const int k = rec_nrhs(r), n = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint;
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
         char key[600];
@@ -376,11 +394,13 @@ static void solve_run(void)
     }
     bchol_context_destroy(ctx);
     CHECK(built >= 1, "no record measured in the resume was built by a build process");
-    /* one chosen entry per (n, nrhs): the fastest of its confirmation round */
+    /* one chosen entry per (n, nrhs): the fastest of its confirmation round; the fused one */
     const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen");
-    CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2 (nrhs 1 and 3)", cJSON_GetArraySize(chosen));
+    CHECK(cJSON_GetArraySize(chosen) == 3, "%d chosen entries, wanted 3 (fused; solve at nrhs 1 and 3)",
+          cJSON_GetArraySize(chosen));
     cJSON_ArrayForEach(e, chosen)
     {
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(e, "variant")->valuestring, "fused")) continue;
         const int k = rec_nrhs(e), n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
         double best = -1;
         cJSON_ArrayForEach(r, tried(root))
