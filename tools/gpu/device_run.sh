@@ -19,7 +19,8 @@
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
 #             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (6.5)
 #             minutes: every variant (fused, interleaved n <= 64, separate n >= 32,
-#             vbatched n <= 320) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
+#             vbatched n <= 320, and the solve at $TUNE_NRHS, default 1,16 right-hand
+#             sides) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
 #             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
 #             defaults always). Kernels are built in $TUNE_JOBS - 1 (15) child processes
 #             ahead of the timing; a configuration whose build takes more than
@@ -29,16 +30,20 @@
 #             tree and run again until the log says "complete".
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
 #             no file: add the file's --set, below, to list a resumed plan). Estimated
-#             from the spaces with the H200's limits (not listed there): about 1250
-#             configurations (fused 283, interleaved 537, separate 221, vbatched 210); the
+#             from the spaces with the H200's limits (not listed there): about 1670
+#             configurations (fused 283, interleaved 537, separate 221, vbatched 210, solve
+#             about 420: 0.2 of its 1950, nrhs 16 1620 of them, plus 32 defaults); the
 #             shipped file was begun with --set unroll=tiles, which a resume keeps (options
-#             not given come from the file): about 980 (interleaved 266); TUNE_ARGS="--set
+#             not given come from the file): about 1400 (interleaved 266); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back. From the 2026-11-23 run: about
-#             5 fused/separate/vbatched configurations a second with their builds ahead;
-#             interleaved builds of 1 s (tiles of 2-8) up to minutes (tiles of 24 and more,
-#             full unrolling), so 1-2 a second over 15 builders with the 30 s limit, fewer
-#             with full unrolling: some 6-7 minutes of tuning with tiles only, 12 with full
-#             unrolling. A call of `tune` takes at most 9 minutes (the build: 1-2 minutes
+#             5 fused/separate/vbatched configurations a second with their builds ahead (the
+#             solve's kernels are smaller than the fused one's: assumed as fast, about 1.5
+#             minutes); interleaved builds of 1 s (tiles of 2-8) up to minutes (tiles of 24
+#             and more, full unrolling), so 1-2 a second over 15 builders with the 30 s
+#             limit, fewer with full unrolling: some 8 minutes of tuning with tiles only, 13
+#             with full unrolling. TUNE_VARIANTS=solve (with the shipped file: its other
+#             variants' records are kept and not timed again) tunes the solve alone in one
+#             call. A call of `tune` takes at most 9 minutes (the build: 1-2 minutes
 #             on a fresh machine; 6.5 minutes of tuning; at most one more build limit for
 #             the configuration started last; the report), so one or two calls made back
 #             to back (the machine's idle time counts) should end with "complete", a third
@@ -49,6 +54,8 @@
 #             file without competing.
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
+#   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
+#             (default "1 16"), float and double (about 2 minutes)
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
 #             issue 8, cut at GRID_SECONDS (default 540) so that build + grid fit one
 #             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
@@ -56,7 +63,8 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched solve-vbatched huge tune tune-check grid
+# Usage: tools/gpu/device_run.sh devices test bench solve vbatched solve-vbatched huge tune tune-check
+#        tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -150,7 +158,7 @@ for step in "$@"; do
     # resumes where the last one stopped; the log's last lines say how far it got.
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
-      --variants "${TUNE_VARIANTS:-fused,interleaved,separate,vbatched}" \
+      --variants "${TUNE_VARIANTS:-fused,interleaved,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --also-default architecture --quiet ${TUNE_ARGS:-} \
@@ -159,6 +167,7 @@ for step in "$@"; do
     cp "$TUNE_FILE" "$OUT/"
     $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
     tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40
+    grep -A12 "^## . solve" "$OUT/tune-report.txt" | grep -E "^##|geometric" | head -8
     echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
   tune-check)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
@@ -179,6 +188,27 @@ for step in "$@"; do
     awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
          END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
       "$OUT/tune-check-ratios.txt" | tee "$OUT/tune-check.txt" ;;
+  tune-check-solve)
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    : > "$OUT/tune-check-solve-ratios.txt"
+    for p in s d; do
+      for k in ${NRHS_LIST:-1 16}; do
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --solve --nrhs $k --precision $p \
+          --n $SIZES > "$OUT/bench-solve-untuned-$p-nrhs$k.txt" 2>&1
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --solve --nrhs $k \
+          --precision $p --n $SIZES --explain > "$OUT/bench-solve-tuned-$p-nrhs$k.txt" 2>&1
+        # rows: n batch nrhs potrs_ms ...; speedup = untuned potrs ms / tuned potrs ms
+        awk -v t="$p nrhs=$k" '!/^#/ && $4+0 > 0 { if (FNR == NR) u[$1] = $4; else if ($1 in u) {
+            r = u[$1] / $4; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", t, $1, u[$1], $4, r;
+            s += log(r); c++ } } END { if (c) printf "%s geometric mean potrs speedup %.3fx over %d sizes\n", t, exp(s / c), c }' \
+          "$OUT/bench-solve-untuned-$p-nrhs$k.txt" "$OUT/bench-solve-tuned-$p-nrhs$k.txt" \
+          | tee "$OUT/tune-check-solve-$p-nrhs$k.txt"
+        grep " n=" "$OUT/tune-check-solve-$p-nrhs$k.txt" >> "$OUT/tune-check-solve-ratios.txt"
+      done
+    done
+    awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
+         END { if (k) printf "solve: geometric mean potrs speedup %.3fx over %d sizes and nrhs\n", exp(s / k), k }' \
+      "$OUT/tune-check-solve-ratios.txt" | tee "$OUT/tune-check-solve.txt" ;;
   grid)
     resume=""
     if [ -n "${GRID_RESUME:-}" ]; then
