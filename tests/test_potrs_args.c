@@ -219,6 +219,32 @@ static void case_ex(void)
     expect("bchol_potrs_params precision 'z'", st, BCHOL_ERR_ARGUMENT, "argument 2 (precision");
     st = bchol_potrs_params(ctx, 's', 4, 1, NULL, NULL);
     expect("bchol_potrs_params params = NULL", st, BCHOL_ERR_ARGUMENT, "argument 5 (params)");
+
+    /* bchol_potrs_prepare: each argument in its place; then the fitted parameters (nt
+     * narrowed to nrhs) */
+    bchol_solve_params eff, wide = {BCHOL_SOLVE_SUBST, 33, 0, 0};
+    st = bchol_potrs_prepare(NULL, NULL, 's', 'L', N, K, &eff);
+    expect("potrs_prepare ctx = NULL", st, BCHOL_ERR_CONTEXT, "argument 1 (ctx)");
+    st = bchol_potrs_prepare(ctx, &wide, 's', 'L', N, K, &eff);
+    expect("potrs_prepare params->nt = 33", st, BCHOL_ERR_ARGUMENT, "argument 2 (params->nt = 33)");
+    st = bchol_potrs_prepare(ctx, NULL, 'z', 'L', N, K, &eff);
+    expect("potrs_prepare precision 'z'", st, BCHOL_ERR_ARGUMENT, "argument 3 (precision");
+    st = bchol_potrs_prepare(ctx, NULL, 's', 'Q', N, K, &eff);
+    expect("potrs_prepare uplo = 'Q'", st, BCHOL_ERR_UPLO, "argument 4");
+    st = bchol_potrs_prepare(ctx, NULL, 's', 'L', -1, K, &eff);
+    expect("potrs_prepare n = -1", st, BCHOL_ERR_N, "argument 5 (n = -1)");
+    st = bchol_potrs_prepare(ctx, NULL, 's', 'L', N, -1, &eff);
+    expect("potrs_prepare nrhs = -1", st, BCHOL_ERR_NRHS, "argument 6 (nrhs = -1)");
+    st = bchol_potrs_prepare(ctx, NULL, 's', 'L', N, K, NULL);
+    expect("potrs_prepare effective = NULL", st, BCHOL_ERR_ARGUMENT, "argument 7 (effective)");
+    const bchol_solve_params ask = {BCHOL_SOLVE_AUTO, 16, 1, 2};
+    st = bchol_potrs_prepare(ctx, &ask, 's', 'L', N, K, &eff);
+    expect("potrs_prepare nt = 16 for nrhs = 3", st, BCHOL_SUCCESS, NULL);
+    if (st || eff.variant != BCHOL_SOLVE_SUBST || eff.nt != 4 || eff.rpt != 1 || eff.tbc != 2) {
+        printf("potrs_prepare gave variant %d nt %d rpt %d tbc %d, wanted 1 4 1 2: FAILED\n", eff.variant, eff.nt,
+               eff.rpt, eff.tbc);
+        failures++;
+    }
 }
 
 static void case_host(void)
