@@ -255,15 +255,17 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
     bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
     const char *family = ctx->backend->family;
-    char why[sizeof source_text];
+    /* the explanation only when asked for (a call's own dispatch does not format it) */
+    char scratch[8], *why = source ? source_text : scratch;
+    const size_t size = source ? sizeof source_text : sizeof scratch;
     if (!e) {
         if (t)
-            snprintf(why, sizeof why, "backend %s defaults (the tuning files for this device have no %c solve entry)",
+            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c solve entry)",
                      family, (char)p);
         else
-            snprintf(why, sizeof why, "backend %s defaults (%s)", family, ctx->tuning_note);
+            snprintf(why, size, "backend %s defaults (%s)", family, ctx->tuning_note);
     } else if (solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
-        snprintf(why, sizeof why,
+        snprintf(why, size,
                  "backend %s defaults (the tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
                  "%lld work-items per group at n = %d; the device takes %zu)",
                  family, e->precision, e->n, e->nrhs, pick.section->file, solve_group(n, &e->solve), n,
@@ -273,6 +275,7 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
         params->nt = e->solve.nt;
         params->rpt = e->solve.rpt;
         params->tbc = e->solve.tbc;
+        if (!source) return;
         char measured[128] = "", at_n[96], at_rhs[96];
         if (e->ms >= 0 && e->default_ms >= 0)
             snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
@@ -287,15 +290,12 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
             snprintf(at_rhs, sizeof at_rhs, "measured at this nrhs");
         else
             snprintf(at_rhs, sizeof at_rhs, "the closest measured nrhs to %d", nrhs);
-        snprintf(why, sizeof why, "tuning file %.300s, devices[%d] %s/%s/%s%s%s: %c solve entry for n = %d, "
+        snprintf(why, size, "tuning file %.300s, devices[%d] %s/%s/%s%s%s: %c solve entry for n = %d, "
                  "nrhs = %d, %s, %s%s",
                  s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
                  s->family, e->precision, e->n, e->nrhs, at_n, at_rhs, measured);
     }
-    if (source) {
-        memcpy(source_text, why, sizeof source_text);
-        *source = source_text;
-    }
+    if (source) *source = source_text;
 }
 
 void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
