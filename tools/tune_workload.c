@@ -86,9 +86,9 @@ static int variable_sizes_init(tune_workload *w, char *why, size_t size)
     return w->voff ? 0 : fail(why, size, "the variable sizes", err);
 }
 
-/* The solve's buffers: the factors of the batch (the fused variant where it holds n, which
- * builds in about a second on PoCL; else the dispatcher's), and max_nrhs uniform random
- * right-hand sides per matrix. */
+/* The solve's buffers: the factors of the batch (the fused variant, which builds in about a
+ * second on PoCL where the dispatcher's interleaved kernels take up to a minute; where it
+ * cannot run, the dispatcher's), and max_nrhs uniform random right-hand sides per matrix. */
 static int solve_init(tune_workload *w, char *why, size_t size)
 {
     const size_t per_a = (size_t)w->n * (size_t)w->n * w->elem;
@@ -102,13 +102,13 @@ static int solve_init(tune_workload *w, char *why, size_t size)
     if (!w->B0) return fail(why, size, "the right-hand sides", err);
     w->B = clCreateBuffer(cl, CL_MEM_READ_WRITE, per_b * (size_t)w->batch, NULL, &err);
     if (!w->B) return fail(why, size, "the working right-hand sides", err);
-    err = clEnqueueCopyBuffer(q, w->A0, w->F, 0, 0, per_a * (size_t)w->batch, 0, NULL, NULL);
-    if (err) return fail(why, size, "copying the batch", err);
     const int n = w->n, dbl = w->precision == 'd';
     const bchol_params fused = {.variant = BCHOL_VARIANT_FUSED};
     bchol_status st = BCHOL_ERR_UNSUPPORTED_SIZE;
-    for (int k = 0; k < 2 && st == BCHOL_ERR_UNSUPPORTED_SIZE; k++) {
+    for (int k = 0; k < 2 && st; k++) {
         const bchol_params *prm = k ? NULL : &fused;
+        err = clEnqueueCopyBuffer(q, w->A0, w->F, 0, 0, per_a * (size_t)w->batch, 0, NULL, NULL);
+        if (err) return fail(why, size, "copying the batch", err);
         st = dbl ? bchol_dpotrf_batched_ex(w->ctx, prm, w->uplo, n, w->F, 0, n, (int64_t)n * n, w->batch,
                                            w->info, NULL)
                  : bchol_spotrf_batched_ex(w->ctx, prm, w->uplo, n, w->F, 0, n, (int64_t)n * n, w->batch,
