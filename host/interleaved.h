@@ -94,6 +94,7 @@ bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *rou
 typedef struct {
     cl_kernel kernel;
     int nt, wg, n, nrhs;
+    int block; /* rows per register block (blocked path), 0: the whole tile */
 } bchol_ilv_solve_plan;
 
 /* params may be NULL (defaults); its nt and tbc (work-group size) are used. The buffers
