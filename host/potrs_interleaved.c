@@ -196,7 +196,7 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
     return BCHOL_SUCCESS;
 }
 
-static bchol_status potrs_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__potrs_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
                                       const bchol_solve_params *params, char uplo, int n, int nrhs,
                                       cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
                                       cl_event *event)
@@ -225,14 +225,14 @@ static bchol_status potrs_interleaved(bchol_context *ctx, const char *routine, b
 bchol_status bchol_spotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs, cl_mem A,
                                       cl_mem B, int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_spotrs_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
+    return bchol__potrs_interleaved(ctx, "bchol_spotrs_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
                              batch, chunk, event);
 }
 
 bchol_status bchol_dpotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs, cl_mem A,
                                       cl_mem B, int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_dpotrs_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
+    return bchol__potrs_interleaved(ctx, "bchol_dpotrs_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
                              batch, chunk, event);
 }
 
@@ -242,7 +242,7 @@ bchol_status bchol_spotrs_interleaved_ex(bchol_context *ctx, const bchol_solve_p
                                          char uplo, int n, int nrhs, cl_mem A, cl_mem B,
                                          int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_spotrs_interleaved_ex", BCHOL_S,
+    return bchol__potrs_interleaved(ctx, "bchol_spotrs_interleaved_ex", BCHOL_S,
                              params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk,
                              event);
 }
@@ -251,7 +251,7 @@ bchol_status bchol_dpotrs_interleaved_ex(bchol_context *ctx, const bchol_solve_p
                                          char uplo, int n, int nrhs, cl_mem A, cl_mem B,
                                          int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_dpotrs_interleaved_ex", BCHOL_D,
+    return bchol__potrs_interleaved(ctx, "bchol_dpotrs_interleaved_ex", BCHOL_D,
                              params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk,
                              event);
 }
