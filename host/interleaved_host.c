@@ -102,14 +102,14 @@ static bchol_status run_piece(const job *j, char *hA, char *hB, int *info, int64
              * with the matrices, once they are back */
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
         } else {
+            /* blocking reads, not clFinish: other threads' commands share the queue */
             *copying = 1;
             if (factor)
-                err = clEnqueueReadBuffer(ctx->queue, dA, CL_FALSE, 0, (size_t)ca * j->es, hA, 0,
+                err = clEnqueueReadBuffer(ctx->queue, dA, CL_TRUE, 0, (size_t)ca * j->es, hA, 0,
                                           NULL, NULL);
             if (!err && solve)
-                err = clEnqueueReadBuffer(ctx->queue, dB, CL_FALSE, 0, (size_t)cb * j->es, hB, 0,
+                err = clEnqueueReadBuffer(ctx->queue, dB, CL_TRUE, 0, (size_t)cb * j->es, hB, 0,
                                           NULL, NULL);
-            if (!err) err = clFinish(ctx->queue);
             if (err)
                 st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
             else if (factor)
