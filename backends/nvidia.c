@@ -83,6 +83,12 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
 
 static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
 
+/* Interleaved solve: the whole tile in registers needs its loops unrolled, which only
+ * pays up to n = 32 (beyond, it was indexed at run time and spilled: 1.74 ms for posv at
+ * n = 64, 16384 systems, about 20x what its memory traffic takes). Above, blocks of 16
+ * rows (registers for 16*NT elements), the loops over blocks at run time. */
+static int interleaved_solve_block(char precision, int n) { return n > 32 ? 16 : 0; }
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -98,4 +104,5 @@ const bchol_backend bchol__backend_nvidia = {
     .crossover_d = 320,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .interleaved_solve_block = interleaved_solve_block,
 };
