@@ -50,6 +50,9 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
 
 static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
 
+/* Interleaved solve: as on NVIDIA, the whole tile up to n = 32, blocks of 16 rows above. */
+static int interleaved_solve_block(char precision, int n) { return n > 32 ? 16 : 0; }
+
 const bchol_backend bchol__backend_generic = {
     .family = "generic",
     .matches = matches,
@@ -65,4 +68,5 @@ const bchol_backend bchol__backend_generic = {
     .crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .interleaved_solve_block = interleaved_solve_block,
 };

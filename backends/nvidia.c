@@ -83,6 +83,18 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
 
 static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
 
+/* Interleaved solve: the whole right-hand-side tile in private memory up to n = 16; above,
+ * register blocks with the loops over blocks at run time. Measured on the H200 (2026-11-24,
+ * b7080ca, docs/results/2026-11-24-h200-solve-ilv), float posv, 16384 systems: at n = 32
+ * blocks of 8 took 0.093 ms against the whole tile's 0.129 (nrhs 1) and 0.25 against 0.88
+ * (nrhs 16); at n = 64 blocks of 16 took 0.43 ms against 1.84 (the whole tile is indexed at
+ * run time there and spills); at n = 16 the whole tile is a little faster (0.030 against
+ * 0.031, 0.062 against 0.088). Blocks of 16 beat 8 from n = 48 (0.24 against 0.29 ms). */
+static int interleaved_solve_block(char precision, int n)
+{
+    return n <= 16 ? 0 : n <= 32 ? 8 : 16;
+}
+
 const bchol_backend bchol__backend_nvidia = {
     .family = "nvidia",
     .matches = matches,
@@ -98,4 +110,5 @@ const bchol_backend bchol__backend_nvidia = {
     .crossover_d = 320,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .interleaved_solve_block = interleaved_solve_block,
 };

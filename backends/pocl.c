@@ -112,6 +112,10 @@ static bchol_variant strided_variant(char precision, int n)
     return n <= 64 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_FUSED;
 }
 
+/* Interleaved solve: the whole tile at every n (PoCL keeps it on the stack beyond what it
+ * unrolls, and vectorizes the straight-line code of small tiles across work-items). */
+static int interleaved_solve_block(char precision, int n) { return 0; }
+
 const bchol_backend bchol__backend_pocl = {
     .family = "pocl",
     .matches = matches,
@@ -126,4 +130,5 @@ const bchol_backend bchol__backend_pocl = {
     .crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .interleaved_solve_block = interleaved_solve_block,
 };

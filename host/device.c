@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -78,21 +79,43 @@ typedef struct {
     cl_platform_id platform[MAX_DEVICES];
     cl_device_id device[MAX_DEVICES];
     int pindex[MAX_DEVICES], dindex[MAX_DEVICES];
+    char seen[512]; /* what the platforms answered, for the message when nothing matches */
+    int transient;  /* a platform answered with an error other than "no device" */
 } device_list;
 
 static void list_devices(device_list *list)
 {
     cl_platform_id platforms[MAX_PLATFORMS];
     cl_uint np = 0;
+    size_t at = 0;
     list->count = 0;
-    if (clGetPlatformIDs(MAX_PLATFORMS, platforms, &np) != CL_SUCCESS) return;
+    list->seen[0] = 0;
+    list->transient = 0;
+    cl_int err = clGetPlatformIDs(MAX_PLATFORMS, platforms, &np);
+    if (err != CL_SUCCESS) {
+        list->transient = err != -1001; /* CL_PLATFORM_NOT_FOUND_KHR: no ICD at all */
+        snprintf(list->seen, sizeof list->seen, "clGetPlatformIDs: %s", bchol__cl_error_name(err));
+        return;
+    }
     if (np > MAX_PLATFORMS) np = MAX_PLATFORMS;
     for (cl_uint p = 0; p < np; p++) {
         cl_device_id devices[MAX_DEVICES];
         cl_uint nd = 0;
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &nd) !=
-            CL_SUCCESS)
+        char name[64];
+        PLAT_STR(platforms[p], CL_PLATFORM_NAME, name);
+        err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devices, &nd);
+        if (at < sizeof list->seen) {
+            int k = err == CL_SUCCESS
+                        ? snprintf(list->seen + at, sizeof list->seen - at, "%s%s: %u device(s)",
+                                   at ? "; " : "", name, nd)
+                        : snprintf(list->seen + at, sizeof list->seen - at, "%s%s: %s",
+                                   at ? "; " : "", name, bchol__cl_error_name(err));
+            at += k > 0 ? (size_t)k : 0;
+        }
+        if (err != CL_SUCCESS) {
+            list->transient |= err != CL_DEVICE_NOT_FOUND;
             continue;
+        }
         if (nd > MAX_DEVICES) nd = MAX_DEVICES;
         for (cl_uint d = 0; d < nd && list->count < MAX_DEVICES; d++) {
             list->platform[list->count] = platforms[p];
@@ -137,42 +160,62 @@ static int spec_matches(const char *spec, const device_list *list, int i)
     return 0;
 }
 
+/* The index of the device spec chooses in list, -1 when none matches, -2 for a malformed
+ * spec. Without a spec: the first GPU, else the first CPU, else the first device. */
+static int choose(const char *spec, const device_list *list)
+{
+    int chosen = -1, p, d, used = 0;
+    if (!spec || !*spec) {
+        for (int i = 0; i < list->count && chosen < 0; i++)
+            if (spec_matches("gpu", list, i)) chosen = i;
+        for (int i = 0; i < list->count && chosen < 0; i++)
+            if (spec_matches("cpu", list, i)) chosen = i;
+        return chosen < 0 && list->count > 0 ? 0 : chosen;
+    }
+    if (sscanf(spec, "%d:%d%n", &p, &d, &used) == 2 && spec[used] == 0) {
+        for (int i = 0; i < list->count; i++)
+            if (list->pindex[i] == p && list->dindex[i] == d) chosen = i;
+        return chosen;
+    }
+    if (strcasecmp(spec, "gpu") && strcasecmp(spec, "cpu") && strcasecmp(spec, "nvidia") &&
+        strcasecmp(spec, "pocl"))
+        return -2;
+    for (int i = 0; i < list->count && chosen < 0; i++)
+        if (spec_matches(spec, list, i)) chosen = i;
+    return chosen;
+}
+
 bchol_status bchol__select_device(const char *spec, cl_platform_id *platform,
                                   cl_device_id *device, int *pindex, int *dindex)
 {
     device_list list;
     if (!spec || !*spec) spec = getenv("BCHOL_DEVICE");
-    list_devices(&list);
+    int chosen;
+    /* A platform that answered with an error (not "no device") may be busy: NVIDIA's driver
+     * was seen to list no device for a few seconds while many processes started on it
+     * (H200, 2026-11-24). Look again a few times before giving up. */
+    for (int attempt = 0;; attempt++) {
+        list_devices(&list);
+        chosen = choose(spec, &list);
+        if (chosen >= 0 || chosen == -2 || !list.transient || attempt == 3) break;
+        struct timespec pause = {0, 250000000L << attempt}; /* 0.25, 0.5, 1 s */
+        if (pause.tv_nsec >= 1000000000L) pause = (struct timespec){1, 0};
+        nanosleep(&pause, NULL);
+    }
+    if (chosen == -2)
+        return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
+                           "device spec \"%s\" is not one of nvidia, pocl, gpu, cpu or "
+                           "P:D (platform:device, as `bchol devices` lists them)",
+                           spec);
     if (list.count == 0)
         return bchol__fail(NULL, BCHOL_ERR_NO_DEVICE,
                            "no OpenCL device found (is an ICD such as pocl-opencl-icd "
-                           "installed?)");
-    int chosen = -1;
-    if (!spec || !*spec) {
-        for (int i = 0; i < list.count && chosen < 0; i++)
-            if (spec_matches("gpu", &list, i)) chosen = i;
-        for (int i = 0; i < list.count && chosen < 0; i++)
-            if (spec_matches("cpu", &list, i)) chosen = i;
-        if (chosen < 0) chosen = 0;
-    } else {
-        int p, d, used = 0;
-        if (sscanf(spec, "%d:%d%n", &p, &d, &used) == 2 && spec[used] == 0) {
-            for (int i = 0; i < list.count; i++)
-                if (list.pindex[i] == p && list.dindex[i] == d) chosen = i;
-        } else if (!strcasecmp(spec, "gpu") || !strcasecmp(spec, "cpu") ||
-                   !strcasecmp(spec, "nvidia") || !strcasecmp(spec, "pocl")) {
-            for (int i = 0; i < list.count && chosen < 0; i++)
-                if (spec_matches(spec, &list, i)) chosen = i;
-        } else {
-            return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
-                               "device spec \"%s\" is not one of nvidia, pocl, gpu, cpu or "
-                               "P:D (platform:device, as `bchol devices` lists them)",
-                               spec);
-        }
-        if (chosen < 0)
-            return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
-                               "no OpenCL device matches the device spec \"%s\"", spec);
-    }
+                           "installed?)%s%s%s",
+                           list.seen[0] ? " (platforms: " : "", list.seen, list.seen[0] ? ")" : "");
+    if (chosen < 0)
+        return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
+                           "no OpenCL device matches the device spec \"%s\" (platforms: %s)",
+                           spec, list.seen[0] ? list.seen : "none");
     *platform = list.platform[chosen];
     *device = list.device[chosen];
     *pindex = list.pindex[chosen];

@@ -94,6 +94,7 @@ bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *rou
 typedef struct {
     cl_kernel kernel;
     int nt, wg, n, nrhs;
+    int block; /* rows per register block (blocked path), 0: the whole tile */
 } bchol_ilv_solve_plan;
 
 /* params may be NULL (defaults); its nt and tbc (work-group size) are used. The buffers
@@ -113,5 +114,19 @@ bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine
                                          bchol_precision p, int factors, char uplo, int n,
                                          int nrhs, cl_mem A, cl_mem B, int64_t batch,
                                          int64_t chunk, int *upper);
+
+/* The bodies of the public interleaved routines (routine names the caller in messages;
+ * params NULL for the plain forms), for the host-array forms (interleaved_host.c). */
+bchol_status bchol__potrf_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+                                      const bchol_params *params, char uplo, int n, cl_mem A,
+                                      int64_t batch, int64_t chunk, cl_mem info, cl_event *event);
+bchol_status bchol__potrs_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+                                      const bchol_solve_params *params, char uplo, int n, int nrhs,
+                                      cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                      cl_event *event);
+bchol_status bchol__posv_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+                                     const bchol_params *params, char uplo, int n, int nrhs,
+                                     cl_mem A, cl_mem B, int64_t batch, int64_t chunk, cl_mem info,
+                                     cl_event *event);
 
 #endif

@@ -3,7 +3,7 @@
  * leaves the B of a failed matrix untouched. */
 #include "interleaved.h"
 
-static bchol_status posv_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__posv_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
                                      const bchol_params *params, char uplo, int n, int nrhs,
                                      cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
                                      cl_mem info, cl_event *event)
@@ -51,7 +51,7 @@ bchol_status bchol_sposv_interleaved(bchol_context *ctx, char uplo, int n, int n
                                      cl_mem B, int64_t batch, int64_t chunk, cl_mem info,
                                      cl_event *event)
 {
-    return posv_interleaved(ctx, "bchol_sposv_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
+    return bchol__posv_interleaved(ctx, "bchol_sposv_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
                             batch, chunk, info, event);
 }
 
@@ -59,7 +59,7 @@ bchol_status bchol_dposv_interleaved(bchol_context *ctx, char uplo, int n, int n
                                      cl_mem B, int64_t batch, int64_t chunk, cl_mem info,
                                      cl_event *event)
 {
-    return posv_interleaved(ctx, "bchol_dposv_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
+    return bchol__posv_interleaved(ctx, "bchol_dposv_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
                             batch, chunk, info, event);
 }
 
@@ -69,7 +69,7 @@ bchol_status bchol_sposv_interleaved_ex(bchol_context *ctx, const bchol_params *
                                         int n, int nrhs, cl_mem A, cl_mem B, int64_t batch,
                                         int64_t chunk, cl_mem info, cl_event *event)
 {
-    return posv_interleaved(ctx, "bchol_sposv_interleaved_ex", BCHOL_S,
+    return bchol__posv_interleaved(ctx, "bchol_sposv_interleaved_ex", BCHOL_S,
                             params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk, info,
                             event);
 }
@@ -78,7 +78,7 @@ bchol_status bchol_dposv_interleaved_ex(bchol_context *ctx, const bchol_params *
                                         int n, int nrhs, cl_mem A, cl_mem B, int64_t batch,
                                         int64_t chunk, cl_mem info, cl_event *event)
 {
-    return posv_interleaved(ctx, "bchol_dposv_interleaved_ex", BCHOL_D,
+    return bchol__posv_interleaved(ctx, "bchol_dposv_interleaved_ex", BCHOL_D,
                             params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk, info,
                             event);
 }

@@ -30,7 +30,7 @@ bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *rou
     return BCHOL_SUCCESS;
 }
 
-static bchol_status potrf_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__potrf_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
                                       const bchol_params *params, char uplo, int n, cl_mem A,
                                       int64_t batch, int64_t chunk, cl_mem info, cl_event *event)
 {
@@ -83,14 +83,14 @@ static bchol_status potrf_interleaved(bchol_context *ctx, const char *routine, b
 bchol_status bchol_spotrf_interleaved(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t batch,
                                       int64_t chunk, cl_mem info, cl_event *event)
 {
-    return potrf_interleaved(ctx, "bchol_spotrf_interleaved", BCHOL_S, NULL, uplo, n, A, batch, chunk,
+    return bchol__potrf_interleaved(ctx, "bchol_spotrf_interleaved", BCHOL_S, NULL, uplo, n, A, batch, chunk,
                              info, event);
 }
 
 bchol_status bchol_dpotrf_interleaved(bchol_context *ctx, char uplo, int n, cl_mem A, int64_t batch,
                                       int64_t chunk, cl_mem info, cl_event *event)
 {
-    return potrf_interleaved(ctx, "bchol_dpotrf_interleaved", BCHOL_D, NULL, uplo, n, A, batch, chunk,
+    return bchol__potrf_interleaved(ctx, "bchol_dpotrf_interleaved", BCHOL_D, NULL, uplo, n, A, batch, chunk,
                              info, event);
 }
 
@@ -100,7 +100,7 @@ bchol_status bchol_spotrf_interleaved_ex(bchol_context *ctx, const bchol_params 
                                          int n, cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
                                          cl_event *event)
 {
-    return potrf_interleaved(ctx, "bchol_spotrf_interleaved_ex", BCHOL_S, params ? params : &no_params,
+    return bchol__potrf_interleaved(ctx, "bchol_spotrf_interleaved_ex", BCHOL_S, params ? params : &no_params,
                              uplo, n, A, batch, chunk, info, event);
 }
 
@@ -108,6 +108,6 @@ bchol_status bchol_dpotrf_interleaved_ex(bchol_context *ctx, const bchol_params 
                                          int n, cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
                                          cl_event *event)
 {
-    return potrf_interleaved(ctx, "bchol_dpotrf_interleaved_ex", BCHOL_D, params ? params : &no_params,
+    return bchol__potrf_interleaved(ctx, "bchol_dpotrf_interleaved_ex", BCHOL_D, params ? params : &no_params,
                              uplo, n, A, batch, chunk, info, event);
 }

@@ -9,8 +9,11 @@
 static const char *const ilv_solve_files[] = {"common.cl", "potrs_interleaved.cl", NULL};
 
 /* Elements of a tile kept per work-item: NT is lowered until N*NT fits (registers on
- * GPUs; PoCL keeps larger tiles on the stack anyway). */
+ * GPUs; PoCL keeps larger tiles on the stack anyway). The blocked path keeps BLOCK*NT. */
 #define TILE_BUDGET 256
+#define BLOCK_TILE_BUDGET 64
+/* Largest block of the blocked path (its loops are unrolled: the code grows as BLOCK^2). */
+#define MAX_BLOCK 32
 #define DEFAULT_WG 64
 /* Largest N*N*NT unrolled into straight-line code on CPUs (larger bodies build slowly);
  * there NT is chosen to fill it. */
@@ -75,6 +78,20 @@ bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine
                                BCHOL_ERR_B_SIZE);
 }
 
+/* Rows per register block of the blocked path, or 0 for the whole-tile path: the
+ * backend's choice, or BCHOL_ILV_SOLVE_BLOCK=0..32 (to run either path on any device). */
+static int solve_block(const bchol_context *ctx, bchol_precision p, int n)
+{
+    const char *force = getenv("BCHOL_ILV_SOLVE_BLOCK");
+    if (force && *force) {
+        char *end;
+        long v = strtol(force, &end, 10);
+        if (!*end && v >= 0 && v <= MAX_BLOCK) return (int)v;
+    }
+    int block = ctx->backend->interleaved_solve_block((char)p, n);
+    return block < 0 ? 0 : block > MAX_BLOCK ? MAX_BLOCK : block;
+}
+
 bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p,
                                            const bchol_solve_params *params, int upper, int n,
                                            int nrhs, cl_mem A, cl_mem B, int64_t batch,
@@ -87,8 +104,10 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
     const char *force = getenv("BCHOL_STORES");
     const int cpu = force && *force ? !strcmp(force, "blend")
                                     : (ctx->info.type & CL_DEVICE_TYPE_CPU) != 0;
+    const int block = solve_block(ctx, p, n);
     if (!nt) {
-        nt = (cpu && n * n <= FULL_MAX_WORK ? FULL_MAX_WORK / (n * n) : TILE_BUDGET / n);
+        nt = block ? BLOCK_TILE_BUDGET / block
+                   : cpu && n * n <= FULL_MAX_WORK ? FULL_MAX_WORK / (n * n) : TILE_BUDGET / n;
         nt = nt < 1 ? 1 : nt > 8 ? 8 : nt;
     }
     /* Fewer columns than a tile holds would only compute zeros. */
@@ -101,7 +120,9 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
     const size_t es = bchol__elem_size(p);
     /* A long kernel may take fewer work-items per group than asked (registers). */
     for (;;) {
-        const int aligned = cpu && n * n * nt <= FULL_MAX_WORK &&
+        /* the blocked path has loops over blocks: only the whole-tile path unrolls all */
+        const int full = !block && n * n * nt <= FULL_MAX_WORK;
+        const int aligned = cpu && (full || block) &&
                             lanes_fit((uint64_t)n * n, batch, chunk, wg, A, es) &&
                             lanes_fit((uint64_t)n * nrhs, batch, chunk, wg, B, es);
         bchol_options o;
@@ -112,7 +133,8 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
         bchol__options_add(&o, "-D WG=%d", wg);
         bchol__options_add(&o, "-D UPPER=%d", upper);
         bchol__options_add(&o, "-D ALIGNED=%d", aligned);
-        bchol__options_add(&o, "-D FULL=%d", aligned);
+        bchol__options_add(&o, "-D FULL=%d", aligned && full);
+        bchol__options_add(&o, "-D BLOCK=%d", block);
         if ((st = bchol__get_kernel(ctx, ilv_solve_files, &o, "potrs_interleaved", &kernel)))
             return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
@@ -127,6 +149,7 @@ bchol_status bchol__potrs_interleaved_plan(bchol_context *ctx, bchol_precision p
     plan->kernel = kernel;
     plan->nt = nt;
     plan->wg = wg;
+    plan->block = block;
     plan->n = n;
     plan->nrhs = nrhs;
     return BCHOL_SUCCESS;
@@ -173,7 +196,7 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
     return BCHOL_SUCCESS;
 }
 
-static bchol_status potrs_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__potrs_interleaved(bchol_context *ctx, const char *routine, bchol_precision p,
                                       const bchol_solve_params *params, char uplo, int n, int nrhs,
                                       cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
                                       cl_event *event)
@@ -202,14 +225,14 @@ static bchol_status potrs_interleaved(bchol_context *ctx, const char *routine, b
 bchol_status bchol_spotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs, cl_mem A,
                                       cl_mem B, int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_spotrs_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
+    return bchol__potrs_interleaved(ctx, "bchol_spotrs_interleaved", BCHOL_S, NULL, uplo, n, nrhs, A, B,
                              batch, chunk, event);
 }
 
 bchol_status bchol_dpotrs_interleaved(bchol_context *ctx, char uplo, int n, int nrhs, cl_mem A,
                                       cl_mem B, int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_dpotrs_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
+    return bchol__potrs_interleaved(ctx, "bchol_dpotrs_interleaved", BCHOL_D, NULL, uplo, n, nrhs, A, B,
                              batch, chunk, event);
 }
 
@@ -219,7 +242,7 @@ bchol_status bchol_spotrs_interleaved_ex(bchol_context *ctx, const bchol_solve_p
                                          char uplo, int n, int nrhs, cl_mem A, cl_mem B,
                                          int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_spotrs_interleaved_ex", BCHOL_S,
+    return bchol__potrs_interleaved(ctx, "bchol_spotrs_interleaved_ex", BCHOL_S,
                              params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk,
                              event);
 }
@@ -228,7 +251,7 @@ bchol_status bchol_dpotrs_interleaved_ex(bchol_context *ctx, const bchol_solve_p
                                          char uplo, int n, int nrhs, cl_mem A, cl_mem B,
                                          int64_t batch, int64_t chunk, cl_event *event)
 {
-    return potrs_interleaved(ctx, "bchol_dpotrs_interleaved_ex", BCHOL_D,
+    return bchol__potrs_interleaved(ctx, "bchol_dpotrs_interleaved_ex", BCHOL_D,
                              params ? params : &no_params, uplo, n, nrhs, A, B, batch, chunk,
                              event);
 }

@@ -852,6 +852,40 @@ BCHOL_API bchol_status bchol_dposv_interleaved_ex(bchol_context *ctx, const bcho
                                                   cl_event *event);
 
 /*
+ * Synchronous conveniences on host arrays in the interleaved layout (the matrices' above,
+ * the right-hand sides' likewise, with the same chunk): copy to the device, factor and/or
+ * solve, copy back, wait. Arguments in the order of the device forms, with host pointers
+ * for A and B and a host array of batch ints for info. The arrays need only the spans
+ * given above; the lanes past the batch never change. The batch goes to the device in
+ * pieces of whole chunks, as many as one device allocation holds (a batch whose one
+ * chunk does not fit fails with BCHOL_ERR_OUT_OF_MEMORY: a smaller chunk splits); when the
+ * device runs out of memory before anything has come back, the pieces are halved and
+ * tried again. A piece is copied back only once its work has run: after a failure each
+ * matrix with its right-hand sides and info is either as it was or done (factored,
+ * solved; posv: a matrix whose factorization failed keeps its B). Quick returns as the
+ * device forms: n = 0 sets info to zero (potrf, posv), nrhs = 0 returns (potrs) or only
+ * factors (posv); a pointer the call does not use may be NULL.
+ */
+BCHOL_API bchol_status bchol_spotrf_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                     float *A, int64_t batch, int64_t chunk,
+                                                     int *info);
+BCHOL_API bchol_status bchol_dpotrf_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                     double *A, int64_t batch, int64_t chunk,
+                                                     int *info);
+BCHOL_API bchol_status bchol_spotrs_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                     int nrhs, const float *A, float *B,
+                                                     int64_t batch, int64_t chunk);
+BCHOL_API bchol_status bchol_dpotrs_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                     int nrhs, const double *A, double *B,
+                                                     int64_t batch, int64_t chunk);
+BCHOL_API bchol_status bchol_sposv_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                    int nrhs, float *A, float *B, int64_t batch,
+                                                    int64_t chunk, int *info);
+BCHOL_API bchol_status bchol_dposv_interleaved_host(bchol_context *ctx, char uplo, int n,
+                                                    int nrhs, double *A, double *B,
+                                                    int64_t batch, int64_t chunk, int *info);
+
+/*
  * bchol_{s,d}interleave_rhs: copies strided right-hand sides B (matrix b's n-by-nrhs block
  * at offset + b*stride, leading dimension ldb >= max(1, n), stride >= ldb*nrhs) into the
  * interleaved buffer Bi (layout above). bchol_{s,d}deinterleave_rhs: the inverse copy.

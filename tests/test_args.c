@@ -5,6 +5,7 @@
  * nothing (no event) and leave the buffers as they were.
  */
 #include "bchol.h"
+#include "cl_shim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,23 @@ static void case_context(void)
         expect("out-of-order queue", st, BCHOL_ERR_QUEUE, "out of order");
         clReleaseCommandQueue(ooo);
     }
+
+    /* A driver that answers the device query with an error once (NVIDIA's did while many
+     * processes started on it): the selection looks again. The second query is the first
+     * platform's clGetDeviceIDs (after clGetPlatformIDs). */
+    shim_fail(SHIM_QUERY, 2, 1, CL_OUT_OF_RESOURCES);
+    st = bchol_context_create(NULL, &c2);
+    expect("a device query failing once", st, BCHOL_SUCCESS, NULL);
+    if (shim_faults() != 1) {
+        printf("FAILED: the device query was not failed once (%ld faults)\n", shim_faults());
+        failures++;
+    }
+    if (!st) bchol_context_destroy(c2);
+    /* every query failing: a status whose message says what the driver answered */
+    shim_fail(SHIM_QUERY, 1, -1, CL_OUT_OF_RESOURCES);
+    st = bchol_context_create(NULL, &c2);
+    shim_fail(SHIM_ANY, 0, 0, CL_SUCCESS);
+    expect("every device query failing", st, st ? st : BCHOL_ERR_NO_DEVICE, "CL_OUT_OF_RESOURCES");
 }
 
 /* A kernel that does not build: a status, the log in the message, no crash. */

@@ -3,10 +3,11 @@
  * bchol_{s,d}posv_interleaved[_ex] and the right-hand-side conversions
  * bchol_{s,d}[de]interleave_rhs: one case per run, exit code 0 on pass.
  *
- *   test_potrs_interleaved --mode potrs|posv|convert|args|buildfail|faults --precision s|d
- *                          --uplo L|U
+ *   test_potrs_interleaved --mode potrs|posv|convert|args|buildfail|faults|host
+ *                          --precision s|d --uplo L|U
  *                          --n N --nrhs K [--batch B] [--chunk C] [--nt T] [--wg W]
  *                          [--tight 1] [--ldb-pad P] [--stride-pad S] [--offset O]
+ *                          [--max-alloc BYTES]
  *
  * The interleaved buffers are laid out here on the host (independently of the library's
  * conversions) and poisoned around the stored data: padding lanes of a last partial
@@ -19,7 +20,12 @@
  * makes the solve kernel fail to build: posv must fail before it factors (A, B and info
  * unchanged). faults fails each OpenCL call of posv in turn (cl_shim): a known status
  * and no event, A, B and info unchanged if nothing was launched, and a call that absorbs
- * the fault gives the fault-free result bit for bit.
+ * the fault gives the fault-free result bit for bit. host runs the host-array forms
+ * bchol_{s,d}{potrf,posv,potrs}_interleaved_host on arrays of exactly the span bchol.h
+ * requires and compares A, B and info bit for bit with the device-buffer routines; with
+ * --max-alloc BYTES the host forms run on a context whose device allocations are that
+ * small (cl_shim): they must split (more launches), absorb a refused allocation by
+ * halving, and after a failed launch leave every matrix as it was or done.
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -35,21 +41,22 @@
 typedef struct {
     char precision, uplo, mode[16];
     int n, nrhs, nt, wg, tight, ldb_pad, stride_pad;
-    long long batch, chunk, offset;
+    long long batch, chunk, offset, max_alloc;
     const char *kernels;
 } options;
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: test_potrs_interleaved --mode potrs|posv|convert|args --precision s|d "
-                    "--uplo L|U --n N --nrhs K [--batch B] [--chunk C] [--nt T] [--wg W] "
-                    "[--tight 1] [--ldb-pad P] [--stride-pad S] [--offset O]\n");
+    fprintf(stderr, "usage: test_potrs_interleaved --mode potrs|posv|convert|args|buildfail|faults|"
+                    "host --precision s|d --uplo L|U --n N --nrhs K [--batch B] [--chunk C] "
+                    "[--nt T] [--wg W] [--tight 1] [--ldb-pad P] [--stride-pad S] [--offset O] "
+                    "[--max-alloc BYTES]\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 20, 0, 0, NULL};
+    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 20, 0, 0, 0, NULL};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -67,6 +74,7 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--ldb-pad")) o.ldb_pad = atoi(v);
         else if (!strcmp(k, "--stride-pad")) o.stride_pad = atoi(v);
         else if (!strcmp(k, "--offset")) o.offset = atoll(v);
+        else if (!strcmp(k, "--max-alloc")) o.max_alloc = atoll(v);
         else if (!strcmp(k, "--kernels")) o.kernels = v;
         else usage();
     }
@@ -410,6 +418,58 @@ static void run_args(void)
     clReleaseMemObject(B);
     clReleaseMemObject(I);
     clReleaseMemObject(small);
+
+    /* host-array forms: the device forms' positions, host pointers checked for NULL */
+    double ha[6 * 16] = {0}, hb[6 * 8] = {0};
+    int hi[5] = {9, 9, 9, 9, 9};
+    expect_status(bchol_dpotrf_interleaved_host(NULL, 'L', 4, ha, 5, 2, hi), BCHOL_ERR_CONTEXT,
+                  "host potrf null context", NULL);
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'x', 4, ha, 5, 2, hi), BCHOL_ERR_UPLO,
+                  "host potrf uplo", "argument 2");
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', -4, ha, 5, 2, hi), BCHOL_ERR_N,
+                  "host potrf n", "argument 3 (n = -4)");
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', 4, NULL, 5, 2, hi), BCHOL_ERR_A,
+                  "host potrf A", "argument 4 (A)");
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', 4, ha, -5, 2, hi), BCHOL_ERR_BATCH,
+                  "host potrf batch", "argument 5 (batch = -5)");
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', 4, ha, 5, 0, hi), BCHOL_ERR_CHUNK,
+                  "host potrf chunk", "argument 6 (chunk = 0)");
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', 4, ha, 5, 2, NULL), BCHOL_ERR_INFO,
+                  "host potrf info", "argument 7 (info)");
+    expect_status(bchol_spotrs_interleaved_host(ctx, 'U', 4, -1, (float *)ha, (float *)hb, 5, 2),
+                  BCHOL_ERR_NRHS, "host potrs nrhs", "argument 4 (nrhs = -1)");
+    expect_status(bchol_spotrs_interleaved_host(ctx, 'U', 4, 2, NULL, (float *)hb, 5, 2),
+                  BCHOL_ERR_A, "host potrs A", "argument 5 (A)");
+    expect_status(bchol_spotrs_interleaved_host(ctx, 'U', 4, 2, (float *)ha, NULL, 5, 2),
+                  BCHOL_ERR_B, "host potrs B", "argument 6 (B)");
+    expect_status(bchol_spotrs_interleaved_host(ctx, 'U', 4, 2, (float *)ha, (float *)hb, -1, 2),
+                  BCHOL_ERR_BATCH, "host potrs batch", "argument 7");
+    expect_status(bchol_spotrs_interleaved_host(ctx, 'U', 4, 2, (float *)ha, (float *)hb, 5, -2),
+                  BCHOL_ERR_CHUNK, "host potrs chunk", "argument 8 (chunk = -2)");
+    expect_status(bchol_dposv_interleaved_host(ctx, 'L', 4, 2, ha, hb, 5, 2, NULL),
+                  BCHOL_ERR_INFO, "host posv info", "argument 9 (info)");
+    expect_status(bchol_dposv_interleaved_host(ctx, 'L', 4, 2, ha, NULL, 5, 2, hi), BCHOL_ERR_B,
+                  "host posv B", "argument 6 (B)");
+    expect_status(bchol_dposv_interleaved_host(ctx, 'L', 4, 2, ha, hb, 5, 0, hi), BCHOL_ERR_CHUNK,
+                  "host posv chunk", "argument 8");
+    /* one chunk beyond the device's largest allocation (the simple layout of a huge chunk);
+     * nothing is read, so the arrays need not hold it */
+    expect_status(bchol_dpotrf_interleaved_host(ctx, 'L', 4, ha, 5, (int64_t)1 << 40, hi),
+                  BCHOL_ERR_OUT_OF_MEMORY, "host potrf huge chunk", "chunk");
+    /* quick returns: pointers the call does not use may be NULL; n = 0 sets info */
+    expect_status(bchol_dpotrs_interleaved_host(ctx, 'L', 4, 0, NULL, NULL, 5, 2), BCHOL_SUCCESS,
+                  "host potrs nrhs = 0", NULL);
+    expect_status(bchol_dpotrs_interleaved_host(ctx, 'L', 0, 2, NULL, NULL, 5, 2), BCHOL_SUCCESS,
+                  "host potrs n = 0", NULL);
+    expect_status(bchol_dposv_interleaved_host(ctx, 'L', 4, 2, NULL, NULL, 0, 2, NULL),
+                  BCHOL_SUCCESS, "host posv batch = 0", NULL);
+    expect_status(bchol_dposv_interleaved_host(ctx, 'L', 0, 2, NULL, NULL, 5, 2, hi),
+                  BCHOL_SUCCESS, "host posv n = 0", NULL);
+    for (int b = 0; b < 5; b++) CHECK(hi[b] == 0, "host posv n = 0: info[%d] = %d", b, hi[b]);
+    for (int b = 0; b < 5; b++) hi[b] = 9;
+    expect_status(bchol_spotrf_interleaved_host(ctx, 'U', 0, NULL, 5, 2, hi), BCHOL_SUCCESS,
+                  "host potrf n = 0", NULL);
+    for (int b = 0; b < 5; b++) CHECK(hi[b] == 0, "host potrf n = 0: info[%d] = %d", b, hi[b]);
     printf("args: %s\n", failures ? "failed" : "all statuses as documented");
 }
 
@@ -563,6 +623,198 @@ static void run_faults(const options *o)
     free(ha), free(hb), free(ea), free(eb), free(ra), free(rb), free(hi), free(ei), free(ri);
 }
 
+/* ---- host-array forms ------------------------------------------------------------- */
+
+static void *copy_of(const void *p, size_t bytes)
+{
+    void *q = malloc(bytes ? bytes : 1);
+    if (!q) abort();
+    memcpy(q, p, bytes);
+    return q;
+}
+
+/* The device-buffer routine on copies of a (a_el elements, the tight span), b, info,
+ * in buffers of whole chunks; the results overwrite a, b, info. what: 0 potrf, 1 potrs,
+ * 2 posv. */
+static void device_run(const options *o, int what, void *a, size_t a_el, void *b, size_t b_el,
+                       int *info)
+{
+    const int n = o->n, s = o->precision == 's';
+    const size_t whole_a = ilv_elems((size_t)n * n, o->batch, o->chunk, 0);
+    const size_t whole_b = ilv_elems((size_t)n * o->nrhs, o->batch, o->chunk, 0);
+    const size_t ibytes = (size_t)o->batch * sizeof(int);
+    cl_mem A = upload(NULL, whole_a), B = upload(NULL, whole_b), I = upload_bytes(info, ibytes);
+    cl_command_queue q = bchol_context_queue(ctx);
+    clEnqueueWriteBuffer(q, A, CL_TRUE, 0, a_el * es, a, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, B, CL_TRUE, 0, b_el * es, b, 0, NULL, NULL);
+    bchol_status st;
+    if (what == 0)
+        st = s ? bchol_spotrf_interleaved(ctx, o->uplo, n, A, o->batch, o->chunk, I, NULL)
+               : bchol_dpotrf_interleaved(ctx, o->uplo, n, A, o->batch, o->chunk, I, NULL);
+    else if (what == 1)
+        st = s ? bchol_spotrs_interleaved(ctx, o->uplo, n, o->nrhs, A, B, o->batch, o->chunk, NULL)
+               : bchol_dpotrs_interleaved(ctx, o->uplo, n, o->nrhs, A, B, o->batch, o->chunk, NULL);
+    else
+        st = s ? bchol_sposv_interleaved(ctx, o->uplo, n, o->nrhs, A, B, o->batch, o->chunk, I, NULL)
+               : bchol_dposv_interleaved(ctx, o->uplo, n, o->nrhs, A, B, o->batch, o->chunk, I, NULL);
+    if (st) {
+        fprintf(stderr, "FAILED: device routine %d: %s\n", what, bchol_last_error(ctx));
+        exit(1);
+    }
+    download(A, a, a_el);
+    download(B, b, b_el);
+    download_bytes(I, info, ibytes);
+    clReleaseMemObject(A);
+    clReleaseMemObject(B);
+    clReleaseMemObject(I);
+}
+
+static bchol_status host_run(bchol_context *c, const options *o, int what, void *a, void *b,
+                             int *info)
+{
+    const int n = o->n, k = o->nrhs, s = o->precision == 's';
+    if (what == 0)
+        return s ? bchol_spotrf_interleaved_host(c, o->uplo, n, a, o->batch, o->chunk, info)
+                 : bchol_dpotrf_interleaved_host(c, o->uplo, n, a, o->batch, o->chunk, info);
+    if (what == 1)
+        return s ? bchol_spotrs_interleaved_host(c, o->uplo, n, k, a, b, o->batch, o->chunk)
+                 : bchol_dpotrs_interleaved_host(c, o->uplo, n, k, a, b, o->batch, o->chunk);
+    return s ? bchol_sposv_interleaved_host(c, o->uplo, n, k, a, b, o->batch, o->chunk, info)
+             : bchol_dposv_interleaved_host(c, o->uplo, n, k, a, b, o->batch, o->chunk, info);
+}
+
+/* Whether matrix b's elements in x (blocks of per elements) equal those in y. */
+static int block_same(const void *x, const void *y, long long b, size_t per, long long chunk)
+{
+    for (size_t e = 0; e < per; e++)
+        if (!same_bits(x, y, ilv(b, e, per, chunk))) return 0;
+    return 1;
+}
+
+static void run_host(const options *o)
+{
+    const int n = o->n, nrhs = o->nrhs;
+    const long long batch = o->batch, chunk = o->chunk;
+    const size_t nn = (size_t)n * n, nk = (size_t)n * nrhs;
+    const size_t a_el = ilv_elems(nn, batch, chunk, 1), b_el = ilv_elems(nk, batch, chunk, 1);
+    const size_t ibytes = (size_t)batch * sizeof(int);
+    /* inputs: SPD and broken matrices (stored triangle), poison elsewhere (other
+     * triangle, padding lanes of the last chunk) */
+    void *ha = malloc(a_el * es), *hb = malloc(b_el * es), *m = malloc(nn * es);
+    int *hi = malloc(ibytes);
+    if (!ha || !hb || !m || !hi) abort();
+    util_poison(ha, dbl, a_el);
+    util_poison(hb, dbl, b_el);
+    util_rng r;
+    util_rng_seed(&r, 4321 + (unsigned)n);
+    for (long long b = 0; b < batch; b++) {
+        const int kind = b % 3 == 1 ? 1 + (int)((b / 3) % (UTIL_KINDS - 1)) : UTIL_GOOD;
+        util_spd_case(m, dbl, o->uplo, n, n, &r, kind, b);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                if (util_in_triangle(o->uplo, i, j))
+                    util_set(ha, ilv(b, util_idx(i, j, n), nn, chunk), dbl,
+                             util_get(m, util_idx(i, j, n), dbl));
+        for (size_t e = 0; e < nk; e++) util_set(hb, ilv(b, e, nk, chunk), dbl, util_rng_uniform(&r));
+        hi[b] = 55;
+    }
+    free(m);
+
+    /* references from the device-buffer routines: posv, potrf, potrs (on posv's factors) */
+    void *pa = copy_of(ha, a_el * es), *pb = copy_of(hb, b_el * es);
+    int *pi = copy_of(hi, ibytes);
+    const long launches = shim_launches();
+    device_run(o, 2, pa, a_el, pb, b_el, pi);
+    const long device_launches = shim_launches() - launches;
+    void *fa = copy_of(ha, a_el * es), *fb = copy_of(hb, b_el * es);
+    int *fi = copy_of(hi, ibytes);
+    device_run(o, 0, fa, a_el, fb, b_el, fi);
+    void *sa = copy_of(pa, a_el * es), *sb = copy_of(hb, b_el * es);
+    int *si = copy_of(hi, ibytes);
+    device_run(o, 1, sa, a_el, sb, b_el, si);
+
+    bchol_context *hc = ctx;
+    if (o->max_alloc) {
+        shim_set_max_alloc((cl_ulong)o->max_alloc);
+        if (bchol_context_create(NULL, &hc)) {
+            fprintf(stderr, "FAILED: no second context: %s\n", bchol_last_error(NULL));
+            exit(1);
+        }
+    }
+    static const char *const names[] = {"potrf", "potrs", "posv"};
+    const void *want_a[] = {fa, pa, pa}, *want_b[] = {hb, sb, pb};
+    const int *want_i[] = {fi, hi, pi};
+    long host_launches = 0;
+    for (int what = 0; what < 3; what++) {
+        /* arrays of exactly the span (no slack: AddressSanitizer sees any overrun) */
+        void *a = copy_of(ha, a_el * es), *b = copy_of(hb, b_el * es);
+        int *info = copy_of(hi, ibytes);
+        if (what == 1) memcpy(a, pa, a_el * es);
+        const long before = shim_launches();
+        bchol_status st = host_run(hc, o, what, a, what ? b : NULL, what != 1 ? info : NULL);
+        if (what == 2) host_launches = shim_launches() - before;
+        CHECK(!st, "%s_interleaved_host: %s", names[what], bchol_last_error(hc));
+        CHECK(!memcmp(a, want_a[what], a_el * es), "%s_interleaved_host: A differs from the "
+              "device routine's", names[what]);
+        CHECK(!memcmp(b, want_b[what], b_el * es), "%s_interleaved_host: B differs from the "
+              "device routine's", names[what]);
+        CHECK(!memcmp(info, want_i[what], ibytes), "%s_interleaved_host: info differs from the "
+              "device routine's", names[what]);
+        free(a), free(b), free(info);
+    }
+    int failed_matrices = 0;
+    for (long long b = 0; b < batch; b++) failed_matrices += pi[b] != 0;
+    CHECK(failed_matrices > 0 && failed_matrices < batch, "test setup: %d of %lld matrices failed",
+          failed_matrices, batch);
+
+    if (o->max_alloc) {
+        CHECK(host_launches > device_launches,
+              "posv_interleaved_host made %ld launches, the device routine %ld: no pieces",
+              host_launches, device_launches);
+        /* a refused allocation before anything came back: smaller pieces, same result */
+        void *a = copy_of(ha, a_el * es), *b = copy_of(hb, b_el * es);
+        int *info = copy_of(hi, ibytes);
+        shim_fail(SHIM_BUFFER, 1, 1, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        bchol_status st = host_run(hc, o, 2, a, b, info);
+        CHECK(shim_faults() == 1, "the allocation fault did not fire");
+        shim_fail(SHIM_BUFFER, 0, 0, CL_SUCCESS);
+        CHECK(!st && !memcmp(a, pa, a_el * es) && !memcmp(b, pb, b_el * es) &&
+                  !memcmp(info, pi, ibytes),
+              "posv_interleaved_host with a refused allocation: status %d (%s) or results differ",
+              (int)st, bchol_last_error(hc));
+        /* a launch failing after the first piece: every matrix as it was or done */
+        memcpy(a, ha, a_el * es), memcpy(b, hb, b_el * es), memcpy(info, hi, ibytes);
+        shim_fail(SHIM_LAUNCH, device_launches + 1, 1, CL_OUT_OF_RESOURCES);
+        st = host_run(hc, o, 2, a, b, info);
+        shim_fail(SHIM_LAUNCH, 0, 0, CL_SUCCESS);
+        CHECK(st < 0, "posv_interleaved_host with a failed launch returned %d", (int)st);
+        long long done = 0, kept = 0;
+        for (long long m2 = 0; m2 < batch; m2++) {
+            const int was = block_same(a, ha, m2, nn, chunk) && block_same(b, hb, m2, nk, chunk) &&
+                            info[m2] == hi[m2];
+            const int now = block_same(a, pa, m2, nn, chunk) && block_same(b, pb, m2, nk, chunk) &&
+                            info[m2] == pi[m2];
+            CHECK(was || now, "failed posv_interleaved_host: matrix %lld neither as it was nor done",
+                  m2);
+            done += now && !was, kept += was && !now;
+        }
+        CHECK(done > 0 && kept > 0, "failed posv_interleaved_host: %lld done, %lld as they were "
+              "(the failure should fall between pieces)", done, kept);
+        for (size_t e = 0; e < a_el; e++) {
+            /* padding lanes never change */
+            const long long lane = (long long)(e % (size_t)chunk), q = (long long)(e / (size_t)chunk / nn);
+            if (q * chunk + lane >= batch) CHECK(same_bits(a, ha, e), "padding lane of A changed");
+        }
+        free(a), free(b), free(info);
+        bchol_context_destroy(hc);
+    }
+    printf("host %c%c n=%d nrhs=%d batch=%lld chunk=%lld: potrf, potrs, posv equal the device "
+           "routines bit for bit (posv launches: %ld host, %ld device)\n",
+           o->precision, o->uplo, n, nrhs, batch, chunk, host_launches, device_launches);
+    free(ha), free(hb), free(hi), free(pa), free(pb), free(pi), free(fa), free(fb), free(fi);
+    free(sa), free(sb), free(si);
+}
+
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
@@ -579,6 +831,7 @@ int main(int argc, char **argv)
     else if (!strcmp(o.mode, "args")) run_args();
     else if (!strcmp(o.mode, "buildfail")) run_buildfail(&o);
     else if (!strcmp(o.mode, "faults")) run_faults(&o);
+    else if (!strcmp(o.mode, "host")) run_host(&o);
     else usage();
     bchol_context_destroy(ctx);
     return failures ? 1 : 0;

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target: random arguments to the public routines that fuzz_args does not reach
  * (the fixed-size and interleaved solves, the interleaved factorization and the layout
- * conversions, the vbatched factorization and solves with their device arrays, and the
- * parameter queries) must give a status, never a crash or a write outside the buffers.
+ * conversions, the vbatched factorization and solves with their device arrays, the host
+ * forms of the solves and of the interleaved routines, and the parameter queries) must
+ * give a status, never a crash or a write outside the buffers.
  *
  * Device buffers are sub-buffers between guard zones. After each call:
  *   - a call the contract in bchol.h (restated below) makes invalid returns a bad-argument
@@ -809,6 +810,79 @@ static void fuzz_solve_host(fz_reader *r, char prec, int posv) {
     free(a), free(a0), free(b), free(b0), free(info);
 }
 
+/* The interleaved host forms (what: 0 potrf, 1 potrs, 2 posv): arrays of exactly the
+ * spans bchol.h gives (a partial last chunk's lanes past the batch stop at its last
+ * matrix); a valid call too large to hold is skipped, an invalid one gets one element. */
+static void fuzz_ilv_host(fz_reader *r, char prec, int what) {
+    const int es = prec == 'd' ? 8 : 4;
+    bchol_context *ctx = fz_u8(r) % 16 ? g.ctx : NULL;
+    char uplo = fz_uplo(r);
+    int n = fz_int(fz_value(r, fz_u8(r) % 9, 0));
+    int nrhs = what ? fz_int(fz_value(r, fz_u8(r) % 5, 0)) : 0;
+    int64_t batch = fz_value(r, fz_u8(r) % 9, 1);
+    int64_t chunk = fz_value(r, 1 + fz_u8(r) % 8, 1);
+    const int null_a = fz_u8(r) % 8 == 0, null_b = fz_u8(r) % 8 == 0, null_i = fz_u8(r) % 8 == 0;
+
+    const int factor = what != 1, solve = what && n > 0 && nrhs > 0;
+    int valid = ctx && fz_uplo_ok(uplo) && n >= 0 && nrhs >= 0 && batch >= 0 && chunk >= 1;
+    valid = valid && !(batch > 0 && ((null_a && n > 0 && (factor || solve)) || (null_b && solve) ||
+                                     (null_i && factor)));
+    size_t ea = 1, eb = 1, ei = 1;
+    if (valid && batch > 0) {
+        __int128 sA = ilv_span(n, n, batch, chunk), sB = ilv_span(n, nrhs, batch, chunk);
+        if (sA < 0 || sB < 0 || sA * es > (1 << 20) || sB * es > (1 << 20) || batch > (1 << 16))
+            return;
+        ea = sA > 0 ? (size_t)sA : 1, eb = sB > 0 ? (size_t)sB : 1, ei = (size_t)batch;
+    }
+    unsigned char *a = null_a ? NULL : malloc(ea * es), *a0 = malloc(ea * es);
+    unsigned char *b = null_b ? NULL : malloc(eb * es), *b0 = malloc(eb * es);
+    int *info = null_i ? NULL : malloc(ei * sizeof(int));
+    for (size_t i = 0; i < ea * es; i++)
+        a0[i] = (unsigned char)(i * 7 + 1);
+    for (size_t i = 0; i < eb * es; i++)
+        b0[i] = (unsigned char)(i * 11 + 3);
+    if (a) memcpy(a, a0, ea * es);
+    if (b) memcpy(b, b0, eb * es);
+    const int d = prec == 'd';
+    bchol_status st;
+    if (what == 0)
+        st = d ? bchol_dpotrf_interleaved_host(ctx, uplo, n, (double *)a, batch, chunk, info)
+               : bchol_spotrf_interleaved_host(ctx, uplo, n, (float *)a, batch, chunk, info);
+    else if (what == 1)
+        st = d ? bchol_dpotrs_interleaved_host(ctx, uplo, n, nrhs, (const double *)a, (double *)b,
+                                               batch, chunk)
+               : bchol_spotrs_interleaved_host(ctx, uplo, n, nrhs, (const float *)a, (float *)b,
+                                               batch, chunk);
+    else
+        st = d ? bchol_dposv_interleaved_host(ctx, uplo, n, nrhs, (double *)a, (double *)b, batch,
+                                              chunk, info)
+               : bchol_sposv_interleaved_host(ctx, uplo, n, nrhs, (float *)a, (float *)b, batch,
+                                              chunk, info);
+    static const char *const names[] = {"potrf", "potrs", "posv"};
+    char call[256];
+    snprintf(call, sizeof call,
+             "%c%s_interleaved_host(uplo=%d n=%d nrhs=%d batch=%lld chunk=%lld A=%s B=%s info=%s)",
+             prec, names[what], uplo, n, nrhs, (long long)batch, (long long)chunk,
+             a ? "set" : "NULL", b ? "set" : "NULL", info ? "set" : "NULL");
+    check_status(ctx, valid, st, call);
+    if (st == 0 && valid && batch > 0) {
+        for (int64_t k = 0; k < batch && factor; k++)
+            REQUIRE(info[k] >= 0 && info[k] <= n, "%s: info[%lld] = %d", call, (long long)k, info[k]);
+        unsigned char *may = calloc(ea, 1);
+        if (factor && n > 0) mark_interleaved(may, ea, batch, chunk, n, n, tri_of(uplo), NULL);
+        if (a) fz_changes(a0, a, ea, may, ea, es, "interleaved host: A");
+        free(may);
+        may = calloc(eb, 1);
+        if (solve) mark_interleaved(may, eb, batch, chunk, n, nrhs, 0, factor ? info : NULL);
+        if (b) fz_changes(b0, b, eb, may, eb, es, "interleaved host: B");
+        free(may);
+    } else if (st != 0) {
+        REQUIRE(!a || !memcmp(a, a0, ea * es), "%s: failed and changed A", call);
+        REQUIRE(!b || !memcmp(b, b0, eb * es), "%s: failed and changed B", call);
+    }
+    free(a), free(a0), free(b), free(b0), free(info);
+}
+
 /* The vbatched host forms cannot know how long A and B are: every footprint the arrays
  * describe lies inside them (offsets past the end become negative), and the arrays hold
  * exactly batch entries. */
@@ -1007,9 +1081,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fuzz_params(&r);
             break;
         }
-        switch (fz_u8(&r) % 5) {
+        /* 5 and 6 came last: the older corpus files keep their meaning (no byte 5 or 6) */
+        switch (fz_u8(&r) % 8) {
         case 0: fuzz_solve_host(&r, prec, 0); break;
         case 1: fuzz_solve_host(&r, prec, 1); break;
+        case 5:
+        case 6: fuzz_ilv_host(&r, prec, fz_u8(&r) % 3); break;
         default: fuzz_vbatched_host(&r, prec, fz_u8(&r) % 3);
         }
     }

@@ -9,6 +9,10 @@
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
 #             then the interleaved forms (--variant interleaved, n <= $ILV_SOLVE_NMAX, 128)
+#   solve-ilv the interleaved solve alone (bench --solve --variant interleaved), float and
+#             double, nrhs $NRHS_LIST, n = $ILV_SOLVE_SIZES (16,32,40,48,64,96,128), once per
+#             register block in $ILV_BLOCKS ("default 0 8 16": the backend's choice, the
+#             whole tile, blocks of 8 and 16; BCHOL_ILV_SOLVE_BLOCK)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
@@ -63,8 +67,8 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve vbatched solve-vbatched huge tune tune-check
-#        tune-check-solve grid
+# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched solve-vbatched huge tune
+#        tune-check tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -116,6 +120,20 @@ for step in "$@"; do
           --precision $p --n 4:${ILV_SOLVE_NMAX:-128} ${BENCH_ARGS:-} \
           > "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt"
+      done
+    done ;;
+  solve-ilv)
+    for p in s d; do
+      for k in ${NRHS_LIST:-1 16}; do
+        for kb in ${ILV_BLOCKS:-default 0 8 16}; do
+          f="$OUT/bench-solve-ilv-block$kb-nvidia-$p-nrhs$k.txt"
+          blk=BCHOL_ILV_SOLVE_BLOCK=$kb
+          [ "$kb" = default ] && blk=
+          env -u BCHOL_ILV_SOLVE_BLOCK $blk BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve \
+            --variant interleaved --nrhs $k --precision $p \
+            --n ${ILV_SOLVE_SIZES:-16,32,40,48,64,96,128} ${BENCH_ARGS:-} > "$f" 2>&1
+          echo "== block $kb"; cat "$f"
+        done
       done
     done ;;
   vbatched)
