@@ -273,7 +273,7 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     bchol_potrs_params(ctx, o->precision, n, k, &used, &source);
     if (o->interleaved)
         snprintf(row->source, sizeof row->source,
-                 "the interleaved solve's built-in choice of nt and work-group (tuning files have no "
+                 "the interleaved solve's built-in choice of nt, work-group and register block (tuning files have no "
                  "entries for it)");
     else
         snprintf(row->source, sizeof row->source, "%s%s", source,
