@@ -6,8 +6,8 @@
 #include <limits.h>
 #include <math.h>
 
-/* The fused kernel runs one matrix per work-group; the separate variant has only bchol's
- * own GEMM kernels (CLBlast has no variable sizes). */
+/* The fused kernel takes up to 64 matrices per work-group and also the PACK shape; the
+ * separate variant has only bchol's own GEMM kernels (CLBlast has no variable sizes). */
 static bchol_status check_params(bchol_context *ctx, const char *routine,
                                  const bchol_vbatched_params *p)
 {
@@ -27,16 +27,15 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine,
                            f->ib);
-    if (f->tbc > 1)
+    if (f->tbc > 64)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.tbc = %d) must be 1: one matrix per "
-                           "work-group for variable sizes",
-                           routine, f->tbc);
+                           "%s: argument 2 (params->fused.tbc = %d) must be at most 64", routine,
+                           f->tbc);
     if (f->rpt > 64)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.rpt = %d) must be at most 64", routine,
                            f->rpt);
-    if (f->shape > BCHOL_SHAPE_SHRINK)
+    if (f->shape > BCHOL_SHAPE_PACK)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.shape = %d) is not a shape", routine,
                            f->shape);

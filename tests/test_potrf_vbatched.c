@@ -8,7 +8,8 @@
  *
  *   test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B]
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
- *       [--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X]
+ *       [--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
+ *       [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *       [--tell-max-n M]
@@ -37,7 +38,7 @@
 
 typedef struct {
     char precision, uplo, mode[16], form[8];
-    int nmax, lda_pad, gap, ib, rpt, shape, etm, schedule;
+    int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule;
     int variant, crossover, nb, pb, tile, tell_max_n;
     util_dist dist;
     long long batch, pair[4];
@@ -50,7 +51,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
-            "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
+            "[--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
+            "[--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
             "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
             "[--tell-max-n M]\n");
@@ -80,9 +82,12 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--schedule"))
             o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
         else if (!strcmp(k, "--ib")) o.ib = atoi(v);
+        else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
         else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
-            o.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+            o.shape = !strcmp(v, "fixed")    ? BCHOL_SHAPE_FIXED
+                      : !strcmp(v, "shrink") ? BCHOL_SHAPE_SHRINK
+                                             : BCHOL_SHAPE_PACK;
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
@@ -503,9 +508,13 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "info too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_INFO_SIZE, "info");
     vargs none = {NULL, NULL, NULL, NULL, NULL};
     vcall(ctx, "batch = 0 with NULL buffers", 's', NULL, 'L', -1, none, 0, BCHOL_SUCCESS, NULL);
-    p.fused.tbc = 2;
-    vcall(ctx, "params->fused.tbc = 2", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "tbc");
-    p.fused.tbc = 0, p.fused.ib = 33;
+    p.fused.tbc = 65;
+    vcall(ctx, "params->fused.tbc = 65", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "(params->fused.tbc = 65) must be at most 64");
+    p.fused.tbc = 0, p.fused.shape = BCHOL_SHAPE_PACK + 1;
+    vcall(ctx, "params->fused.shape = PACK + 1", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "is not a shape");
+    p.fused.shape = 0, p.fused.ib = 33;
     vcall(ctx, "params->fused.ib = 33", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "ib");
     p.fused.ib = 0, p.etm = (bchol_etm)7;
     vcall(ctx, "params->etm = 7", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "etm");
@@ -598,7 +607,8 @@ static int mode_args(bchol_context *ctx)
            "%d (%s)\n",
            dflt.fused.ib, dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), dflt.fused.nb,
            dflt.fused.pb, dflt.fused.tile, dflt.crossover, src ? src : "");
-    if (dflt.fused.tbc != 1 || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
+    if (dflt.fused.tbc < 1 || dflt.fused.tbc > 64 || dflt.fused.shape < BCHOL_SHAPE_FIXED ||
+        dflt.fused.shape > BCHOL_SHAPE_PACK || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
         dflt.fused.nb < 1 || dflt.fused.gemm != BCHOL_GEMM_OWN)
         failures++;
 
@@ -649,7 +659,8 @@ int main(int argc, char **argv)
     void *a = malloc(t.total * t.es);
     int *info = malloc((size_t)(t.batch + 4) * sizeof *info);
     bchol_vbatched_params prm = {
-        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .rpt = o.rpt, .shape = o.shape,
+        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .tbc = o.tbc, .rpt = o.rpt,
+                  .shape = o.shape,
                   .nb = o.nb, .pb = o.pb, .tile = o.tile},
         .etm = (bchol_etm)o.etm,
         .schedule = (bchol_schedule)o.schedule,
