@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-/* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, rpt and
+/* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, tbc, rpt and
  * shape in params, with etm and schedule; timed on orders up to n, so they serve the
  * vbatched routines' largest order and never compete with the strided variants. */
 #define BCHOL__VARIANT_VBATCHED ((bchol_variant)100)

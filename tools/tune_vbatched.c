@@ -1,7 +1,8 @@
-/* The vbatched routines' search space: the fused kernel's ib, rpt and work-group shape
- * (one matrix per work-group: tbc is 1), early termination (classic: idle work-groups
- * leave; aggressive: idle work-items skip the work too) and the schedule (greedy: every
- * matrix at the first launch; lazy: each as late as possible). Timed on the workload's
+/* The vbatched routines' search space: the fused kernel's ib, matrices per work-group tbc,
+ * rpt and work-group shape (fixed, shrinking, or packing more matrices as the rows left
+ * shrink), early termination (classic: idle work-groups leave; aggressive: idle work-items
+ * skip the work too) and the schedule (greedy: every matrix at the first launch; lazy: each
+ * as late as possible). Timed on the workload's
  * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
  * entry at n serves batches whose largest order is about n. Swept where the fused kernel
  * holds n in local memory, up to the crossover where the vbatched routines hand larger
@@ -11,22 +12,25 @@
 
 #include <stdio.h>
 
-enum { IB, RPT, SHAPE, ETM, SCHEDULE, NPARAMS };
+enum { IB, TBC, RPT, SHAPE, ETM, SCHEDULE, NPARAMS };
 
-static const char *const names[NPARAMS] = {"ib", "rpt", "shape", "etm", "schedule"};
-static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
+static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape", "etm", "schedule"};
+static const char *const shape_labels[] = {"default", "fixed", "shrink", "pack", NULL};
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
-static const char *const *const labels[NPARAMS] = {NULL, NULL, shape_labels, etm_labels, schedule_labels};
+static const char *const *const labels[NPARAMS] = {NULL,         NULL,       NULL,
+                                                   shape_labels, etm_labels, schedule_labels};
 
 static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
 static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-/* As the fused variant's (tune_fused.c), without tbc. */
+/* As the fused variant's (tune_fused.c), with the PACK shape on GPUs (on CPUs each
+ * work-group size is a PoCL compilation, as for SHRINK). */
 static int values(int param, const tune_target *t, int *out, int max)
 {
     static const int ibs[] = {4, 8, 16, 32};
+    static const int tbc_gpu[] = {1, 2, 4, 8, 16}, tbc_cpu[] = {1, 2, 4};
     static const int rpt_gpu[] = {1, 2, 4, 8}, rpt_cpu[] = {1, 2, 4, 8, 16, 32, 64};
     const int n = t->n;
     int k = 0;
@@ -40,6 +44,12 @@ static int values(int param, const tune_target *t, int *out, int max)
             if (ibs[i] <= cap) out[k++] = ibs[i];
         return k;
     }
+    case TBC: {
+        const int *list = is_gpu(t) ? tbc_gpu : tbc_cpu;
+        const int count = is_gpu(t) ? 5 : 3;
+        for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
+        return k;
+    }
     case RPT: {
         const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
         const int count = is_gpu(t) ? 4 : 7;
@@ -51,6 +61,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     case SHAPE: /* CPUs: fixed only (a PoCL compilation per work-group size, tune_fused.c) */
         out[k++] = BCHOL_SHAPE_FIXED;
         if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_SHRINK;
+        if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_PACK;
         return k;
     case ETM:
         out[k++] = BCHOL_ETM_CLASSIC;
@@ -66,17 +77,21 @@ static int values(int param, const tune_target *t, int *out, int max)
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
+    /* the driver would pack fewer matrices than asked: that configuration is another's */
     const int n = t->n, lx = ceil_div(n, c[RPT]);
-    const unsigned long long local = (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t);
+    const unsigned long long local =
+        (unsigned long long)c[TBC] * ((unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t) + 8);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
                  (unsigned long long)t->dev.local_mem);
         return "local memory";
     }
-    if ((size_t)lx > t->dev.max_work_group) {
-        snprintf(why, size, "%d work-items per group; the device takes %zu", lx, t->dev.max_work_group);
+    if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {
+        snprintf(why, size, "%d work-items per group; the device takes %zu", lx * c[TBC],
+                 t->dev.max_work_group);
         return "work-group size";
     }
+
     const int regs = 3 * c[IB] * c[RPT];
     if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
         snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)",
@@ -93,7 +108,7 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
 static void to_params(const int *c, tune_params *t)
 {
     *t = (tune_params){0};
-    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = 1, .rpt = c[RPT],
+    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = c[TBC], .rpt = c[RPT],
                           .shape = c[SHAPE]};
     t->etm = (bchol_etm)c[ETM];
     t->schedule = (bchol_schedule)c[SCHEDULE];
@@ -102,6 +117,7 @@ static void to_params(const int *c, tune_params *t)
 static void from_params(const tune_params *t, int *c)
 {
     c[IB] = t->p.ib;
+    c[TBC] = t->p.tbc;
     c[RPT] = t->p.rpt;
     c[SHAPE] = t->p.shape;
     c[ETM] = (int)t->etm;
