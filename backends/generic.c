@@ -20,11 +20,12 @@ static void fused_defaults(char precision, int n, bchol_params *p)
 }
 
 /* Variable sizes: the fixed size's matrices per work-group at the fused share's largest
- * order, work-groups shrinking with the rows left. */
-static void vbatched_defaults(char precision, int n, bchol_params *p)
+ * order, work-groups shrinking with the rows left, grouped by their number of panels. */
+static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
 {
-    p->tbc = n <= 16 ? 4 : 1;
-    p->shape = BCHOL_SHAPE_SHRINK;
+    p->fused.tbc = n <= 16 ? 4 : 1;
+    p->fused.shape = BCHOL_SHAPE_SHRINK;
+    p->order = BCHOL_ORDER_STEPS;
 }
 
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)

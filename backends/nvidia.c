@@ -45,14 +45,17 @@ static void fused_defaults(char precision, int n, bchol_params *p)
  * largest order n, and PACK work-groups, which keep that many work-items at every launch:
  * one matrix per group of ceil(rows/rpt) work-items (1/4 of a warp at the last launches
  * of every nmax with ib = 8) left most of the SM's group slots and warps idle, and ran at
- * 0.86x the padded fixed-size batch at nmax = 32 (H200 grid, d648591). Not yet measured
- * against SHRINK with the same tbc (bchol bench --vbatched --shape, --tbc). */
-static void vbatched_defaults(char precision, int n, bchol_params *p)
+ * 0.86x the padded fixed-size batch at nmax = 32 (H200 grid, d648591). Groups of matrices
+ * with the same number of panels (ORDER_STEPS), so that packing costs no idle iterations.
+ * A first choice, not yet measured on the GPU against SHRINK, other tbc or index order
+ * (tools/gpu/device_run.sh vbatched-pack). */
+static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
 {
     bchol_params f;
     fused_defaults(precision, n, &f);
-    p->tbc = f.tbc;
-    p->shape = BCHOL_SHAPE_PACK;
+    p->fused.tbc = f.tbc;
+    p->fused.shape = BCHOL_SHAPE_PACK;
+    p->order = BCHOL_ORDER_STEPS;
 }
 
 /* Solve: one work-item per row, whole right-hand-side tiles of up to 16 columns in

@@ -310,7 +310,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     const int fn = max_n < c ? max_n : c;
     bchol__fused_params(ctx, p, fn, &params->fused, source);
     params->fused.variant = BCHOL_VARIANT_AUTO;
-    ctx->backend->vbatched_defaults((char)p, fn, &params->fused);
+    ctx->backend->vbatched_defaults((char)p, fn, params);
     params->fused.nb = sep.nb;
     params->fused.pb = sep.pb;
     params->fused.tile = sep.tile;
@@ -321,7 +321,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     if (source) {
         size_t len = strlen(source_text);
         snprintf(source_text + len, sizeof source_text - len,
-                 "; tbc %d and shape from the backend %s vbatched defaults",
+                 "; tbc %d, shape and order from the backend %s vbatched defaults",
                  params->fused.tbc, ctx->backend->family);
     }
     /* the fused share's parameters from a vbatched entry of the tuning table */
@@ -337,6 +337,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
         if (e->params.tbc > 0) tuned.fused.tbc = e->params.tbc;
         tuned.etm = (bchol_etm)e->etm;
         tuned.schedule = (bchol_schedule)e->schedule;
+        if (e->order > 0) tuned.order = (bchol_order)e->order;
         const bchol_tuning_section *s = pick.section;
         if (fn > bchol__vbatched_fused_max_n(ctx, p, &tuned)) {
             if (source) {
@@ -378,6 +379,7 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
     if (params->fused.gemm <= 0) params->fused.gemm = d.fused.gemm;
     if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
     if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
+    if (params->order <= BCHOL_ORDER_DEFAULT) params->order = d.order;
     /* the fused kernel's ib decides what it holds: cap the crossover with the final ib */
     params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
 }

@@ -63,6 +63,10 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->schedule = %d) is not a schedule", routine,
                            (int)p->schedule);
+    if ((int)p->order < 0 || p->order > BCHOL_ORDER_STEPS)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->order = %d) is not an order", routine,
+                           (int)p->order);
     return BCHOL_SUCCESS;
 }
 
@@ -154,7 +158,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     const uint64_t a_elems = a_bytes / bchol__elem_size(p);
 
-    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     if (ex) {
         chosen = *params;
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
@@ -195,7 +199,7 @@ bchol_status bchol_dpotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_m
                                  offsets, A, batch, info, event);
 }
 
-static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
 
 bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx, const bchol_vbatched_params *params,
                                       char uplo, int max_n, cl_mem n, cl_mem lda, cl_mem offsets,

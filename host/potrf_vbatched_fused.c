@@ -9,6 +9,10 @@
 static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
                                              NULL};
 
+/* Keys of the sort by steps and the largest chunk it orders at once (its order takes 4
+ * bytes per matrix of the workspace: 64 MiB). */
+enum { STEP_KEYS = 256, SORT_CHUNK = 1 << 24 };
+
 /* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
@@ -43,8 +47,10 @@ int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
     return n > 1000000 ? 1000000 : (int)n;
 }
 
+/* A kernel of the step program: the step, or the sort's count and scatter. */
 static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
-                                    const bchol_vbatched_params *prm, int upper, cl_kernel *k)
+                                    const bchol_vbatched_params *prm, int upper, const char *name,
+                                    cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
@@ -54,7 +60,7 @@ static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
     bchol__options_add(&o, "-D UPPER=%d", upper);
     bchol__options_add(&o, "-D LAZY=%d", prm->schedule == BCHOL_SCHEDULE_LAZY);
     bchol__options_add(&o, "-D ETM_AGGRESSIVE=%d", prm->etm == BCHOL_ETM_AGGRESSIVE);
-    return bchol__get_kernel(ctx, vbatched_files, &o, "potrf_vbatched_step", k);
+    return bchol__get_kernel(ctx, vbatched_files, &o, name, k);
 }
 
 bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
@@ -83,7 +89,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     /* If the built kernel takes fewer work-items than that needs, put fewer matrices in a
      * group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
-        if ((st = get_step_kernel(ctx, p, &prm, upper, &kernel))) return st;
+        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_step", &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
         const size_t lx = (size_t)ceil_div(max_n, prm.fused.rpt);
         if (lx * (size_t)tbc <= limit) break;
@@ -108,11 +114,41 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     const int lx_first = ceil_div(max_n, rpt);
     /* later launches have no larger groups, nor more of them (PACK: tbc_t * lx_t <= tbc *
      * lx_first, and tbc_t >= tbc), so the first launch's limit holds for all */
-    const int64_t chunk = bchol__launch_batch_limit(ctx, tbc, (size_t)lx_first * (size_t)tbc);
-    for (int64_t first = 0; first < batch; first += chunk) {
+    int64_t chunk = bchol__launch_batch_limit(ctx, tbc, (size_t)lx_first * (size_t)tbc);
+    /* Sorting by steps only matters where a group holds several matrices and there is more
+     * than one step; its order of the chunk's matrices lives in the workspace, so chunks
+     * stay below SORT_CHUNK. */
+    const cl_int sorted = prm.order == BCHOL_ORDER_STEPS && launches > 1 &&
+                          (tbc > 1 || shape == BCHOL_SHAPE_PACK);
+    cl_kernel count_k = NULL, scatter_k = NULL;
+    cl_mem ws = NULL;
+    if (sorted) {
+        if (chunk > SORT_CHUNK) chunk = SORT_CHUNK;
+        const size_t words = 2 * STEP_KEYS + (size_t)(batch < chunk ? batch : chunk);
+        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_count", &count_k)) ||
+            (st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_scatter", &scatter_k)) ||
+            (st = bchol__workspace_acquire(ctx, words * sizeof(cl_uint), &ws)))
+            return st;
+    }
+    for (int64_t first = 0; first < batch && !st; first += chunk) {
         cl_ulong b0 = (cl_ulong)first;
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        for (cl_int t = 0; t < launches; t++) {
+        cl_mem order = sorted ? ws : n; /* not read unless sorted */
+        if (sorted) {
+            /* counting sort of the chunk by key (cl_kernels/potrf_vbatched.cl) */
+            size_t local = bchol__kernel_wg_limit(ctx, scatter_k);
+            const size_t limit = bchol__kernel_wg_limit(ctx, count_k);
+            if (local > limit) local = limit;
+            if (local > 256) local = 256;
+            const size_t global = (size_t)((count + local - 1) / local) * local;
+            bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(info), BCHOL_ARG(b0),
+                                BCHOL_ARG(count), BCHOL_ARG(n_hi), BCHOL_ARG(ws)};
+            if ((st = bchol__fill_int(call, ws, 0, 2 * STEP_KEYS)) ||
+                (st = bchol__launch(call, count_k, 6, args, 1, &global, &local)) ||
+                (st = bchol__launch(call, scatter_k, 6, args, 1, &global, &local)))
+                break;
+        }
+        for (cl_int t = 0; t < launches && !st; t++) {
             /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to
              * (launches-t)*ib (a matrix whose last panel is full while the largest one's
              * is narrow has up to ib-1 rows more than the largest). */
@@ -136,10 +172,13 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                 BCHOL_ARG(launches), BCHOL_ARG(b0),
                                 BCHOL_ARG(count),    BCHOL_ARG(n_hi),
                                 BCHOL_ARG(tbc_t),    BCHOL_ARG(slot),
+                                BCHOL_ARG(sorted),   BCHOL_ARG(order),
                                 BCHOL_LOCAL((size_t)tbc_t * panel_bytes(p, ib, rows)),
                                 BCHOL_LOCAL((size_t)tbc_t * 2 * sizeof(cl_int))};
-            if ((st = bchol__launch(call, kernel, 14, args, 1, &global, &local))) return st;
+            st = bchol__launch(call, kernel, 16, args, 1, &global, &local);
         }
     }
-    return BCHOL_SUCCESS;
+    /* given back once enqueued: OpenCL keeps it until the launches that use it are done */
+    bchol__workspace_release(ctx, ws);
+    return st;
 }

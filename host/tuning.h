@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, tbc, rpt and
- * shape in params, with etm and schedule; timed on orders up to n, so they serve the
+ * shape in params, with etm, schedule and order; timed on orders up to n, so they serve the
  * vbatched routines' largest order and never compete with the strided variants. */
 #define BCHOL__VARIANT_VBATCHED ((bchol_variant)100)
 
@@ -22,6 +22,7 @@ typedef struct bchol_tuning_entry {
     bchol_params params; /* params.variant == variant (FUSED for vbatched entries) */
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
+    int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
 } bchol_tuning_entry;

@@ -66,6 +66,7 @@ static const param_def interleaved_params[] = {
 
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+static const char *const order_labels[] = {"default", "index", "steps", NULL};
 
 static const param_def vbatched_params[] = {
     {"ib", P(ib), 1, 32, NULL, 0},
@@ -75,6 +76,7 @@ static const param_def vbatched_params[] = {
     {"etm", offsetof(bchol_tuning_entry, etm), BCHOL_ETM_CLASSIC, BCHOL_ETM_AGGRESSIVE, etm_labels, 0},
     {"schedule", offsetof(bchol_tuning_entry, schedule), BCHOL_SCHEDULE_GREEDY, BCHOL_SCHEDULE_LAZY,
      schedule_labels, 0},
+    {"order", offsetof(bchol_tuning_entry, order), BCHOL_ORDER_INDEX, BCHOL_ORDER_STEPS, order_labels, 1},
 };
 
 static const struct {
@@ -169,7 +171,7 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
     if (!cJSON_IsObject(obj))
         return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
     memset(&e->params, 0, sizeof e->params);
-    e->etm = e->schedule = 0;
+    e->etm = e->schedule = e->order = 0;
     /* vbatched entries hold the fused kernel's fields */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED ? BCHOL_VARIANT_FUSED
                                                                           : variants[vi].variant;

@@ -619,6 +619,15 @@ typedef enum bchol_schedule {
     BCHOL_SCHEDULE_LAZY = 2    /* each as late as possible: all finish on the last launch */
 } bchol_schedule;
 
+/* Which matrices share a work-group of the fused kernel (with tbc > 1 or the PACK shape). */
+typedef enum bchol_order {
+    BCHOL_ORDER_DEFAULT = 0,
+    BCHOL_ORDER_INDEX = 1, /* consecutive matrices of the batch */
+    BCHOL_ORDER_STEPS = 2  /* matrices with the same number of ib-wide panels (a counting sort
+                              on the device per call, no read-back): they start and finish
+                              on the same launches, so a group's loops are its matrices' own */
+} bchol_order;
+
 typedef struct bchol_vbatched_params {
     bchol_params fused; /* variant: AUTO (split by size class at the crossover), FUSED or
                            SEPARATE (every matrix through that variant; INTERLEAVED is
@@ -630,7 +639,10 @@ typedef struct bchol_vbatched_params {
     bchol_schedule schedule;
     int crossover;      /* AUTO: matrices with n[b] <= crossover run the fused kernel, the
                            larger ones the separate variant, both in the same call (<= 0: the
-                           device's crossover; capped at what the fused kernel holds) */
+                           device's: its fixed-size crossover for a batch whose max_n is within
+                           it, its lower vbatched one for a batch that straddles it; capped at
+                           what the fused kernel holds) */
+    bchol_order order;  /* of the fused kernel's work-groups */
 } bchol_vbatched_params;
 
 /* The parameters the vbatched routines use for this precision and largest n: variant AUTO

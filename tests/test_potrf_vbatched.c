@@ -9,7 +9,7 @@
  *   test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B]
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
  *       [--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
- *       [--seed X]
+ *       [--order index|steps|index,steps] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *       [--tell-max-n M]
@@ -39,6 +39,7 @@
 typedef struct {
     char precision, uplo, mode[16], form[8];
     int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule;
+    int orders[2], norders; /* --order; versions mode runs each version with each */
     int variant, crossover, nb, pb, tile, tell_max_n;
     util_dist dist;
     long long batch, pair[4];
@@ -52,7 +53,7 @@ static void usage(void)
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
             "[--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
-            "[--seed X] "
+            "[--order index|steps|index,steps] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
             "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
             "[--tell-max-n M]\n");
@@ -62,7 +63,7 @@ static void usage(void)
 static options parse(int argc, char **argv)
 {
     options o = {.precision = 's', .uplo = 'L', .mode = "factor", .form = "ex", .nmax = 16,
-                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1};
+                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1, .norders = 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -83,6 +84,12 @@ static options parse(int argc, char **argv)
             o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
         else if (!strcmp(k, "--ib")) o.ib = atoi(v);
         else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
+        else if (!strcmp(k, "--order")) {
+            o.norders = 0;
+            if (!strncmp(v, "index", 5)) o.orders[o.norders++] = BCHOL_ORDER_INDEX;
+            if (strstr(v, "steps")) o.orders[o.norders++] = BCHOL_ORDER_STEPS;
+            if (!o.norders) usage();
+        }
         else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
             o.shape = !strcmp(v, "fixed")    ? BCHOL_SHAPE_FIXED
@@ -479,7 +486,7 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "uplo = 'X'", 's', NULL, 'X', -1, v, B, BCHOL_ERR_UPLO, "argument 2 (uplo");
     vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO,
           "argument 3 (uplo");
-    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N,
           "argument 4 (max_n = -1)");
     vcall(ctx, "batch = -1", 's', NULL, 'L', -1, v, -1, BCHOL_ERR_BATCH, "argument 7 (batch");
@@ -520,7 +527,9 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "params->etm = 7", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "etm");
     p.etm = BCHOL_ETM_DEFAULT, p.schedule = (bchol_schedule)9;
     vcall(ctx, "params->schedule = 9", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "schedule");
-    p.schedule = BCHOL_SCHEDULE_DEFAULT, p.fused.variant = (bchol_variant)77;
+    p.schedule = BCHOL_SCHEDULE_DEFAULT, p.order = (bchol_order)3;
+    vcall(ctx, "params->order = 3", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "is not an order");
+    p.order = BCHOL_ORDER_DEFAULT, p.fused.variant = (bchol_variant)77;
     vcall(ctx, "params->fused.variant = 77", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "variant");
     p.fused.variant = BCHOL_VARIANT_INTERLEAVED;
     vcall(ctx, "params->fused.variant = INTERLEAVED", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
@@ -664,7 +673,8 @@ int main(int argc, char **argv)
                   .nb = o.nb, .pb = o.pb, .tile = o.tile},
         .etm = (bchol_etm)o.etm,
         .schedule = (bchol_schedule)o.schedule,
-        .crossover = o.crossover};
+        .crossover = o.crossover,
+        .order = (bchol_order)o.orders[0]};
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */
@@ -673,11 +683,13 @@ int main(int argc, char **argv)
                                            {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
                                            {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE}};
         void *first = malloc(t.total * t.es);
-        for (int v = 0; v < 4; v++) {
-            prm.schedule = (bchol_schedule)versions[v][0];
-            prm.etm = (bchol_etm)versions[v][1];
+        for (int v = 0; v < 4 * o.norders; v++) {
+            prm.schedule = (bchol_schedule)versions[v % 4][0];
+            prm.etm = (bchol_etm)versions[v % 4][1];
+            prm.order = (bchol_order)o.orders[v / 4];
             char label[64];
-            snprintf(label, sizeof label, "%s", version_name(&prm));
+            snprintf(label, sizeof label, "%s%s", version_name(&prm),
+                     prm.order == BCHOL_ORDER_STEPS ? " by steps" : "");
             failed |= run_and_check(ctx, &o, &t, "ex", &prm, a, info, label);
             if (v == 0) {
                 memcpy(first, a, t.total * t.es);
@@ -685,7 +697,7 @@ int main(int argc, char **argv)
             }
             double diff = factor_difference(&t, o.uplo, first, a);
             int same = diff <= 8 * util_eps(t.dbl);
-            printf("    %s vs greedy-classic: largest factor difference %.3g (relative): %s\n",
+            printf("    %s vs the first: largest factor difference %.3g (relative): %s\n",
                    label, diff, same ? "ok" : "FAILED");
             failed |= !same;
         }

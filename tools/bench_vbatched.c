@@ -41,6 +41,7 @@ typedef struct {
     int nvariants, crossover;
     int tbc[MAX_CONFIGS], ntbc;     /* --tbc: 0 is the library's choice */
     int shape[MAX_CONFIGS], nshape; /* --shape: 0 is the library's choice */
+    int order[3], norder;           /* --order: 0 is the library's choice */
 } vb_options;
 
 static void usage(FILE *f)
@@ -63,8 +64,10 @@ static void usage(FILE *f)
         "  --ib IB --rpt R   fused-kernel parameters of all versions (default: the library's)\n"
         "  --tbc LIST        matrices per work-group of the fused kernel, e.g. 1,2,4,8 or 1:8;\n"
         "                    0 = the library's choice (default); one row per value\n"
-        "  --shape LIST      fixed,shrink,pack: work-group shapes of the fused kernel (default:\n"
-        "                    the library's); one row per shape and tbc\n"
+        "  --shape LIST      default,fixed,shrink,pack: work-group shapes of the fused kernel\n"
+        "                    (default: the library's); one row per shape and tbc\n"
+        "  --order LIST      default,index,steps: which matrices share a work-group (default:\n"
+        "                    the library's); one row per order, shape and tbc\n"
         "  --variant LIST    fused,separate,auto: time these variants (default versions) instead\n"
         "                    of the four versions; fused is skipped where it cannot hold nmax\n"
         "  --crossover C     auto: largest n of the fused share (default: the device's)\n"
@@ -99,12 +102,12 @@ static int parse_shapes(const char *list, vb_options *o)
     snprintf(buf, sizeof buf, "%s", list);
     o->nshape = 0;
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        int v = 0;
+        int v = strcmp(t, "default") ? -1 : 0;
         for (int k = 1; k <= BCHOL_SHAPE_PACK; k++)
             if (!strcmp(t, shape_names[k])) v = k;
-        if (!v || o->nshape == MAX_CONFIGS) {
-            fprintf(stderr, "bchol bench --vbatched: --shape takes up to %d of fixed,shrink,pack\n",
-                    MAX_CONFIGS);
+        if (v < 0 || o->nshape == MAX_CONFIGS) {
+            fprintf(stderr, "bchol bench --vbatched: --shape takes up to %d of default,fixed,shrink,"
+                    "pack\n", MAX_CONFIGS);
             return -1;
         }
         o->shape[o->nshape++] = v;
@@ -128,7 +131,7 @@ static int parse(int argc, char **argv, vb_options *o)
     o->pad = 1;
     o->seed = 1;
     o->count = util_parse_sizes("32:512", o->nmax, MAX_SIZES);
-    o->ntbc = o->nshape = 1; /* the library's tbc and shape */
+    o->ntbc = o->nshape = o->norder = 1; /* the library's tbc, shape and order */
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--vbatched")) continue;
@@ -182,6 +185,23 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
         else if (!strcmp(k, "--shape")) {
             if (parse_shapes(v, o)) return -1;
+        } else if (!strcmp(k, "--order")) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            o->norder = 0;
+            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+                const int w = !strcmp(t, "default") ? 0
+                              : !strcmp(t, "index") ? BCHOL_ORDER_INDEX
+                              : !strcmp(t, "steps") ? BCHOL_ORDER_STEPS
+                                                    : -1;
+                if (w < 0 || o->norder == 3) {
+                    fprintf(stderr, "bchol bench --vbatched: --order takes up to three of "
+                                    "default,index,steps\n");
+                    return -1;
+                }
+                o->order[o->norder++] = w;
+            }
+            if (!o->norder) return -1;
         } else if (!strcmp(k, "--tbc")) {
             o->ntbc = util_parse_sizes(v, o->tbc, MAX_CONFIGS);
             int bad = o->ntbc <= 0;
@@ -196,8 +216,8 @@ static int parse(int argc, char **argv, vb_options *o)
             return -1;
         }
     }
-    if (o->nvariants && o->ntbc * o->nshape > 1) {
-        fprintf(stderr, "bchol bench --vbatched: --variant takes one --tbc and one --shape\n");
+    if (o->nvariants && o->ntbc * o->nshape * o->norder > 1) {
+        fprintf(stderr, "bchol bench --vbatched: --variant takes one --tbc, --shape and --order\n");
         return -1;
     }
     if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
@@ -225,7 +245,7 @@ typedef struct {
     int ok, pad_ok, default_version, peer_ok;
     long long above; /* matrices above the crossover (--variant) */
     int crossover;
-    int tbc, shape; /* of the fused kernel: the requested values, else the library's */
+    int tbc, shape, order; /* of the fused kernel: the requested values, else the library's */
 } vb_row;
 
 /* Median device time of reps runs of fn after warm-up, each on a fresh copy of src. */
@@ -350,9 +370,10 @@ static int bench_padded(bchol_context *ctx, const vb_options *o, int nmax, const
     return done;
 }
 
-/* One batch of orders up to nmax, timed with each packing (o->tbc x o->shape: rows[k] for
- * tbc o->tbc[k / nshape], shape o->shape[k % nshape]) or, with --variant, each variant
- * (rows[0]); the padded run and the peer once, copied into every row. */
+/* One batch of orders up to nmax, timed with each packing (o->tbc x o->shape x o->order:
+ * rows[k] for tbc o->tbc[k / (nshape * norder)], shape o->shape[k / norder % nshape],
+ * order o->order[k % norder]) or, with --variant, each variant (rows[0]); the padded run
+ * and the peer once, copied into every row. */
 static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row *rows, int nrows)
 {
     const int dbl = o->precision == 'd';
@@ -389,28 +410,29 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     row->ok = 1;
     row->error = 0;
     if (o->nvariants) {
-        bchol_vbatched_params cp = {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT,
-                                    o->crossover};
-        cp.crossover = o->crossover > 0 ? o->crossover : dflt.crossover;
-        row->crossover = cp.crossover;
-        for (long long b = 0; b < batch; b++) row->above += n[b] > cp.crossover;
+        row->crossover = o->crossover > 0 ? o->crossover : dflt.crossover;
+        for (long long b = 0; b < batch; b++) row->above += n[b] > row->crossover;
     }
     for (int k = 1; k < nrows; k++) rows[k] = *row;
     for (int k = 0; k < nrows && !failed; k++) {
         row = &rows[k];
-        const int tbc = o->tbc[k / o->nshape], shape = o->shape[k % o->nshape];
+        const int tbc = o->tbc[k / (o->nshape * o->norder)];
+        const int shape = o->shape[k / o->norder % o->nshape], order = o->order[k % o->norder];
         row->tbc = tbc > 0 ? tbc : dflt.fused.tbc;
         row->shape = shape > 0 ? shape : dflt.fused.shape;
+        row->order = order > 0 ? order : (int)dflt.order;
         const int runs = o->nvariants ? o->nvariants : 4;
         for (int v = 0; v < runs && !failed; v++) {
             /* packed with lda = n: the n array serves as lda too */
-            vb_call c = {o,          {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0},
+            vb_call c = {o,          {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0,
+                                          BCHOL_ORDER_DEFAULT},
                          row->max_n, dn,
                          dn,         doff,
                          dA,         dI,
                          batch};
             c.prm.fused.tbc = tbc;
             c.prm.fused.shape = shape;
+            c.prm.order = (bchol_order)order;
             if (o->nvariants) {
                 c.prm.fused.variant = o->variants[v];
                 c.prm.crossover = o->crossover;
@@ -565,23 +587,24 @@ int bench_vbatched(int argc, char **argv)
         printf("# peer: LAPACKE %cpotrf per matrix at its real order, OpenMP dynamic loop, %d threads one "
                "per core (%s); lapack = its Gflop/s, vb/lapack = the default version's speed-up\n",
                o.precision, cpu_peer_threads(), cpu_topology_describe());
-    printf("# tbc, shape: the fused kernel's matrices per work-group and work-group shape; "
-           "vb/pad = the default version over padded; lazy/gc = the faster lazy version over "
-           "greedy-cl\n");
-    printf("%6s %6s %9s %4s %-6s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n",
-           "batch", "tbc", "shape", versions[0].name, versions[1].name, versions[2].name,
+    printf("# tbc, shape, order: the fused kernel's matrices per work-group, work-group shape "
+           "and which matrices share a group; vb/pad = the default version over padded; lazy/gc "
+           "= the faster lazy version over greedy-cl\n");
+    printf("%6s %6s %9s %4s %-6s %-5s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n",
+           "batch", "tbc", "shape", "order", versions[0].name, versions[1].name, versions[2].name,
            versions[3].name, "padded", "default_ms", "vb/pad", "lazy/gc", "error", "check");
     printf(" %-9s", "default");
     if (o.compare) printf(" %9s %9s", "lapack", "vb/lapack");
     printf("\n");
     int failed = 0;
-    const int nrows = o.ntbc * o.nshape;
+    const int nrows = o.ntbc * o.nshape * o.norder;
     for (int i = 0; i < o.count; i++) {
-        vb_row rows[MAX_CONFIGS * MAX_CONFIGS];
+        vb_row rows[MAX_CONFIGS * MAX_CONFIGS * 3];
         memset(rows, 0, sizeof rows);
         if (bench_nmax(ctx, &o, o.nmax[i], rows, nrows)) {
-            printf("%6d %6s %9lld %4s %-6s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n", o.nmax[i],
-                   "-", o.batch, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "FAILED");
+            printf("%6d %6s %9lld %4s %-6s %-5s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s\n",
+                   o.nmax[i], "-", o.batch, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                   "-", "FAILED");
             failed = 1;
             continue;
         }
@@ -595,8 +618,10 @@ int bench_vbatched(int argc, char **argv)
             }
             const double lazy = row->gflops[2] > row->gflops[3] ? row->gflops[2] : row->gflops[3];
             const int ok = row->ok && (row->pad_gflops < 0 || row->pad_ok);
-            printf("%6d %6d %9lld %4d %-6s %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g %-6s",
+            printf("%6d %6d %9lld %4d %-6s %-5s %9.2f %9.2f %9.2f %9.2f %9s %10.4f %8s %7.2fx %9.3g "
+                   "%-6s",
                    o.nmax[i], row->max_n, row->batch, row->tbc, shape_names[row->shape],
+                   row->order == BCHOL_ORDER_STEPS ? "steps" : "index",
                    row->gflops[0], row->gflops[1], row->gflops[2], row->gflops[3], pad,
                    row->default_ms, ratio, lazy / row->gflops[0], row->error, ok ? "ok" : "FAILED");
             printf(" %-9s", versions[row->default_version].name); /* the version default_ms timed */

@@ -33,11 +33,12 @@ typedef struct {
 struct tune_workload;
 
 /* What one configuration runs: the fixed-size variants read p; vbatched also its early
- * termination and schedule (with p's fused fields). */
+ * termination, schedule and order (with p's fused fields). */
 typedef struct {
     bchol_params p;
     bchol_etm etm;
     bchol_schedule schedule;
+    bchol_order order;
 } tune_params;
 
 typedef struct tune_variant {

@@ -1,8 +1,8 @@
 /* The vbatched routines' search space: the fused kernel's ib, matrices per work-group tbc,
  * rpt and work-group shape (fixed, shrinking, or packing more matrices as the rows left
  * shrink), early termination (classic: idle work-groups leave; aggressive: idle work-items
- * skip the work too) and the schedule (greedy: every matrix at the first launch; lazy: each
- * as late as possible). Timed on the workload's
+ * skip the work too), the schedule (greedy: every matrix at the first launch; lazy: each
+ * as late as possible) and which matrices share a group (index order, or by steps). Timed on the workload's
  * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
  * entry at n serves batches whose largest order is about n. Swept where the fused kernel
  * holds n in local memory, up to the crossover where the vbatched routines hand larger
@@ -12,14 +12,15 @@
 
 #include <stdio.h>
 
-enum { IB, TBC, RPT, SHAPE, ETM, SCHEDULE, NPARAMS };
+enum { IB, TBC, RPT, SHAPE, ETM, SCHEDULE, ORDER, NPARAMS };
 
-static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape", "etm", "schedule"};
+static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape", "etm", "schedule", "order"};
 static const char *const shape_labels[] = {"default", "fixed", "shrink", "pack", NULL};
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
-static const char *const *const labels[NPARAMS] = {NULL,         NULL,       NULL,
-                                                   shape_labels, etm_labels, schedule_labels};
+static const char *const order_labels[] = {"default", "index", "steps", NULL};
+static const char *const *const labels[NPARAMS] = {NULL,       NULL,         NULL, shape_labels,
+                                                   etm_labels, schedule_labels, order_labels};
 
 static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
 static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
@@ -71,12 +72,20 @@ static int values(int param, const tune_target *t, int *out, int max)
         out[k++] = BCHOL_SCHEDULE_GREEDY;
         if (k < max) out[k++] = BCHOL_SCHEDULE_LAZY;
         return k;
+    case ORDER:
+        out[k++] = BCHOL_ORDER_INDEX;
+        if (k < max) out[k++] = BCHOL_ORDER_STEPS;
+        return k;
     }
     return 0;
 }
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
+    if (c[ORDER] == BCHOL_ORDER_STEPS && c[TBC] == 1 && c[SHAPE] != BCHOL_SHAPE_PACK) {
+        snprintf(why, size, "one matrix per work-group: the order of the groups changes nothing");
+        return "order";
+    }
     /* the driver would pack fewer matrices than asked: that configuration is another's */
     const int n = t->n, lx = ceil_div(n, c[RPT]);
     const unsigned long long local =
@@ -112,6 +121,7 @@ static void to_params(const int *c, tune_params *t)
                           .shape = c[SHAPE]};
     t->etm = (bchol_etm)c[ETM];
     t->schedule = (bchol_schedule)c[SCHEDULE];
+    t->order = (bchol_order)c[ORDER];
 }
 
 static void from_params(const tune_params *t, int *c)
@@ -122,6 +132,7 @@ static void from_params(const tune_params *t, int *c)
     c[SHAPE] = t->p.shape;
     c[ETM] = (int)t->etm;
     c[SCHEDULE] = (int)t->schedule;
+    c[ORDER] = (int)t->order;
 }
 
 /* what bchol_{s,d}potrf_vbatched runs for a largest order n without a tuning file */
@@ -129,7 +140,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     bchol_vbatched_params v;
     bchol_potrf_vbatched_params(ctx, t->precision, t->n, &v, NULL);
-    tune_params p = {v.fused, v.etm, v.schedule};
+    tune_params p = {v.fused, v.etm, v.schedule, v.order};
     from_params(&p, c);
 }
 
@@ -145,7 +156,8 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
 static bchol_status run(bchol_context *ctx, const tune_workload *w, const tune_params *t)
 {
     /* variant FUSED: every matrix through the fused kernel (no split at a crossover) */
-    const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule};
+    const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule,
+                                     .order = t->order};
     if (w->precision == 'd')
         return bchol_dpotrf_vbatched_ex(ctx, &v, w->uplo, w->n, w->vn, w->vlda, w->voff, w->A,
                                         w->batch, w->info, NULL);

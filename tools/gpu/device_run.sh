@@ -12,11 +12,12 @@
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   vbatched-pack  the fused kernel's packing on variable sizes (issue 3's aims): bchol bench
 #             --vbatched at the grid's nmax and batches (32,48,64 @ 16384; 96..256 @ 3000),
-#             one row per tbc in $VB_TBC (default 0,1,2,4,8; 0 = the library's choice) and
-#             shape in $VB_SHAPES (default shrink,pack), precisions $VB_PRECISIONS (s),
-#             orders $VB_DISTS (uniform); then the split of straddling batches (nmax 384,
-#             512 @ 1000): --variant fused,separate,auto at each crossover in $VB_CROSSOVERS
-#             (default 0 = the library's, then 64 128 192 320)
+#             one row per tbc in $VB_TBC (default 0,1,2,4,8; 0 = the library's choice),
+#             shape in $VB_SHAPES (default shrink,pack) and order in $VB_ORDERS (default
+#             index,steps), precisions $VB_PRECISIONS (s), orders $VB_DISTS (uniform);
+#             then the split of straddling batches (nmax 384, 512 @ 1000): --variant
+#             fused,separate,auto at each crossover in $VB_CROSSOVERS (default 0 = the
+#             library's, then 64 128 192 320)
 #   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
 #             nmax = $VB_NMAX, batch 3000; then bchol als, 100000 users x 20000 items
 #   huge      batches beyond 2^31 elements and beyond 2^31 matrices (tests/test_huge.c;
@@ -106,7 +107,7 @@ for step in "$@"; do
         for band in 32,48,64@16384 96,128,192,256@3000; do
           BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
             --nmax ${band%@*} --batch ${band#*@} --reps 5 --warmup 1 --tbc ${VB_TBC:-0,1,2,4,8} \
-            --shape ${VB_SHAPES:-shrink,pack} >> "$f" 2>&1
+            --shape ${VB_SHAPES:-shrink,pack} --order ${VB_ORDERS:-index,steps} >> "$f" 2>&1
         done
         for c in ${VB_CROSSOVERS:-0 64 128 192 320}; do
           echo "# --crossover $c (0: the library's)" >> "$f"

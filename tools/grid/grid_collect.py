@@ -195,9 +195,9 @@ class Collector:
                  gflops=num(tok[11], where), gbs=num(tok[12], where), check=tok[18])
 
     def vb_row(self, ctx, header, tok, where):
-        # nmax max_n batch [tbc shape] greedy-cl greedy-ag lazy-cl lazy-ag padded default_ms
-        # vb/pad lazy/gc error check default [lapack vb/lapack]  (tbc and shape since the
-        # fused kernel packs matrices; the rows are read from greedy-cl on)
+        # nmax max_n batch [tbc shape order] greedy-cl greedy-ag lazy-cl lazy-ag padded
+        # default_ms vb/pad lazy/gc error check default [lapack vb/lapack]  (tbc, shape and
+        # order since the fused kernel packs matrices; the rows are read from greedy-cl on)
         nmax, batch = int(tok[0]), int(tok[2])
         if tok[-1] == "FAILED" and tok[1] == "-":
             self.add(ctx, impl="bchol-auto", n=nmax, batch=batch, ms="", gflops="", check="FAILED")
@@ -212,7 +212,7 @@ class Collector:
         if "greedy-cl" not in header:
             raise Malformed(f"{where}: the vbatched table has no greedy-cl column")
         first = header.index("greedy-cl")
-        packing = f"tbc {tok[3]} {tok[4]} " if first == 5 else ""
+        packing = "tbc " + " ".join(tok[3:first]) + " " if first > 3 else ""
         need = first + 11 + (2 if compare else 0)
         if len(tok) != need:
             raise Malformed(f"{where}: {len(tok)} fields, expected {need}")
