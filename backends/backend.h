@@ -29,6 +29,12 @@ typedef struct bchol_backend {
     /* Largest n the dispatcher gives the fused variant, per precision; above it (or where
      * the fused kernel cannot hold n) it runs the separate variant. */
     int crossover_s, crossover_d;
+    /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
+     * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
+     * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;
+     * 0: the separate variant takes every matrix). */
+    void (*vbatched_defaults)(char precision, int n, bchol_vbatched_params *params);
+    int vbatched_crossover_s, vbatched_crossover_d;
     /* Interleaved variant: defaults of its fields (nb, looking, unroll, chunking, chunk,
      * math) at this precision and n, and the variant strided batches use. */
     void (*interleaved_defaults)(char precision, int n, bchol_params *params);

@@ -19,6 +19,15 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->shape = BCHOL_SHAPE_SHRINK;
 }
 
+/* Variable sizes: the fixed size's matrices per work-group at the fused share's largest
+ * order, work-groups shrinking with the rows left, grouped by their number of panels. */
+static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
+{
+    p->fused.tbc = n <= 16 ? 4 : 1;
+    p->fused.shape = BCHOL_SHAPE_SHRINK;
+    p->order = BCHOL_ORDER_STEPS;
+}
+
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
 {
     p->variant = BCHOL_SOLVE_SUBST;
@@ -66,6 +75,9 @@ const bchol_backend bchol__backend_generic = {
     .separate_defaults = separate_defaults,
     .crossover_s = 768,
     .crossover_d = 512,
+    .vbatched_defaults = vbatched_defaults,
+    .vbatched_crossover_s = 768,
+    .vbatched_crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

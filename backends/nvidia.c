@@ -41,6 +41,23 @@ static void fused_defaults(char precision, int n, bchol_params *p)
         p->tbc = 1;
 }
 
+/* Variable sizes: as many matrices per work-group as the fixed size at the fused share's
+ * largest order n, and PACK work-groups, which keep that many work-items at every launch:
+ * one matrix per group of ceil(rows/rpt) work-items (1/4 of a warp at the last launches
+ * of every nmax with ib = 8) left most of the SM's group slots and warps idle, and ran at
+ * 0.86x the padded fixed-size batch at nmax = 32 (H200 grid, d648591). Groups of matrices
+ * with the same number of panels (ORDER_STEPS), so that packing costs no idle iterations.
+ * A first choice, not yet measured on the GPU against SHRINK, other tbc or index order
+ * (tools/gpu/device_run.sh vbatched-pack). */
+static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
+{
+    bchol_params f;
+    fused_defaults(precision, n, &f);
+    p->fused.tbc = f.tbc;
+    p->fused.shape = BCHOL_SHAPE_PACK;
+    p->order = BCHOL_ORDER_STEPS;
+}
+
 /* Solve: one work-item per row, whole right-hand-side tiles of up to 16 columns in
  * registers (a power of two covering nrhs, so that few programs are built), and several
  * tiles per work-group below n = 64 to keep warps full. */
@@ -108,6 +125,16 @@ const bchol_backend bchol__backend_nvidia = {
     .separate_defaults = separate_defaults,
     .crossover_s = 320,
     .crossover_d = 320,
+    /* A vbatched batch with max_n = 384 or 512 (H200 grid, d648591, batch 1000) split at 320
+     * ran at 71-79% of the separate variant alone, and slower than the fused kernel alone:
+     * the separate launches step through max_n whatever share of the batch they hold, so
+     * they cost about the same for 171 matrices as for 1000, and the fused share's 40
+     * launches come on top. A low split keeps the fused share short; it stays above 0 so
+     * that many small matrices beside a few large ones still run fused (the separate
+     * variant is 3-4x slower below n = 64). 128 is a first guess between the two. */
+    .vbatched_defaults = vbatched_defaults,
+    .vbatched_crossover_s = 128,
+    .vbatched_crossover_d = 128,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

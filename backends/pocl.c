@@ -60,6 +60,16 @@ static void fused_defaults(char precision, int n, bchol_params *p)
     p->tbc = 1;
 }
 
+/* Variable sizes: one matrix per work-group of a fixed shape (one PoCL specialization per
+ * work-group size); tbc 4 was slower (0.22 vs 0.32 Gflop/s at nmax 16, bchol bench
+ * --vbatched --tbc 1,4 on the loaded 2-core EPYC), so no sort either. */
+static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
+{
+    p->fused.tbc = 1;
+    p->fused.shape = BCHOL_SHAPE_FIXED;
+    p->order = BCHOL_ORDER_INDEX;
+}
+
 /* Solve, measured with bchol bench --solve on the same machine: one work-item per
  * tile (all rows in one work-item, no real barriers) up to n = 32, 16 rows per work-item
  * above; right-hand-side tiles of up to 8 columns, powers of two so that few programs
@@ -128,6 +138,9 @@ const bchol_backend bchol__backend_pocl = {
     .separate_defaults = separate_defaults,
     .crossover_s = 512,
     .crossover_d = 512,
+    .vbatched_defaults = vbatched_defaults,
+    .vbatched_crossover_s = 512,
+    .vbatched_crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

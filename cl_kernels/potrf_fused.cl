@@ -64,16 +64,21 @@
 
 /*
  * One step on one matrix of order n at Ab: panel columns j..j+ib-1, rows j..n-1.
- * P is this matrix's local memory, max(n-j, IB)*IB elements. Every work-item of the
- * work-group must call it with the same j and n (it holds barriers); active = 0 makes a
- * matrix go through the barriers without touching memory (with n = 0: one barrier).
- * Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is then not
- * written back).
+ * P is this matrix's local memory, max(n-j, IB)*IB elements. It holds barriers: every
+ * work-item of the work-group must call it with the same group bounds jg and ibg, which
+ * bound the loops that contain barriers: jg >= j (the left-looking update runs k < jg) and
+ * ibg >= ib = min(IB, n-j) (the POTF2 column loop runs c < ibg). A matrix does nothing in
+ * an iteration it does not have (k >= j, c >= ib) but pass its barriers, so that
+ * matrices at different steps share a work-group (variable sizes). active = 0 makes a
+ * matrix go through the barriers without touching memory (with n = 0 and jg = ibg = 0:
+ * one barrier). Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is
+ * then not written back).
  * Loops over a work-item's rows (r) are innermost: consecutive rows are consecutive in
  * memory for lower storage.
  */
-inline int fused_step(__global REAL *Ab, const int lda, const int n, const int j, int active,
-                      __local REAL *P, const int tx, const int lx)
+inline int fused_step_group(__global REAL *Ab, const int lda, const int n, const int j,
+                            int active, __local REAL *P, const int tx, const int lx,
+                            const int jg, const int ibg)
 {
     const int m = n - j;
     const int ib = min(IB, m);
@@ -93,7 +98,7 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
         for (int r = 0; r < RPT; r++) rC[c][r] = (REAL)0;
 
-    if (j > 0) {
+    if (jg > 0) {
         REAL rA[IB][RPT], rN[IB][RPT];
         __local REAL *sB = P; /* IB x IB, free until the panel is loaded */
 PRAGMA_UNROLL
@@ -101,12 +106,13 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                rA[kk][r] = (busy && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
+                rA[kk][r] = (busy && j > 0 && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
             }
-        for (int k = 0; k < j; k += IB) {
+        for (int k = 0; k < jg; k += IB) {
+            const int has = k < j; /* this matrix has block column k to apply */
             barrier(CLK_LOCAL_MEM_FENCE);
             /* B = A(j:j+ib, k:k+IB): the first ib panel rows, already in registers */
-            if (!IDLE)
+            if (!IDLE && has)
 PRAGMA_UNROLL
             for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -125,7 +131,7 @@ PRAGMA_UNROLL
                         rN[kk][r] = (busy && row < m) ? ELEM(Ab, lda, j + row, kn + kk) : (REAL)0;
                     }
             /* C += A_k * B**T; columns c >= ib of C are never used */
-            if (!IDLE)
+            if (!IDLE && has)
 PRAGMA_UNROLL
             for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -156,9 +162,10 @@ PRAGMA_UNROLL
 
     /* POTF2 + TRSM in local memory: for each column, take the pivot's square root, scale
      * the column below it, and subtract its outer product from the columns to its right. */
-    for (int c = 0; c < ib; c++) {
+    for (int c = 0; c < ibg; c++) {
+        const int has = c < ib; /* this matrix's panel has column c */
         REAL ld = (REAL)1;
-        if (!IDLE) {
+        if (!IDLE && has) {
             const REAL d = P[c * m + c];
             if (busy && !PIVOT_OK(d)) {
                 status = j + c + 1;
@@ -174,7 +181,7 @@ PRAGMA_UNROLL
                 }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (busy) {
+        if (busy && has) {
             if (tx == 0) P[c * m + c] = ld;
             for (int cc = c + 1; cc < ib; cc++) {
                 const REAL u = P[c * m + cc];
@@ -198,6 +205,14 @@ PRAGMA_UNROLL
             }
     return status;
 #undef IDLE
+}
+
+/* One step on one matrix: every work-item of the work-group calls it with the same j and
+ * n (the fixed size), so the matrix's own loop bounds are the group's. */
+inline int fused_step(__global REAL *Ab, const int lda, const int n, const int j, int active,
+                      __local REAL *P, const int tx, const int lx)
+{
+    return fused_step_group(Ab, lda, n, j, active, P, tx, lx, j, min(IB, n - j));
 }
 
 /*

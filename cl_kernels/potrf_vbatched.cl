@@ -1,43 +1,108 @@
 /* Fused left-looking Cholesky of a variable-size batch (Abdelfattah et al. 2016, Sec. 4).
  *
- * Built after common.cl and potrf_fused.cl: each launch runs fused_step on one matrix per
- * work-group. The host launches ceil(max_n/IB) steps sized for the largest matrix; each
- * work-group derives its own matrix's step from n[b]:
+ * Built after common.cl and potrf_fused.cl: each launch runs fused_step_group on tbc
+ * matrices per work-group (lx = local size / tbc work-items each). The host launches
+ * ceil(max_n/IB) steps sized for the largest matrix; each matrix derives its own step from
+ * n[b]:
  *   greedy (LAZY=0): every matrix starts at launch 0 and finishes after ceil(n_b/IB)
  *     launches; its step is the launch's column j.
  *   lazy (LAZY=1, implicit sorting): matrix b starts at launch T - ceil(n_b/IB), T =
  *     ceil(max_n/IB), so that every matrix does its last (possibly narrow) panel on the last
  *     launch. At launch t it has at most (T-t)*IB rows left, which sizes the launch.
- * A work-group whose matrix has no step in this launch (not started, finished, failed, or
- * rejected by the checks) is idle: with EARLY_EXIT it returns at once (ETM-classic);
- * otherwise (PoCL) it takes fused_step's one-barrier path for n = 0. ETM_AGGRESSIVE (see
- * potrf_fused.cl) also idles the work-items of a live group that hold no row.
+ * A matrix that has no step in this launch (not started, finished, failed, or rejected by
+ * the checks) is idle: it passes the group's barriers and touches nothing. The matrices of
+ * one group may be at different steps (lazy) or have panels of different widths (the
+ * last, narrow one): the loops that hold barriers run to the group's largest j and panel
+ * width, which every work-item reads from local memory, and each matrix works only in the
+ * iterations it has. A work-group whose matrices are all idle returns at once with
+ * EARLY_EXIT (ETM-classic); otherwise (PoCL) it takes fused_step_group's one-barrier path.
+ * ETM_AGGRESSIVE (see potrf_fused.cl) also idles the work-items of a live matrix that hold
+ * no row.
+ *
+ * The work-groups take the matrices in index order, or (sorted = 1) in the order of
+ * potrf_vbatched_count/_scatter below: by decreasing number of panel steps, so that a
+ * group's matrices start and finish on the same launches and the launch's live groups come
+ * first.
  *
  * Build macros: LAZY (0/1), ETM_AGGRESSIVE (0/1), EARLY_EXIT, and those of potrf_fused.cl
- * except N, LX and TBC (one matrix per work-group, shape chosen at launch).
+ * except N, LX and TBC (matrices per work-group and their work-items are chosen at launch).
  */
 #ifndef LAZY
 #define LAZY 1
 #endif
 
+/* Sort keys: the number of IB-wide panels of a matrix that the fused kernel takes (more
+ * than STEP_KEYS-1 panels share the last key), 0 for the others; the workspace holds
+ * counts[STEP_KEYS], cursors[STEP_KEYS], then the order of the chunk's matrices. */
+#define STEP_KEYS 256
+
+inline uint step_key(const int nb, const int inf, const int n_hi)
+{
+    return inf != 0 || nb <= 0 || nb > n_hi ? 0u : (uint)min((nb + IB - 1) / IB, STEP_KEYS - 1);
+}
+
+/* counts[k] += the number of matrices b0 .. b0+count-1 with key k (counts zeroed before). */
+__kernel void potrf_vbatched_count(__global const int *n, __global const int *info,
+                                   const ulong b0, const ulong count, const int n_hi,
+                                   __global uint *ws)
+{
+    __local uint hist[STEP_KEYS];
+    const int lid = (int)get_local_id(0), lsize = (int)get_local_size(0);
+    for (int k = lid; k < STEP_KEYS; k += lsize) hist[k] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong g = get_global_id(0);
+    if (g < count) atomic_inc(&hist[step_key(n[b0 + g], info[b0 + g], n_hi)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = lid; k < STEP_KEYS; k += lsize)
+        if (hist[k]) atomic_add(&ws[k], hist[k]);
+}
+
+/* order[p] = g for the chunk's matrices b0+g, keys in decreasing order (within a key, in
+ * any order: each matrix's arithmetic does not depend on its group); cursors zeroed
+ * before. */
+__kernel void potrf_vbatched_scatter(__global const int *n, __global const int *info,
+                                     const ulong b0, const ulong count, const int n_hi,
+                                     __global uint *ws)
+{
+    __local uint start[STEP_KEYS];
+    if (get_local_id(0) == 0) {
+        uint s = 0;
+        for (int k = STEP_KEYS - 1; k >= 0; k--) {
+            start[k] = s;
+            s += ws[k];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong g = get_global_id(0);
+    if (g < count) {
+        const uint k = step_key(n[b0 + g], info[b0 + g], n_hi);
+        ws[2 * STEP_KEYS + start[k] + atomic_inc(&ws[STEP_KEYS + k])] = (uint)g;
+    }
+}
+
 /*
  * Launch `launch` (panel columns j = launch*IB of the largest matrix) of `launches` on
- * matrices b0 .. b0+count-1: matrix b has order n[b] and leading dimension lda[b] and
- * starts at element offsets[b] of A. info[b] was set by the checks (0 or a negative
- * code); a matrix whose info is non-zero is skipped, a failing pivot sets it. work holds
- * max(rows, IB)*IB elements for the launch's largest remaining row count. Matrices with
- * n[b] > n_hi are left to the separate variant (a batch split by size class).
+ * matrices b0 .. b0+count-1, tbc of them per work-group: matrix b has order n[b] and
+ * leading dimension lda[b] and starts at element offsets[b] of A. info[b] was set by the
+ * checks (0 or a negative code); a matrix whose info is non-zero is skipped, a failing
+ * pivot sets it. work holds tbc panels of `slot` elements (max(rows, IB)*IB for the
+ * launch's largest remaining row count); bounds holds 2*tbc ints. Matrices with n[b] >
+ * n_hi are left to the separate variant (a batch split by size class). sorted = 1: group
+ * slot g takes matrix b0 + order[g], order being ws after its 2*STEP_KEYS counters.
  */
 __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offsets,
                                   __global const int *n, __global const int *lda,
                                   __global int *info, const int launch, const int launches,
                                   const ulong b0, const ulong count, const int n_hi,
-                                  __local REAL *work)
+                                  const int tbc, const int slot, const int sorted,
+                                  __global const uint *ws, __local REAL *work,
+                                  __local int *bounds)
 {
-    const int lx = (int)get_local_size(0);
-    const int tx = (int)get_local_id(0);
-    const ulong g = get_group_id(0);
-    const ulong b = b0 + (g < count ? g : 0);
+    const int lx = (int)get_local_size(0) / tbc;
+    const int lid = (int)get_local_id(0);
+    const int tx = lid % lx, ty = lid / lx;
+    const ulong g = (ulong)get_group_id(0) * (ulong)tbc + (ulong)ty;
+    const ulong b = b0 + (g < count ? (sorted ? (ulong)ws[2 * STEP_KEYS + g] : g) : 0);
     const int nb = n[b];
 #if LAZY
     const int jb = (launch - (launches - (nb + IB - 1) / IB)) * IB;
@@ -45,11 +110,24 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
     const int jb = launch * IB;
 #endif
     const int active = g < count && nb <= n_hi && jb >= 0 && jb < nb && info[b] == 0;
+    /* the group's bounds: its largest j and panel width among the matrices with a step */
+    int jg = active ? jb : 0, ibg = active ? min(IB, nb - jb) : 0;
+    if (tbc > 1) {
+        if (tx == 0) {
+            bounds[ty] = jg;
+            bounds[tbc + ty] = ibg;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int i = 0; i < tbc; i++) {
+            jg = max(jg, bounds[i]);
+            ibg = max(ibg, bounds[tbc + i]);
+        }
+    }
 #if EARLY_EXIT
-    if (!active) return; /* ETM-classic: the whole work-group leaves */
+    if (ibg == 0) return; /* ETM-classic: no matrix of the group has a step; the group leaves */
 #endif
     __global REAL *Ab = A + (active ? offsets[b] : 0);
-    const int status = fused_step(Ab, active ? lda[b] : 1, active ? nb : 0, active ? jb : 0,
-                                  active, work, tx, lx);
+    const int status = fused_step_group(Ab, active ? lda[b] : 1, active ? nb : 0, active ? jb : 0,
+                                        active, work + ty * slot, tx, lx, jg, ibg);
     if (active && tx == 0 && status != 0) info[b] = status;
 }

@@ -328,19 +328,29 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
 
 /* ---- variable-size batches -------------------------------------------------------------
  * AUTO splits the batch by size class: the fused kernel takes the matrices up to the
- * crossover (the backend's fused/separate crossover for this precision, capped at what the
- * fused kernel holds), the separate variant the larger ones. The fused kernel's parameters
- * are chosen for its share (n up to min(max_n, crossover)), one matrix per work-group, with
- * the seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016,
- * Fig. 4), unless the tuning table has a vbatched entry for that share's largest order
- * (nearest measured below) that the fused kernel can hold; the separate variant's for
- * max_n, with bchol's own GEMM kernels. */
+ * crossover, the separate variant the larger ones. A batch whose max_n is within the
+ * backend's fused/separate crossover for this precision runs fused alone; one that
+ * straddles it is split at the backend's vbatched crossover (lower: the separate launches
+ * step through max_n whatever share of the batch they hold, so a long fused share only
+ * adds its own launches); both capped at what the fused kernel holds. The fused kernel's
+ * parameters are chosen for its share (n up to min(max_n, fixed-size crossover)): ib and
+ * rpt as for the fixed size, tbc and shape from the backend's vbatched defaults, with the
+ * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016, Fig.
+ * 4), unless the tuning table has a vbatched entry for that share's largest order (nearest
+ * measured below) that the fused kernel can hold; the separate variant's for max_n, with
+ * bchol's own GEMM kernels. */
 
-int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p,
+int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
                               const bchol_vbatched_params *params)
 {
-    const int c = params->crossover > 0 ? params->crossover : crossover(ctx, p);
     const int hold = bchol__vbatched_fused_max_n(ctx, p, params);
+    int c = params->crossover;
+    if (c <= 0) {
+        const int fixed = crossover(ctx, p) < hold ? crossover(ctx, p) : hold;
+        const int vb = p == BCHOL_D ? ctx->backend->vbatched_crossover_d
+                                    : ctx->backend->vbatched_crossover_s;
+        c = max_n <= fixed ? fixed : vb < fixed ? vb : fixed;
+    }
     return c < hold ? c : hold;
 }
 
@@ -350,9 +360,11 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     bchol_params sep;
     choose(ctx, p, max_n, BCHOL_VARIANT_SEPARATE, &sep, NULL, 0);
     const int c = crossover(ctx, p);
-    bchol__fused_params(ctx, p, max_n < c ? max_n : c, &params->fused, source);
+    /* the fused share's largest order */
+    const int fn = max_n < c ? max_n : c;
+    bchol__fused_params(ctx, p, fn, &params->fused, source);
     params->fused.variant = BCHOL_VARIANT_AUTO;
-    params->fused.tbc = 1;
+    ctx->backend->vbatched_defaults((char)p, fn, params);
     params->fused.nb = sep.nb;
     params->fused.pb = sep.pb;
     params->fused.tile = sep.tile;
@@ -360,8 +372,13 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     params->fused.gb = 0;
     params->etm = BCHOL_ETM_AGGRESSIVE;
     params->schedule = BCHOL_SCHEDULE_LAZY;
+    if (source) {
+        size_t len = strlen(source_text);
+        snprintf(source_text + len, sizeof source_text - len,
+                 "; tbc %d, shape and order from the backend %s vbatched defaults",
+                 params->fused.tbc, ctx->backend->family);
+    }
     /* the fused share's parameters from a vbatched entry of the tuning table */
-    const int fn = max_n < c ? max_n : c;
     bchol_tuning_pick pick =
         bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
     const bchol_tuning_entry *e = pick.entry;
@@ -370,8 +387,11 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
         tuned.fused.ib = e->params.ib;
         tuned.fused.rpt = e->params.rpt;
         tuned.fused.shape = e->params.shape;
+        /* files from before tbc was tuned have none: the backend's stays */
+        if (e->params.tbc > 0) tuned.fused.tbc = e->params.tbc;
         tuned.etm = (bchol_etm)e->etm;
         tuned.schedule = (bchol_schedule)e->schedule;
+        if (e->order > 0) tuned.order = (bchol_order)e->order;
         const bchol_tuning_section *s = pick.section;
         if (fn > bchol__vbatched_fused_max_n(ctx, p, &tuned)) {
             if (source) {
@@ -394,7 +414,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
         }
     }
     params->crossover = 0;
-    params->crossover = bchol__vbatched_crossover(ctx, p, params);
+    params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
 }
 
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
@@ -413,8 +433,9 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
     if (params->fused.gemm <= 0) params->fused.gemm = d.fused.gemm;
     if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
     if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
+    if (params->order <= BCHOL_ORDER_DEFAULT) params->order = d.order;
     /* the fused kernel's ib decides what it holds: cap the crossover with the final ib */
-    params->crossover = bchol__vbatched_crossover(ctx, p, params);
+    params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
 }
 
 bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,

@@ -332,9 +332,10 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                                             const bchol_params *prm, int upper, int n_lo,
                                             int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
                                             cl_mem A, int64_t batch, cl_mem info);
-/* Largest n the AUTO split gives the fused kernel: the crossover (params->crossover, else
- * the device's), never above what the fused kernel holds. */
-int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p,
+/* Largest n the AUTO split of a batch of largest order max_n gives the fused kernel:
+ * params->crossover if > 0, else the backend's fixed-size crossover where max_n is within
+ * it and its vbatched crossover above it; never above what the fused kernel holds. */
+int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
                               const bchol_vbatched_params *params);
 
 /* The common body of bchol_{s,d}potrf_vbatched[_ex]; max_n < 0 with params NULL: the plain

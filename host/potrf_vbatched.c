@@ -6,8 +6,8 @@
 #include <limits.h>
 #include <math.h>
 
-/* The fused kernel runs one matrix per work-group; the separate variant has only bchol's
- * own GEMM kernels (CLBlast has no variable sizes). */
+/* The fused kernel takes up to 64 matrices per work-group and also the PACK shape; the
+ * separate variant has only bchol's own GEMM kernels (CLBlast has no variable sizes). */
 static bchol_status check_params(bchol_context *ctx, const char *routine,
                                  const bchol_vbatched_params *p)
 {
@@ -27,16 +27,15 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine,
                            f->ib);
-    if (f->tbc > 1)
+    if (f->tbc > 64)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.tbc = %d) must be 1: one matrix per "
-                           "work-group for variable sizes",
-                           routine, f->tbc);
+                           "%s: argument 2 (params->fused.tbc = %d) must be at most 64", routine,
+                           f->tbc);
     if (f->rpt > 64)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.rpt = %d) must be at most 64", routine,
                            f->rpt);
-    if (f->shape > BCHOL_SHAPE_SHRINK)
+    if (f->shape > BCHOL_SHAPE_PACK)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.shape = %d) is not a shape", routine,
                            f->shape);
@@ -64,6 +63,10 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->schedule = %d) is not a schedule", routine,
                            (int)p->schedule);
+    if ((int)p->order < 0 || p->order > BCHOL_ORDER_STEPS)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->order = %d) is not an order", routine,
+                           (int)p->order);
     return BCHOL_SUCCESS;
 }
 
@@ -155,7 +158,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     const uint64_t a_elems = a_bytes / bchol__elem_size(p);
 
-    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     if (ex) {
         chosen = *params;
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
@@ -196,7 +199,7 @@ bchol_status bchol_dpotrf_vbatched(bchol_context *ctx, char uplo, cl_mem n, cl_m
                                  offsets, A, batch, info, event);
 }
 
-static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+static const bchol_vbatched_params no_params = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
 
 bchol_status bchol_spotrf_vbatched_ex(bchol_context *ctx, const bchol_vbatched_params *params,
                                       char uplo, int max_n, cl_mem n, cl_mem lda, cl_mem offsets,

@@ -1,31 +1,56 @@
 /* Driver of the fused kernel on a variable-size batch: builds potrf_vbatched_step for (ib,
- * rpt, uplo, precision, ETM, schedule), fits the work-group to the largest matrix, and
- * enqueues one launch per ib-wide panel of the largest matrix, each sized for the rows
- * that the schedule leaves at that launch. */
+ * rpt, uplo, precision, ETM, schedule), fits the work-group (tbc matrices of
+ * ceil(rows/rpt) work-items) to the device, and enqueues one launch per ib-wide panel of
+ * the largest matrix, each sized for the rows that the schedule leaves at that launch. tbc
+ * is a launch argument, not a build macro: it costs no program, and with the PACK shape
+ * each launch packs as many matrices as the work-items that their rows leave free. */
 #include "internal.h"
 
 static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
                                              NULL};
 
+/* Keys of the sort by steps and the largest chunk it orders at once (its order takes 4
+ * bytes per matrix of the workspace: 64 MiB). */
+enum { STEP_KEYS = 256, SORT_CHUNK = 1 << 24 };
+
 /* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
-/* Local memory of one work-group: a panel of max(rows, ib) x ib. */
-static size_t local_bytes(bchol_precision p, int ib, int rows)
+/* Local memory of one panel: max(rows, ib) x ib elements. */
+static size_t panel_bytes(bchol_precision p, int ib, int rows)
 {
     return (size_t)(rows > ib ? rows : ib) * (size_t)ib * bchol__elem_size(p);
+}
+
+/* Local memory of a work-group of tbc matrices: their panels and the group's bounds. */
+static size_t local_bytes(bchol_precision p, int ib, int rows, int tbc)
+{
+    return (size_t)tbc * (panel_bytes(p, ib, rows) + 2 * sizeof(cl_int));
+}
+
+/* Most matrices per work-group (at most want) whose panels of `rows` fit local memory. */
+static int fit_tbc(const bchol_context *ctx, bchol_precision p, int ib, int rows, int want)
+{
+    const uint64_t per = local_bytes(p, ib, rows, 1), have = bchol__usable_local_mem(ctx);
+    const uint64_t fit = per ? have / per : 0;
+    return fit < (uint64_t)want ? (fit > 1 ? (int)fit : 1) : want;
 }
 
 int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
                                 const bchol_vbatched_params *prm)
 {
-    uint64_t per_row = (uint64_t)prm->fused.ib * bchol__elem_size(p);
-    uint64_t n = per_row ? bchol__usable_local_mem(ctx) / per_row : 0;
+    /* one matrix per work-group (the driver packs fewer where panels would not fit) */
+    const uint64_t have = bchol__usable_local_mem(ctx), bounds = 2 * sizeof(cl_int);
+    const uint64_t per_row = (uint64_t)prm->fused.ib * bchol__elem_size(p);
+    uint64_t n = per_row && have > bounds ? (have - bounds) / per_row : 0;
+    if (n < (uint64_t)prm->fused.ib) return 0; /* a panel takes max(n, ib) rows */
     return n > 1000000 ? 1000000 : (int)n;
 }
 
+/* A kernel of the step program: the step, or the sort's count and scatter. */
 static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
-                                    const bchol_vbatched_params *prm, int upper, cl_kernel *k)
+                                    const bchol_vbatched_params *prm, int upper, const char *name,
+                                    cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
@@ -35,7 +60,7 @@ static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
     bchol__options_add(&o, "-D UPPER=%d", upper);
     bchol__options_add(&o, "-D LAZY=%d", prm->schedule == BCHOL_SCHEDULE_LAZY);
     bchol__options_add(&o, "-D ETM_AGGRESSIVE=%d", prm->etm == BCHOL_ETM_AGGRESSIVE);
-    return bchol__get_kernel(ctx, vbatched_files, &o, "potrf_vbatched_step", k);
+    return bchol__get_kernel(ctx, vbatched_files, &o, name, k);
 }
 
 bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
@@ -49,19 +74,29 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     cl_kernel kernel = NULL;
     bchol_status st;
     if (max_n == 0) return BCHOL_SUCCESS;
-    if (local_bytes(p, ib, max_n) > bchol__usable_local_mem(ctx))
+    if (local_bytes(p, ib, max_n, 1) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "vbatched fused kernel: max_n = %d needs %zu bytes of local memory "
                            "(ib = %d); the device has %llu",
-                           max_n, local_bytes(p, ib, max_n), ib,
+                           max_n, local_bytes(p, ib, max_n, 1), ib,
                            (unsigned long long)bchol__usable_local_mem(ctx));
 
-    /* The first launch has the most rows; give each work-item more of them if the built
-     * kernel takes fewer work-items than that needs. */
+    /* The first launch has the most rows: no more matrices per group than their panels
+     * fit local memory there, nor than the batch has. */
+    int tbc = prm.fused.tbc > 1 ? prm.fused.tbc : 1;
+    if (tbc > batch) tbc = (int)batch;
+    tbc = fit_tbc(ctx, p, ib, max_n, tbc);
+    /* If the built kernel takes fewer work-items than that needs, put fewer matrices in a
+     * group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
-        if ((st = get_step_kernel(ctx, p, &prm, upper, &kernel))) return st;
+        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_step", &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        if ((size_t)ceil_div(max_n, prm.fused.rpt) <= limit) break;
+        const size_t lx = (size_t)ceil_div(max_n, prm.fused.rpt);
+        if (lx * (size_t)tbc <= limit) break;
+        if (tbc > 1) {
+            tbc = limit / lx > 1 ? (int)(limit / lx) : 1;
+            continue;
+        }
         if (tries == 8)
             return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
                                "vbatched fused kernel: no work-group shape fits max_n = %d (the "
@@ -74,29 +109,76 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     /* max_n bounds the matrices this kernel takes: larger ones are the separate variant's */
     const cl_int n_hi = max_n;
     const int rpt = prm.fused.rpt, lazy = prm.schedule == BCHOL_SCHEDULE_LAZY;
-    const int fixed = prm.fused.shape == BCHOL_SHAPE_FIXED;
+    const int shape = prm.fused.shape;
     const cl_int launches = ceil_div(max_n, ib);
     const int lx_first = ceil_div(max_n, rpt);
-    const int64_t chunk = bchol__launch_batch_limit(ctx, 1, (size_t)lx_first);
-    for (int64_t first = 0; first < batch; first += chunk) {
+    /* later launches have no larger groups, nor more of them (PACK: tbc_t * lx_t <= tbc *
+     * lx_first, and tbc_t >= tbc), so the first launch's limit holds for all */
+    int64_t chunk = bchol__launch_batch_limit(ctx, tbc, (size_t)lx_first * (size_t)tbc);
+    /* Sorting by steps only matters where a group holds several matrices and there is more
+     * than one step; its order of the chunk's matrices lives in the workspace, so chunks
+     * stay below SORT_CHUNK. */
+    const cl_int sorted = prm.order == BCHOL_ORDER_STEPS && launches > 1 &&
+                          (tbc > 1 || shape == BCHOL_SHAPE_PACK);
+    cl_kernel count_k = NULL, scatter_k = NULL;
+    cl_mem ws = NULL;
+    if (sorted) {
+        if (chunk > SORT_CHUNK) chunk = SORT_CHUNK;
+        const size_t words = 2 * STEP_KEYS + (size_t)(batch < chunk ? batch : chunk);
+        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_count", &count_k)) ||
+            (st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_scatter", &scatter_k)) ||
+            (st = bchol__workspace_acquire(ctx, words * sizeof(cl_uint), &ws)))
+            return st;
+    }
+    for (int64_t first = 0; first < batch && !st; first += chunk) {
         cl_ulong b0 = (cl_ulong)first;
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        for (cl_int t = 0; t < launches; t++) {
+        cl_mem order = sorted ? ws : n; /* not read unless sorted */
+        if (sorted) {
+            /* counting sort of the chunk by key (cl_kernels/potrf_vbatched.cl) */
+            size_t local = bchol__kernel_wg_limit(ctx, scatter_k);
+            const size_t limit = bchol__kernel_wg_limit(ctx, count_k);
+            if (local > limit) local = limit;
+            if (local > 256) local = 256;
+            const size_t global = (size_t)((count + local - 1) / local) * local;
+            bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(info), BCHOL_ARG(b0),
+                                BCHOL_ARG(count), BCHOL_ARG(n_hi), BCHOL_ARG(ws)};
+            if ((st = bchol__fill_int(call, ws, 0, 2 * STEP_KEYS)) ||
+                (st = bchol__launch(call, count_k, 6, args, 1, &global, &local)) ||
+                (st = bchol__launch(call, scatter_k, 6, args, 1, &global, &local)))
+                break;
+        }
+        for (cl_int t = 0; t < launches && !st; t++) {
             /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to
              * (launches-t)*ib (a matrix whose last panel is full while the largest one's
              * is narrow has up to ib-1 rows more than the largest). */
             const int rows =
                 lazy ? (max_n < (launches - t) * ib ? max_n : (launches - t) * ib) : max_n - t * ib;
-            const size_t local = (size_t)(fixed ? lx_first : ceil_div(rows, rpt));
-            const size_t global = (size_t)count * local;
+            const int lx = shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(rows, rpt);
+            /* PACK: the work-items that fewer rows leave free take more matrices */
+            cl_int tbc_t = tbc;
+            if (shape == BCHOL_SHAPE_PACK) {
+                int want = (int)((int64_t)tbc * lx_first / lx);
+                if (want > 64) want = 64;
+                if ((cl_ulong)want > count) want = (int)count;
+                tbc_t = fit_tbc(ctx, p, ib, rows, want > tbc ? want : tbc);
+            }
+            const cl_int slot = (cl_int)(panel_bytes(p, ib, rows) / bchol__elem_size(p));
+            const size_t local = (size_t)lx * (size_t)tbc_t;
+            const size_t global = (size_t)((count + (cl_ulong)tbc_t - 1) / (cl_ulong)tbc_t) * local;
             bchol_arg args[] = {BCHOL_ARG(A),        BCHOL_ARG(offsets),
                                 BCHOL_ARG(n),        BCHOL_ARG(lda),
                                 BCHOL_ARG(info),     BCHOL_ARG(t),
                                 BCHOL_ARG(launches), BCHOL_ARG(b0),
                                 BCHOL_ARG(count),    BCHOL_ARG(n_hi),
-                                BCHOL_LOCAL(local_bytes(p, ib, rows))};
-            if ((st = bchol__launch(call, kernel, 11, args, 1, &global, &local))) return st;
+                                BCHOL_ARG(tbc_t),    BCHOL_ARG(slot),
+                                BCHOL_ARG(sorted),   BCHOL_ARG(order),
+                                BCHOL_LOCAL((size_t)tbc_t * panel_bytes(p, ib, rows)),
+                                BCHOL_LOCAL((size_t)tbc_t * 2 * sizeof(cl_int))};
+            st = bchol__launch(call, kernel, 16, args, 1, &global, &local);
         }
     }
-    return BCHOL_SUCCESS;
+    /* given back once enqueued: OpenCL keeps it until the launches that use it are done */
+    bchol__workspace_release(ctx, ws);
+    return st;
 }

@@ -85,7 +85,7 @@ static bchol_status vbatched_host(bchol_context *ctx, const char *routine, bchol
     cl_mem doff =
         device_buffer(ctx, CL_MEM_READ_ONLY, (size_t)batch * sizeof(cl_long), shifted, &err);
     cl_mem dinfo = device_buffer(ctx, CL_MEM_READ_WRITE, ints, NULL, &err);
-    static const bchol_vbatched_params defaults = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    static const bchol_vbatched_params defaults = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     if (err) {
         st = bchol__fail_cl(ctx, err, routine);
     } else if (hostA && (err = clEnqueueWriteBuffer(ctx->queue, dA, CL_FALSE, 0, elems * es, hostA,

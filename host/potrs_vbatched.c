@@ -85,7 +85,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     const uint64_t b_elems = b_bytes / bchol__elem_size(p);
 
     bchol_solve_params sp = {0};
-    bchol_vbatched_params fp = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    bchol_vbatched_params fp = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     bchol_subst_plan plan = {0};
     if (ex) {
         sp = *params;

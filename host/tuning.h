@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-/* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, rpt and
- * shape in params, with etm and schedule; timed on orders up to n, so they serve the
+/* Entries of the vbatched routines ("vbatched" in files): the fused kernel's ib, tbc, rpt and
+ * shape in params, with etm, schedule and order; timed on orders up to n, so they serve the
  * vbatched routines' largest order and never compete with the strided variants. */
 #define BCHOL__VARIANT_VBATCHED ((bchol_variant)100)
 /* Entries of the substitution solve ("solve" in files): nt, rpt and tbc of the fixed-size
@@ -35,6 +35,7 @@ typedef struct bchol_tuning_entry {
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
     bchol_solve_params solve; /* solve entries only (variant BCHOL_SOLVE_SUBST) */
+    int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
 } bchol_tuning_entry;

@@ -29,27 +29,28 @@ typedef struct {
     size_t offset; /* of the int field in bchol_tuning_entry */
     int min, max;
     const char *const *labels; /* NULL: an integer; else value i is written labels[i] */
+    int optional;              /* 1: may be missing (files written before it was tuned): 0 */
 } param_def;
 
 #define P(field) offsetof(bchol_tuning_entry, params.field)
 
-static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
+static const char *const shape_labels[] = {"default", "fixed", "shrink", "pack", NULL};
 
 static const param_def fused_params[] = {
-    {"ib", P(ib), 1, 32, NULL},
-    {"tbc", P(tbc), 1, 64, NULL},
-    {"rpt", P(rpt), 1, 64, NULL},
-    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
+    {"ib", P(ib), 1, 32, NULL, 0},
+    {"tbc", P(tbc), 1, 64, NULL, 0},
+    {"rpt", P(rpt), 1, 64, NULL, 0},
+    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels, 0},
 };
 
 static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
 
 static const param_def separate_params[] = {
-    {"nb", P(nb), 1, 64, NULL},
-    {"pb", P(pb), 1, 64, NULL},
-    {"gemm", P(gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels},
-    {"tile", P(tile), 16, 128, NULL},
-    {"gb", P(gb), 1, 1 << 24, NULL},
+    {"nb", P(nb), 1, 64, NULL, 0},
+    {"pb", P(pb), 1, 64, NULL, 0},
+    {"gemm", P(gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels, 0},
+    {"tile", P(tile), 16, 128, NULL, 0},
+    {"gb", P(gb), 1, 1 << 24, NULL, 0},
 };
 
 static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
@@ -58,32 +59,35 @@ static const char *const chunking_labels[] = {"default", "chunked", "simple", NU
 static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
 
 static const param_def interleaved_params[] = {
-    {"inb", P(inb), 1, 64, NULL},
-    {"looking", P(looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels},
-    {"unroll", P(unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels},
-    {"chunking", P(chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels},
-    {"chunk", P(chunk), 1, 1024, NULL},
-    {"math", P(math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels},
+    {"inb", P(inb), 1, 64, NULL, 0},
+    {"looking", P(looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels, 0},
+    {"unroll", P(unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels, 0},
+    {"chunking", P(chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels, 0},
+    {"chunk", P(chunk), 1, 1024, NULL, 0},
+    {"math", P(math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels, 0},
 };
 
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+static const char *const order_labels[] = {"default", "index", "steps", NULL};
 
 static const param_def vbatched_params[] = {
-    {"ib", P(ib), 1, 32, NULL},
-    {"rpt", P(rpt), 1, 64, NULL},
-    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_SHRINK, shape_labels},
-    {"etm", offsetof(bchol_tuning_entry, etm), BCHOL_ETM_CLASSIC, BCHOL_ETM_AGGRESSIVE, etm_labels},
+    {"ib", P(ib), 1, 32, NULL, 0},
+    {"tbc", P(tbc), 1, 64, NULL, 1},
+    {"rpt", P(rpt), 1, 64, NULL, 0},
+    {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_PACK, shape_labels, 0},
+    {"etm", offsetof(bchol_tuning_entry, etm), BCHOL_ETM_CLASSIC, BCHOL_ETM_AGGRESSIVE, etm_labels, 0},
     {"schedule", offsetof(bchol_tuning_entry, schedule), BCHOL_SCHEDULE_GREEDY, BCHOL_SCHEDULE_LAZY,
-     schedule_labels},
+     schedule_labels, 0},
+    {"order", offsetof(bchol_tuning_entry, order), BCHOL_ORDER_INDEX, BCHOL_ORDER_STEPS, order_labels, 1},
 };
 
 #define S(field) offsetof(bchol_tuning_entry, solve.field)
 
 static const param_def solve_params[] = {
-    {"nt", S(nt), 1, 32, NULL},
-    {"rpt", S(rpt), 1, 64, NULL},
-    {"tbc", S(tbc), 1, 64, NULL},
+    {"nt", S(nt), 1, 32, NULL, 0},
+    {"rpt", S(rpt), 1, 64, NULL, 0},
+    {"tbc", S(tbc), 1, 64, NULL, 0},
 };
 
 static const struct {
@@ -180,7 +184,7 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
         return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
     memset(&e->params, 0, sizeof e->params);
     memset(&e->solve, 0, sizeof e->solve);
-    e->etm = e->schedule = 0;
+    e->etm = e->schedule = e->order = 0;
     if (variants[vi].variant == BCHOL__VARIANT_SOLVE) e->solve.variant = BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED ? BCHOL_VARIANT_FUSED
@@ -189,6 +193,7 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
         const param_def *d = &variants[vi].params[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, d->key);
         int value = 0, ok = 0;
+        if (!v && d->optional) continue;
         if (d->labels && cJSON_IsString(v)) {
             for (int k = d->min; k <= d->max; k++)
                 if (!strcmp(v->valuestring, d->labels[k])) {

@@ -235,7 +235,8 @@ typedef struct bchol_params {
     int ib;    /* fused: panel width (1..32) */
     int tbc;   /* fused: matrices per work-group (1..64) */
     int rpt;   /* fused: panel rows per work-item (>= 1) */
-    int shape; /* fused: BCHOL_SHAPE_FIXED or BCHOL_SHAPE_SHRINK work-groups */
+    int shape; /* fused: BCHOL_SHAPE_FIXED or BCHOL_SHAPE_SHRINK work-groups (vbatched
+                  also BCHOL_SHAPE_PACK) */
     /* separate variant (fields after shape, so older initializers leave them 0) */
     int nb;    /* separate: block size of the right-looking loop (1..64) */
     int pb;    /* separate: inner block of the panel's POTF2 (1..64; >= nb: unblocked) */
@@ -276,8 +277,12 @@ enum {
 /* Work-group shape of the fused kernel over its steps. */
 enum {
     BCHOL_SHAPE_DEFAULT = 0,
-    BCHOL_SHAPE_FIXED = 1, /* the same size at every step (one PoCL specialization) */
-    BCHOL_SHAPE_SHRINK = 2 /* sized to the remaining rows at each step (the seed's choice) */
+    BCHOL_SHAPE_FIXED = 1,  /* the same size at every step (one PoCL specialization) */
+    BCHOL_SHAPE_SHRINK = 2, /* sized to the remaining rows at each step (the seed's choice) */
+    BCHOL_SHAPE_PACK = 3    /* variable sizes only: each launch's work-groups keep about the
+                               first launch's tbc*ceil(max_n/rpt) work-items; the work-items
+                               per matrix shrink with the rows left, the matrices per group
+                               grow (up to 64) */
 };
 
 /*
@@ -631,17 +636,30 @@ typedef enum bchol_schedule {
     BCHOL_SCHEDULE_LAZY = 2    /* each as late as possible: all finish on the last launch */
 } bchol_schedule;
 
+/* Which matrices share a work-group of the fused kernel (with tbc > 1 or the PACK shape). */
+typedef enum bchol_order {
+    BCHOL_ORDER_DEFAULT = 0,
+    BCHOL_ORDER_INDEX = 1, /* consecutive matrices of the batch */
+    BCHOL_ORDER_STEPS = 2  /* matrices with the same number of ib-wide panels (a counting sort
+                              on the device per call, no read-back): they start and finish
+                              on the same launches, so a group's loops are its matrices' own */
+} bchol_order;
+
 typedef struct bchol_vbatched_params {
     bchol_params fused; /* variant: AUTO (split by size class at the crossover), FUSED or
                            SEPARATE (every matrix through that variant; INTERLEAVED is
-                           BCHOL_ERR_ARGUMENT); ib, rpt, shape of the fused kernel (tbc must
-                           be 0 or 1); nb, pb, tile of the separate variant (its own GEMM
-                           kernels: gemm must be 0 or BCHOL_GEMM_OWN) */
+                           BCHOL_ERR_ARGUMENT); ib, tbc, rpt, shape of the fused kernel
+                           (tbc: matrices per work-group, fewer where their panels would not
+                           fit local memory; shape also PACK); nb, pb, tile of the separate
+                           variant (its own GEMM kernels: gemm must be 0 or BCHOL_GEMM_OWN) */
     bchol_etm etm;      /* of the fused kernel (the separate one's groups always leave) */
     bchol_schedule schedule;
     int crossover;      /* AUTO: matrices with n[b] <= crossover run the fused kernel, the
                            larger ones the separate variant, both in the same call (<= 0: the
-                           device's crossover; capped at what the fused kernel holds) */
+                           device's: its fixed-size crossover for a batch whose max_n is within
+                           it, its lower vbatched one for a batch that straddles it; capped at
+                           what the fused kernel holds) */
+    bchol_order order;  /* of the fused kernel's work-groups */
 } bchol_vbatched_params;
 
 /* The parameters the vbatched routines use for this precision and largest n: variant AUTO

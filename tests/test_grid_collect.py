@@ -80,6 +80,11 @@ def main(collector, sample):
         check(auto and lazy and auto[0]["gflops"] == lazy[0]["gflops"]
               and abs(float(lazy[0]["ms"]) - float(auto[0]["ms"])) < 1e-6 * float(auto[0]["ms"]),
               "vbatched default version = auto row")
+        # vbatched-gaussian-s.txt: the table with the fused kernel's packing (tbc, shape, order)
+        g = sel(kind="vbatched-gaussian", precision="s", n="16")
+        check(len(g) == 6 and all("tbc 2 pack steps max_n 15" in x["params"] for x in g if x["impl"] != "bchol-padded")
+              and abs(float(sel(kind="vbatched-gaussian", impl="bchol-vb-greedy-cl")[0]["gflops"]) - 0.13) < 1e-9,
+              f"vbatched rows with tbc and shape: {g}")
         # torch rows from the peer script, fixed and vbatched
         check(len(sel(impl="torch", kind="fixed")) == 3, "torch fixed rows")
         check(len(sel(impl="torch", kind="vbatched-uniform")) == 2, "torch vbatched rows")

@@ -8,7 +8,8 @@
  *
  *   test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B]
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
- *       [--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X]
+ *       [--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
+ *       [--order index|steps|index,steps] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *       [--tell-max-n M]
@@ -37,7 +38,8 @@
 
 typedef struct {
     char precision, uplo, mode[16], form[8];
-    int nmax, lda_pad, gap, ib, rpt, shape, etm, schedule;
+    int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule;
+    int orders[2], norders; /* --order; versions mode runs each version with each */
     int variant, crossover, nb, pb, tile, tell_max_n;
     util_dist dist;
     long long batch, pair[4];
@@ -50,7 +52,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
-            "[--schedule greedy|lazy] [--ib IB] [--rpt R] [--shape fixed|shrink] [--seed X] "
+            "[--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
+            "[--order index|steps|index,steps] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
             "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
             "[--tell-max-n M]\n");
@@ -60,7 +63,7 @@ static void usage(void)
 static options parse(int argc, char **argv)
 {
     options o = {.precision = 's', .uplo = 'L', .mode = "factor", .form = "ex", .nmax = 16,
-                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1};
+                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1, .norders = 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -80,9 +83,18 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--schedule"))
             o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
         else if (!strcmp(k, "--ib")) o.ib = atoi(v);
+        else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
+        else if (!strcmp(k, "--order")) {
+            o.norders = 0;
+            if (!strncmp(v, "index", 5)) o.orders[o.norders++] = BCHOL_ORDER_INDEX;
+            if (strstr(v, "steps")) o.orders[o.norders++] = BCHOL_ORDER_STEPS;
+            if (!o.norders) usage();
+        }
         else if (!strcmp(k, "--rpt")) o.rpt = atoi(v);
         else if (!strcmp(k, "--shape"))
-            o.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+            o.shape = !strcmp(v, "fixed")    ? BCHOL_SHAPE_FIXED
+                      : !strcmp(v, "shrink") ? BCHOL_SHAPE_SHRINK
+                                             : BCHOL_SHAPE_PACK;
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--form")) snprintf(o.form, sizeof o.form, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
@@ -474,7 +486,7 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "uplo = 'X'", 's', NULL, 'X', -1, v, B, BCHOL_ERR_UPLO, "argument 2 (uplo");
     vcall(ctx, "_ex uplo = 'X' is argument 3", 's', NULL, 'X', NM, v, B, BCHOL_ERR_UPLO,
           "argument 3 (uplo");
-    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0};
+    bchol_vbatched_params p = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     vcall(ctx, "_ex max_n = -1", 's', &p, 'L', -1, v, B, BCHOL_ERR_MAX_N,
           "argument 4 (max_n = -1)");
     vcall(ctx, "batch = -1", 's', NULL, 'L', -1, v, -1, BCHOL_ERR_BATCH, "argument 7 (batch");
@@ -503,15 +515,21 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "info too small", 's', NULL, 'L', -1, w, B, BCHOL_ERR_INFO_SIZE, "info");
     vargs none = {NULL, NULL, NULL, NULL, NULL};
     vcall(ctx, "batch = 0 with NULL buffers", 's', NULL, 'L', -1, none, 0, BCHOL_SUCCESS, NULL);
-    p.fused.tbc = 2;
-    vcall(ctx, "params->fused.tbc = 2", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "tbc");
-    p.fused.tbc = 0, p.fused.ib = 33;
+    p.fused.tbc = 65;
+    vcall(ctx, "params->fused.tbc = 65", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "(params->fused.tbc = 65) must be at most 64");
+    p.fused.tbc = 0, p.fused.shape = BCHOL_SHAPE_PACK + 1;
+    vcall(ctx, "params->fused.shape = PACK + 1", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
+          "is not a shape");
+    p.fused.shape = 0, p.fused.ib = 33;
     vcall(ctx, "params->fused.ib = 33", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "ib");
     p.fused.ib = 0, p.etm = (bchol_etm)7;
     vcall(ctx, "params->etm = 7", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "etm");
     p.etm = BCHOL_ETM_DEFAULT, p.schedule = (bchol_schedule)9;
     vcall(ctx, "params->schedule = 9", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "schedule");
-    p.schedule = BCHOL_SCHEDULE_DEFAULT, p.fused.variant = (bchol_variant)77;
+    p.schedule = BCHOL_SCHEDULE_DEFAULT, p.order = (bchol_order)3;
+    vcall(ctx, "params->order = 3", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "is not an order");
+    p.order = BCHOL_ORDER_DEFAULT, p.fused.variant = (bchol_variant)77;
     vcall(ctx, "params->fused.variant = 77", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "variant");
     p.fused.variant = BCHOL_VARIANT_INTERLEAVED;
     vcall(ctx, "params->fused.variant = INTERLEAVED", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT,
@@ -598,7 +616,8 @@ static int mode_args(bchol_context *ctx)
            "%d (%s)\n",
            dflt.fused.ib, dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), dflt.fused.nb,
            dflt.fused.pb, dflt.fused.tile, dflt.crossover, src ? src : "");
-    if (dflt.fused.tbc != 1 || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
+    if (dflt.fused.tbc < 1 || dflt.fused.tbc > 64 || dflt.fused.shape < BCHOL_SHAPE_FIXED ||
+        dflt.fused.shape > BCHOL_SHAPE_PACK || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
         dflt.fused.nb < 1 || dflt.fused.gemm != BCHOL_GEMM_OWN)
         failures++;
 
@@ -649,11 +668,13 @@ int main(int argc, char **argv)
     void *a = malloc(t.total * t.es);
     int *info = malloc((size_t)(t.batch + 4) * sizeof *info);
     bchol_vbatched_params prm = {
-        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .rpt = o.rpt, .shape = o.shape,
+        .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .tbc = o.tbc, .rpt = o.rpt,
+                  .shape = o.shape,
                   .nb = o.nb, .pb = o.pb, .tile = o.tile},
         .etm = (bchol_etm)o.etm,
         .schedule = (bchol_schedule)o.schedule,
-        .crossover = o.crossover};
+        .crossover = o.crossover,
+        .order = (bchol_order)o.orders[0]};
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */
@@ -662,11 +683,13 @@ int main(int argc, char **argv)
                                            {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
                                            {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE}};
         void *first = malloc(t.total * t.es);
-        for (int v = 0; v < 4; v++) {
-            prm.schedule = (bchol_schedule)versions[v][0];
-            prm.etm = (bchol_etm)versions[v][1];
+        for (int v = 0; v < 4 * o.norders; v++) {
+            prm.schedule = (bchol_schedule)versions[v % 4][0];
+            prm.etm = (bchol_etm)versions[v % 4][1];
+            prm.order = (bchol_order)o.orders[v / 4];
             char label[64];
-            snprintf(label, sizeof label, "%s", version_name(&prm));
+            snprintf(label, sizeof label, "%s%s", version_name(&prm),
+                     prm.order == BCHOL_ORDER_STEPS ? " by steps" : "");
             failed |= run_and_check(ctx, &o, &t, "ex", &prm, a, info, label);
             if (v == 0) {
                 memcpy(first, a, t.total * t.es);
@@ -674,7 +697,7 @@ int main(int argc, char **argv)
             }
             double diff = factor_difference(&t, o.uplo, first, a);
             int same = diff <= 8 * util_eps(t.dbl);
-            printf("    %s vs greedy-classic: largest factor difference %.3g (relative): %s\n",
+            printf("    %s vs the first: largest factor difference %.3g (relative): %s\n",
                    label, diff, same ? "ok" : "FAILED");
             failed |= !same;
         }

@@ -517,7 +517,9 @@ static void case_vbatched(void)
     snprintf(entries + len, sizeof entries - len,
              ", {\"precision\": \"s\", \"variant\": \"vbatched\", \"n\": 8, \"params\": {\"ib\": 8, "
              "\"rpt\": 4, \"shape\": \"fixed\", \"etm\": \"classic\", \"schedule\": \"greedy\"}, "
-             "\"ms\": 0.01}");
+             "\"ms\": 0.01}, {\"precision\": \"s\", \"variant\": \"vbatched\", \"n\": 20, \"params\": "
+             "{\"ib\": 4, \"tbc\": 3, \"rpt\": 2, \"shape\": \"pack\", \"etm\": \"aggressive\", "
+             "\"schedule\": \"lazy\", \"order\": \"steps\"}}");
     section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
     file_of(text, sizeof text, sec);
     snprintf(path, sizeof path, "%s/vbatched.json", dir);
@@ -531,12 +533,34 @@ static void case_vbatched(void)
         const char *source;
         bchol_potrf_vbatched_params(ctx, 's', sizes[i], &v, &source);
         printf("max_n = %d: %s\n", sizes[i], source);
-        CHECK(v.fused.ib == 8 && v.fused.rpt == 4 && v.fused.tbc == 1 && v.fused.shape == BCHOL_SHAPE_FIXED &&
+        CHECK(v.fused.ib == 8 && v.fused.rpt == 4 && v.fused.shape == BCHOL_SHAPE_FIXED &&
                   v.etm == BCHOL_ETM_CLASSIC && v.schedule == BCHOL_SCHEDULE_GREEDY,
               "max_n = %d: ib %d rpt %d tbc %d shape %d etm %d schedule %d", sizes[i], v.fused.ib, v.fused.rpt,
               v.fused.tbc, v.fused.shape, (int)v.etm, (int)v.schedule);
         CHECK(strstr(source, path) && strstr(source, "s vbatched entry for n = 8"), "max_n = %d: source \"%s\"",
               sizes[i], source);
+    }
+    /* an entry with tbc and order (written since the fused kernel packs matrices); the one
+     * at n = 8 has neither, and keeps the backend's */
+    {
+        bchol_vbatched_params v, d;
+        const char *source;
+        bchol_potrf_vbatched_params(ctx, 's', 24, &v, &source);
+        printf("max_n = 24: %s\n", source);
+        CHECK(v.fused.ib == 4 && v.fused.rpt == 2 && v.fused.tbc == 3 && v.fused.shape == BCHOL_SHAPE_PACK &&
+                  v.etm == BCHOL_ETM_AGGRESSIVE && v.schedule == BCHOL_SCHEDULE_LAZY &&
+                  v.order == BCHOL_ORDER_STEPS && strstr(source, "s vbatched entry for n = 20"),
+              "max_n = 24: ib %d rpt %d tbc %d shape %d etm %d schedule %d order %d from \"%s\"",
+              v.fused.ib, v.fused.rpt, v.fused.tbc, v.fused.shape, (int)v.etm, (int)v.schedule,
+              (int)v.order, source);
+        setenv("BCHOL_TUNING_FILE", "off", 1);
+        bchol_context *plain = new_context();
+        bchol_potrf_vbatched_params(plain, 's', 8, &d, NULL);
+        bchol_potrf_vbatched_params(ctx, 's', 8, &v, NULL);
+        CHECK(v.fused.tbc == d.fused.tbc && v.order == d.order, "max_n = 8: tbc %d order %d, the backend's %d %d",
+              v.fused.tbc, (int)v.order, d.fused.tbc, (int)d.order);
+        bchol_context_destroy(plain);
+        setenv("BCHOL_TUNING_FILE", path, 1);
     }
     /* the strided routines keep the fused entry (the vbatched one, though faster, is not
      * one of their variants) */

@@ -36,11 +36,12 @@ typedef struct {
 struct tune_workload;
 
 /* What one configuration runs: the fixed-size variants read p; vbatched also its early
- * termination and schedule (with p's fused fields); the solve reads solve only. */
+ * termination, schedule and order (with p's fused fields); the solve reads solve only. */
 typedef struct {
     bchol_params p;
     bchol_etm etm;
     bchol_schedule schedule;
+    bchol_order order;
     bchol_solve_params solve;
 } tune_params;
 

@@ -1,7 +1,8 @@
-/* The vbatched routines' search space: the fused kernel's ib, rpt and work-group shape
- * (one matrix per work-group: tbc is 1), early termination (classic: idle work-groups
- * leave; aggressive: idle work-items skip the work too) and the schedule (greedy: every
- * matrix at the first launch; lazy: each as late as possible). Timed on the workload's
+/* The vbatched routines' search space: the fused kernel's ib, matrices per work-group tbc,
+ * rpt and work-group shape (fixed, shrinking, or packing more matrices as the rows left
+ * shrink), early termination (classic: idle work-groups leave; aggressive: idle work-items
+ * skip the work too), the schedule (greedy: every matrix at the first launch; lazy: each
+ * as late as possible) and which matrices share a group (index order, or by steps). Timed on the workload's
  * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
  * entry at n serves batches whose largest order is about n. Swept where the fused kernel
  * holds n in local memory, up to the crossover where the vbatched routines hand larger
@@ -12,22 +13,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { IB, RPT, SHAPE, ETM, SCHEDULE, NPARAMS };
+enum { IB, TBC, RPT, SHAPE, ETM, SCHEDULE, ORDER, NPARAMS };
 
-static const char *const names[NPARAMS] = {"ib", "rpt", "shape", "etm", "schedule"};
-static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
+static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape", "etm", "schedule", "order"};
+static const char *const shape_labels[] = {"default", "fixed", "shrink", "pack", NULL};
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
-static const char *const *const labels[NPARAMS] = {NULL, NULL, shape_labels, etm_labels, schedule_labels};
+static const char *const order_labels[] = {"default", "index", "steps", NULL};
+static const char *const *const labels[NPARAMS] = {NULL,       NULL,         NULL, shape_labels,
+                                                   etm_labels, schedule_labels, order_labels};
 
 static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
 static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-/* As the fused variant's (tune_fused.c), without tbc. */
+/* As the fused variant's (tune_fused.c), with the PACK shape on GPUs (on CPUs each
+ * work-group size is a PoCL compilation, as for SHRINK). */
 static int values(int param, const tune_target *t, int *out, int max)
 {
     static const int ibs[] = {4, 8, 16, 32};
+    static const int tbc_gpu[] = {1, 2, 4, 8, 16}, tbc_cpu[] = {1, 2, 4};
     static const int rpt_gpu[] = {1, 2, 4, 8}, rpt_cpu[] = {1, 2, 4, 8, 16, 32, 64};
     const int n = t->n;
     int k = 0;
@@ -41,6 +46,12 @@ static int values(int param, const tune_target *t, int *out, int max)
             if (ibs[i] <= cap) out[k++] = ibs[i];
         return k;
     }
+    case TBC: {
+        const int *list = is_gpu(t) ? tbc_gpu : tbc_cpu;
+        const int count = is_gpu(t) ? 5 : 3;
+        for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
+        return k;
+    }
     case RPT: {
         const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
         const int count = is_gpu(t) ? 4 : 7;
@@ -52,6 +63,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     case SHAPE: /* CPUs: fixed only (a PoCL compilation per work-group size, tune_fused.c) */
         out[k++] = BCHOL_SHAPE_FIXED;
         if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_SHRINK;
+        if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_PACK;
         return k;
     case ETM:
         out[k++] = BCHOL_ETM_CLASSIC;
@@ -61,23 +73,35 @@ static int values(int param, const tune_target *t, int *out, int max)
         out[k++] = BCHOL_SCHEDULE_GREEDY;
         if (k < max) out[k++] = BCHOL_SCHEDULE_LAZY;
         return k;
+    case ORDER:
+        out[k++] = BCHOL_ORDER_INDEX;
+        if (k < max) out[k++] = BCHOL_ORDER_STEPS;
+        return k;
     }
     return 0;
 }
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
+    if (c[ORDER] == BCHOL_ORDER_STEPS && c[TBC] == 1 && c[SHAPE] != BCHOL_SHAPE_PACK) {
+        snprintf(why, size, "one matrix per work-group: the order of the groups changes nothing");
+        return "order";
+    }
+    /* the driver would pack fewer matrices than asked: that configuration is another's */
     const int n = t->n, lx = ceil_div(n, c[RPT]);
-    const unsigned long long local = (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t);
+    const unsigned long long local =
+        (unsigned long long)c[TBC] * ((unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t) + 8);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
                  (unsigned long long)t->dev.local_mem);
         return "local memory";
     }
-    if ((size_t)lx > t->dev.max_work_group) {
-        snprintf(why, size, "%d work-items per group; the device takes %zu", lx, t->dev.max_work_group);
+    if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {
+        snprintf(why, size, "%d work-items per group; the device takes %zu", lx * c[TBC],
+                 t->dev.max_work_group);
         return "work-group size";
     }
+
     const int regs = 3 * c[IB] * c[RPT];
     if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
         snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)",
@@ -94,19 +118,22 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
 static void to_params(const int *c, tune_params *t)
 {
     *t = (tune_params){0};
-    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = 1, .rpt = c[RPT],
+    t->p = (bchol_params){.variant = BCHOL_VARIANT_FUSED, .ib = c[IB], .tbc = c[TBC], .rpt = c[RPT],
                           .shape = c[SHAPE]};
     t->etm = (bchol_etm)c[ETM];
     t->schedule = (bchol_schedule)c[SCHEDULE];
+    t->order = (bchol_order)c[ORDER];
 }
 
 static void from_params(const tune_params *t, int *c)
 {
     c[IB] = t->p.ib;
+    c[TBC] = t->p.tbc;
     c[RPT] = t->p.rpt;
     c[SHAPE] = t->p.shape;
     c[ETM] = (int)t->etm;
     c[SCHEDULE] = (int)t->schedule;
+    c[ORDER] = (int)t->order;
 }
 
 /* what bchol_{s,d}potrf_vbatched runs for a largest order n without a tuning file */
@@ -114,7 +141,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     bchol_vbatched_params v;
     bchol_potrf_vbatched_params(ctx, t->precision, t->n, &v, NULL);
-    tune_params p = {v.fused, v.etm, v.schedule, {0}};
+    tune_params p = {.p = v.fused, .etm = v.etm, .schedule = v.schedule, .order = v.order};
     from_params(&p, c);
 }
 
@@ -147,7 +174,8 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     free(a);
     bchol_status st = BCHOL_ERR_OUT_OF_MEMORY;
     if (info) {
-        const bchol_vbatched_params v = {.fused = p->p, .etm = p->etm, .schedule = p->schedule};
+        const bchol_vbatched_params v = {.fused = p->p, .etm = p->etm, .schedule = p->schedule,
+                                           .order = p->order};
         cl_event done = NULL;
         st = t->precision == 'd'
                  ? bchol_dpotrf_vbatched_ex(ctx, &v, uplo, n, vn, vlda, voff, A, 1, info, &done)
@@ -168,7 +196,8 @@ static bchol_status run(bchol_context *ctx, const tune_target *target, const tun
 {
     (void)target;
     /* variant FUSED: every matrix through the fused kernel (no split at a crossover) */
-    const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule};
+    const bchol_vbatched_params v = {.fused = t->p, .etm = t->etm, .schedule = t->schedule,
+                                     .order = t->order};
     if (w->precision == 'd')
         return bchol_dpotrf_vbatched_ex(ctx, &v, w->uplo, w->n, w->vn, w->vlda, w->voff, w->A,
                                         w->batch, w->info, NULL);

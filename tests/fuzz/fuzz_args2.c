@@ -612,7 +612,9 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
     vp.fused.gemm = (int8_t)fz_u8(r) % 4;
     vp.fused.tile = fz_u8(r) % 8 ? 0 : (int8_t)fz_u8(r) % 140;
     vp.etm = (bchol_etm)((int8_t)fz_u8(r) % 4);
-    vp.schedule = (bchol_schedule)((int8_t)fz_u8(r) % 4);
+    const int8_t sched = (int8_t)fz_u8(r); /* its high bits give the order: no byte more */
+    vp.schedule = (bchol_schedule)(sched % 4);
+    vp.order = (bchol_order)(sched / 4 % 4);
     vp.crossover = (int8_t)fz_u8(r) % 12;
     bchol_solve_params sp = {(bchol_solve_variant)((int8_t)fz_u8(r) % 3), (int8_t)fz_u8(r) % 40,
                              (int8_t)fz_u8(r) % 70, (int8_t)fz_u8(r) % 70};
@@ -662,11 +664,12 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
         const bchol_params *f = &vp.fused;
         params_ok = (f->variant == BCHOL_VARIANT_AUTO || f->variant == BCHOL_VARIANT_FUSED ||
                      f->variant == BCHOL_VARIANT_SEPARATE) &&
-                    f->ib <= 32 && f->tbc <= 1 && f->rpt <= 64 && f->shape <= BCHOL_SHAPE_SHRINK &&
+                    f->ib <= 32 && f->tbc <= 64 && f->rpt <= 64 && f->shape <= BCHOL_SHAPE_PACK &&
                     f->nb <= 64 && f->pb <= 64 && f->gemm <= BCHOL_GEMM_OWN &&
                     (f->tile <= 0 || f->tile == 16 || f->tile == 32 || f->tile == 64 ||
                      f->tile == 128) &&
-                    vp.etm <= BCHOL_ETM_AGGRESSIVE && vp.schedule <= BCHOL_SCHEDULE_LAZY;
+                    vp.etm <= BCHOL_ETM_AGGRESSIVE && vp.schedule <= BCHOL_SCHEDULE_LAZY &&
+                    vp.order <= BCHOL_ORDER_STEPS;
     }
     if (use_params && what == 2) params_ok = solve_params_ok(&sp, 0);
     int valid = ctx && params_ok && fz_uplo_ok(uplo) && (!ex || max_n >= 0) &&

@@ -15,6 +15,14 @@
 #             whole tile, blocks of 8 and 16; BCHOL_ILV_SOLVE_BLOCK)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
+#   vbatched-pack  the fused kernel's packing on variable sizes (issue 3's aims): bchol bench
+#             --vbatched at the grid's nmax and batches (32,48,64 @ 16384; 96..256 @ 3000),
+#             one row per tbc in $VB_TBC (default 0,1,2,4,8; 0 = the library's choice),
+#             shape in $VB_SHAPES (default shrink,pack) and order in $VB_ORDERS (default
+#             index,steps), precisions $VB_PRECISIONS (s), orders $VB_DISTS (uniform);
+#             then the split of straddling batches (nmax 384, 512 @ 1000): --variant
+#             fused,separate,auto at each crossover in $VB_CROSSOVERS (default 0 = the
+#             library's, then 64 128 192 320)
 #   solve-vbatched  bchol bench --solve --vbatched, float and double, nrhs $NRHS_LIST,
 #             nmax = $VB_NMAX, batch 3000, with the torch peer on the same orders; then
 #             bchol als, 100000 users x 20000 items
@@ -67,8 +75,8 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched solve-vbatched huge tune
-#        tune-check tune-check-solve grid
+# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-pack
+#        solve-vbatched huge tune tune-check tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -142,6 +150,25 @@ for step in "$@"; do
         BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
+      done
+    done ;;
+  vbatched-pack)
+    for p in ${VB_PRECISIONS:-s}; do
+      for dist in ${VB_DISTS:-uniform}; do
+        f="$OUT/vbatched-pack-nvidia-$p-$dist.txt"
+        : > "$f"
+        for band in 32,48,64@16384 96,128,192,256@3000; do
+          BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+            --nmax ${band%@*} --batch ${band#*@} --reps 5 --warmup 1 --tbc ${VB_TBC:-0,1,2,4,8} \
+            --shape ${VB_SHAPES:-shrink,pack} --order ${VB_ORDERS:-index,steps} >> "$f" 2>&1
+        done
+        for c in ${VB_CROSSOVERS:-0 64 128 192 320}; do
+          echo "# --crossover $c (0: the library's)" >> "$f"
+          BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+            --nmax 384,512 --batch 1000 --reps 5 --warmup 1 --variant fused,separate,auto \
+            --crossover $c >> "$f" 2>&1
+        done
+        cat "$f"
       done
     done ;;
   solve-vbatched)

@@ -195,8 +195,9 @@ class Collector:
                  gflops=num(tok[11], where), gbs=num(tok[12], where), check=tok[18])
 
     def vb_row(self, ctx, header, tok, where):
-        # nmax max_n batch greedy-cl greedy-ag lazy-cl lazy-ag padded default_ms vb/pad
-        # lazy/gc error check default [lapack vb/lapack]
+        # nmax max_n batch [tbc shape order] greedy-cl greedy-ag lazy-cl lazy-ag padded
+        # default_ms vb/pad lazy/gc error check default [lapack vb/lapack]  (tbc, shape and
+        # order since the fused kernel packs matrices; the rows are read from greedy-cl on)
         nmax, batch = int(tok[0]), int(tok[2])
         if tok[-1] == "FAILED" and tok[1] == "-":
             self.add(ctx, impl="bchol-auto", n=nmax, batch=batch, ms="", gflops="", check="FAILED")
@@ -208,10 +209,15 @@ class Collector:
         if compare and tok[-1] == "0)" and "(peer" in tok:
             tok = tok[:tok.index("(peer")]
             peer_ok = False
-        need = 14 + (2 if compare else 0)
+        if "greedy-cl" not in header:
+            raise Malformed(f"{where}: the vbatched table has no greedy-cl column")
+        first = header.index("greedy-cl")
+        packing = "tbc " + " ".join(tok[3:first]) + " " if first > 3 else ""
+        need = first + 11 + (2 if compare else 0)
         if len(tok) != need:
             raise Malformed(f"{where}: {len(tok)} fields, expected {need}")
-        versions = header[3:7]
+        tok = tok[:3] + tok[first:]
+        versions = header[first:first + 4]
         gf = [num(t, where) for t in tok[3:7]]
         default, default_ms = tok[13], num(tok[8], where)
         if default not in versions:
@@ -222,7 +228,7 @@ class Collector:
             return flops / (g * 1e6) if g > 0 else ""
 
         check = tok[12]
-        params = f"max_n {tok[1]}"
+        params = f"{packing}max_n {tok[1]}"
         self.add(ctx, impl="bchol-auto", params=f"{default} {params}", n=nmax, batch=batch,
                  ms=default_ms, gflops=gf[versions.index(default)], check=check)
         for v, g in zip(versions, gf):
