@@ -616,8 +616,17 @@ static int mode_args(bchol_context *ctx)
            "%d (%s)\n",
            dflt.fused.ib, dflt.fused.rpt, dflt.fused.tbc, version_name(&dflt), dflt.fused.nb,
            dflt.fused.pb, dflt.fused.tile, dflt.crossover, src ? src : "");
+    /* a batch within the device's crossover runs fused alone; one that straddles it splits
+     * no higher */
+    bchol_vbatched_params big_dflt;
+    bchol_potrf_vbatched_params(ctx, 'd', 100000, &big_dflt, NULL);
+    printf("    crossover at max_n = 100: %d, at max_n = 100000: %d\n", dflt.crossover,
+           big_dflt.crossover);
+    if (dflt.crossover < 100 || big_dflt.crossover > dflt.crossover || big_dflt.crossover < 0)
+        failures++;
     if (dflt.fused.tbc < 1 || dflt.fused.tbc > 64 || dflt.fused.shape < BCHOL_SHAPE_FIXED ||
-        dflt.fused.shape > BCHOL_SHAPE_PACK || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
+        dflt.fused.shape > BCHOL_SHAPE_PACK || dflt.order < BCHOL_ORDER_INDEX ||
+        dflt.order > BCHOL_ORDER_STEPS || dflt.fused.variant != BCHOL_VARIANT_AUTO || dflt.crossover < 1 ||
         dflt.fused.nb < 1 || dflt.fused.gemm != BCHOL_GEMM_OWN)
         failures++;
 
