@@ -57,6 +57,7 @@ static pid_t start(char *const *args, const char *out)
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
+        util_icd_env_restore(); /* PoCL dropped the other ICDs from it (bchol_util.h) */
         if (out && !freopen(out, "w", stdout)) _exit(127);
         execv(bchol, args);
         _exit(127);
@@ -693,6 +694,7 @@ static void build_limits(void)
 
 int main(int argc, char **argv)
 {
+    util_icd_env_save();
     if (argc < 2 || argc > 3 ||
         (argc == 3 && strcmp(argv[2], "variants") && strcmp(argv[2], "build") && strcmp(argv[2], "solve"))) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve]\n");

@@ -1,4 +1,5 @@
 /* bchol: the command-line front end (devices, bench, tune). */
+#include "bchol_util.h"
 #include "commands.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    util_icd_env_save(); /* before any OpenCL call (see bchol_util.h) */
     if (argc < 2) return usage(stderr);
     if (!strcmp(argv[1], "devices")) return cmd_devices(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 1, argv + 1);

@@ -27,6 +27,7 @@
  * BCHOL_TUNE_BUILD_DELAY_MATCH (every configuration if that is unset).
  */
 #define _GNU_SOURCE
+#include "bchol_util.h"
 #include "tune.h"
 
 #include <errno.h>
@@ -147,6 +148,7 @@ static void spawn(int k)
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &reset);
+    util_icd_env_restore(); /* PoCL dropped the other ICDs from it (bchol_util.h) */
     int err = fds[1] < 0 ? errno : posix_spawn(&j->pid, "/proc/self/exe", &fa, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);

@@ -122,6 +122,14 @@ int util_random_order(util_dist dist, int nmax, util_rng *r);
 int64_t util_pack(const int *n, const int *lda, int64_t batch, int64_t first, int max_gap,
                   util_rng *r, int64_t *offsets);
 
+/* PoCL 5 (the GPU machine's, 2026-11-24) rewrites OCL_ICD_FILENAMES in its process when it
+ * initializes, keeping only itself: there the variable lists PoCL and NVIDIA's ICD, and every
+ * process started after the first OpenCL call (the tuner's build processes, the tests' runs
+ * of bchol) saw PoCL alone. Save the variable first thing in main; restore it before
+ * starting a process (in the parent before posix_spawn, or in a forked child before exec). */
+void util_icd_env_save(void);
+void util_icd_env_restore(void);
+
 /* Flops of the Cholesky factorization of order n, n^3/3 (as for the fixed size). */
 static inline double util_potrf_flops(int n) { return (double)n * n * n / 3.0; }
 

@@ -218,3 +218,25 @@ int util_spd_case(void *a, int dbl, char uplo, int n, int lda, util_rng *r, int 
     if (kind != UTIL_GOOD && info == 0 && kind != UTIL_NAN_OFFDIAG && kind != UTIL_INF_OFFDIAG) return -1;
     return info;
 }
+
+static struct {
+    int saved, set;
+    char *value;
+} icd_env;
+
+void util_icd_env_save(void)
+{
+    const char *v = getenv("OCL_ICD_FILENAMES");
+    icd_env.saved = 1;
+    icd_env.set = v != NULL;
+    icd_env.value = v ? strdup(v) : NULL;
+}
+
+void util_icd_env_restore(void)
+{
+    if (!icd_env.saved) return;
+    if (icd_env.set && icd_env.value)
+        setenv("OCL_ICD_FILENAMES", icd_env.value, 1);
+    else if (!icd_env.set)
+        unsetenv("OCL_ICD_FILENAMES");
+}
