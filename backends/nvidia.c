@@ -41,21 +41,19 @@ static void fused_defaults(char precision, int n, bchol_params *p)
         p->tbc = 1;
 }
 
-/* Variable sizes: as many matrices per work-group as the fixed size at the fused share's
- * largest order n, and PACK work-groups, which keep that many work-items at every launch:
- * one matrix per group of ceil(rows/rpt) work-items (1/4 of a warp at the last launches
- * of every nmax with ib = 8) left most of the SM's group slots and warps idle, and ran at
- * 0.86x the padded fixed-size batch at nmax = 32 (H200 grid, d648591). Groups of matrices
- * with the same number of panels (ORDER_STEPS), so that packing costs no idle iterations.
- * A first choice, not yet measured on the GPU against SHRINK, other tbc or index order
- * (tools/gpu/device_run.sh vbatched-pack). */
+/* Variable sizes, measured on the H200 (2026-11-24, b52b669, float, uniform orders,
+ * docs/results/2026-11-24-h200-vbatched-pack): two matrices per work-group did not pay at
+ * nmax = 32 (lazy-classic 282 Gflop/s against 295 with one), so one matrix per group; PACK
+ * groups (as many work-items at every launch) beat the shrinking groups of the previous
+ * kernel from nmax = 96 on (911 against 806 at 96, 1445 against 1273 at 128; a run of the
+ * day before, d648591), not below (293 against 316 at 32); grouping the matrices by their
+ * number of panels (ORDER_STEPS) costs its three extra commands up to nmax = 128 (-4 to
+ * -15%) and pays from 192 (2557 against 2441, 3727 against 3296 at 256). */
 static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
 {
-    bchol_params f;
-    fused_defaults(precision, n, &f);
-    p->fused.tbc = f.tbc;
-    p->fused.shape = BCHOL_SHAPE_PACK;
-    p->order = BCHOL_ORDER_STEPS;
+    p->fused.tbc = 1;
+    p->fused.shape = n > 64 ? BCHOL_SHAPE_PACK : BCHOL_SHAPE_SHRINK;
+    p->order = n >= 192 ? BCHOL_ORDER_STEPS : BCHOL_ORDER_INDEX;
 }
 
 /* Solve: one work-item per row, whole right-hand-side tiles of up to 16 columns in
@@ -125,16 +123,14 @@ const bchol_backend bchol__backend_nvidia = {
     .separate_defaults = separate_defaults,
     .crossover_s = 320,
     .crossover_d = 320,
-    /* A vbatched batch with max_n = 384 or 512 (H200 grid, d648591, batch 1000) split at 320
-     * ran at 71-79% of the separate variant alone, and slower than the fused kernel alone:
-     * the separate launches step through max_n whatever share of the batch they hold, so
-     * they cost about the same for 171 matrices as for 1000, and the fused share's 40
-     * launches come on top. A low split keeps the fused share short; it stays above 0 so
-     * that many small matrices beside a few large ones still run fused (the separate
-     * variant is 3-4x slower below n = 64). 128 is a first guess between the two. */
+    /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
+     * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
+     * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),
+     * and splits at 320 or 128 slower than either: float stays fused up to 512. Double is
+     * not measured yet; it keeps the fixed-size crossover. */
     .vbatched_defaults = vbatched_defaults,
-    .vbatched_crossover_s = 128,
-    .vbatched_crossover_d = 128,
+    .vbatched_crossover_s = 512,
+    .vbatched_crossover_d = 320,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

@@ -330,10 +330,11 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
  * AUTO splits the batch by size class: the fused kernel takes the matrices up to the
  * crossover, the separate variant the larger ones. A batch whose max_n is within the
  * backend's fused/separate crossover for this precision runs fused alone; one that
- * straddles it is split at the backend's vbatched crossover (lower: the separate launches
- * step through max_n whatever share of the batch they hold, so a long fused share only
- * adds its own launches); both capped at what the fused kernel holds. The fused kernel's
- * parameters are chosen for its share (n up to min(max_n, fixed-size crossover)): ib and
+ * straddles it is split at the backend's vbatched crossover (lower where the separate
+ * launches step through max_n whatever share of the batch they hold, so a long fused share only
+ * adds its own launches, or higher where the fused kernel measured faster); both capped
+ * at what the fused kernel holds. The fused kernel's parameters are chosen for its share
+ * (n up to max_n, or to the vbatched crossover where max_n straddles the fixed one): ib and
  * rpt as for the fixed size, tbc and shape from the backend's vbatched defaults, with the
  * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016, Fig.
  * 4), unless the tuning table has a vbatched entry for that share's largest order (nearest
@@ -349,7 +350,7 @@ int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
         const int fixed = crossover(ctx, p) < hold ? crossover(ctx, p) : hold;
         const int vb = p == BCHOL_D ? ctx->backend->vbatched_crossover_d
                                     : ctx->backend->vbatched_crossover_s;
-        c = max_n <= fixed ? fixed : vb < fixed ? vb : fixed;
+        c = max_n <= fixed ? fixed : vb;
     }
     return c < hold ? c : hold;
 }
@@ -360,8 +361,10 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     bchol_params sep;
     choose(ctx, p, max_n, BCHOL_VARIANT_SEPARATE, &sep, NULL, 0);
     const int c = crossover(ctx, p);
-    /* the fused share's largest order */
-    const int fn = max_n < c ? max_n : c;
+    const int vb = p == BCHOL_D ? ctx->backend->vbatched_crossover_d
+                                : ctx->backend->vbatched_crossover_s;
+    /* the fused share's largest order (bchol__vbatched_crossover's split, before its cap) */
+    const int fn = max_n <= c || max_n <= vb ? max_n : vb;
     bchol__fused_params(ctx, p, fn, &params->fused, source);
     params->fused.variant = BCHOL_VARIANT_AUTO;
     ctx->backend->vbatched_defaults((char)p, fn, params);
