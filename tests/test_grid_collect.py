@@ -92,7 +92,8 @@ def main(collector, sample):
         d16 = sel(kind="fixed", impl="bchol-auto", precision="d", n="16")
         check(len(d16) == 1 and abs(float(d16[0]["ms"]) - 2.0) < 1e-9, f"repeated point: {d16}")
         # the seeds' sweeps
-        check(len(sel(kind="sweep-ib")) == 3, "ib sweep rows")
+        # ... and a failed one (no parameters printed): a "failed" column, no plot point
+        check(len(sel(kind="sweep-ib")) == 4, "ib sweep rows")
         check(len(sel(kind="ilv-fig15")) == 3, "figure 15 rows")
         for r in rows:
             check(r["commit"] == "abc1234", f"commit of {r}")

@@ -457,7 +457,8 @@ def figure_key(fig):
 def param_key(name):
     def key(r):
         m = re.search(name + r"(\d+)", r["params"])
-        return f"{name} {m.group(1)}" if m else r["params"]
+        # a failed run prints no parameters (e.g. tbc 8 beyond local memory at n = 128)
+        return f"{name} {m.group(1)}" if m else (r["params"] or "failed")
     return key
 
 
@@ -637,7 +638,8 @@ def main(argv):
             lines += [f"## Seed sweep: {name}, {PREC[prec]} (Gflop/s)", ""]
             vals, sizes, grid = sweep_table(rows, prec, kind, key, lines)
             table = [[v.split()[-1]] + [grid[(n, v)]["gflops"] if (n, v) in grid and grid[(n, v)]["gflops"] != ""
-                                        else float("nan") for n in sizes] for v in vals]
+                                        else float("nan") for n in sizes] for v in vals
+                     if v.split()[-1].isdigit()]
             dat = plots.data(f"{kind}-{prec}.dat", [xl] + [f"n={n}" for n in sizes], table)
             plots.plot(f"{kind}-{prec}.png", f"{name}, {PREC[prec]}", xl, "Gflop/s", dat,
                        [(i + 2, f"n = {n}") for i, n in enumerate(sizes)], logy=False, xtic=True)
