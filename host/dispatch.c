@@ -2,7 +2,9 @@
  *
  * Variant (for BCHOL_VARIANT_AUTO): the tuning table's fastest variant at the nearest
  * measured size below n, within the sizes the table measured and where it measured more
- * than one variant; beyond them, or without such a table, the backend's choice: interleaved where its strided_variant says so (the
+ * than one variant (between a size where fused is fastest and one where separate is, the
+ * backend's crossover if it lies between them); beyond them, or without such a table, the
+ * backend's choice: interleaved where its strided_variant says so (the
  * conversions pay off), else the fused/separate crossover; the separate variant wherever
  * the fused kernel cannot hold n in local memory.
  * Parameters of that variant: the table's entry for it (tuning.h: vendor -> architecture
@@ -90,6 +92,19 @@ static int compared_variants(const bchol_tuning_section *s, char p)
     return 0;
 }
 
+/* The smallest size above n at which the section measured a strided variant in precision p
+ * (INT_MAX if none). */
+static int next_measured(const bchol_tuning_section *s, char p, int n)
+{
+    int next = INT_MAX;
+    for (int i = 0; i < s->nentries; i++) {
+        const bchol_tuning_entry *e = &s->entries[i];
+        if (e->precision == p && bchol__variant_is_strided(e->variant) && e->n > n && e->n < next)
+            next = e->n;
+    }
+    return next;
+}
+
 /* The variant AUTO runs at n, and why. */
 static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning *t, bchol_precision p,
                                   int n, const bchol_params *defaults, char *why, size_t size)
@@ -101,6 +116,24 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
         v = here.entry->variant;
         snprintf(why, size, "variant %s: the fastest in the tuning table at n = %d",
                  bchol__variant_name(v), here.entry->n);
+        /* Between two measured sizes whose fastest are fused and separate, the table only says
+         * that they cross in between: the backend's crossover, where it lies in between, says
+         * where (the H200 table, measured at 256 and 512, ran n = 384 fused at 88% of the
+         * separate variant's speed; the backend's 320 picks separate). */
+        const int c = crossover(ctx, p), next = next_measured(here.section, (char)p, here.entry->n);
+        if (here.entry->n < n && next != INT_MAX && here.entry->n < c && c < next) {
+            bchol_tuning_pick above =
+                bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, next);
+            const bchol_variant w = above.entry ? above.entry->variant : v;
+            if ((v == BCHOL_VARIANT_FUSED && w == BCHOL_VARIANT_SEPARATE) ||
+                (v == BCHOL_VARIANT_SEPARATE && w == BCHOL_VARIANT_FUSED)) {
+                v = n > c ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
+                snprintf(why, size, "variant %s: the tuning table's fastest are %s at n = %d and "
+                         "%s at n = %d; the backend %s crossover at n = %d lies between them",
+                         bchol__variant_name(v), bchol__variant_name(here.entry->variant),
+                         here.entry->n, bchol__variant_name(w), next, ctx->backend->family, c);
+            }
+        }
     } else if (ctx->backend->strided_variant((char)p, n) == BCHOL_VARIANT_INTERLEAVED) {
         v = BCHOL_VARIANT_INTERLEAVED;
         snprintf(why, size, "variant interleaved: the backend %s runs strided batches of n = %d "

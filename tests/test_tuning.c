@@ -809,10 +809,54 @@ static void case_solve(void)
     remove(path);
 }
 
+/* Between two measured sizes whose fastest variants are fused and separate, AUTO follows the
+ * backend's crossover where it lies between them (the table says only that they cross). */
+static void case_crossover(void)
+{
+    const bchol_device_info d = device();
+    /* the backends' float crossovers (crossover_s in backends/) */
+    const int c = !strcmp(d.family, "nvidia") ? 320 : !strcmp(d.family, "pocl") ? 512 : 768;
+    const int lo = c / 2, hi = 2 * c;
+    char entries[4096] = "", sec[8192], text[16384], path[128];
+    const char *sep = "\"params\": {\"nb\": 32, \"pb\": 8, \"gemm\": \"own\", \"tile\": 32, \"gb\": 128}";
+    const char *fus = "\"params\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}";
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": %d, %s, \"ms\": 1.0, \"default_ms\": 1.0}, "
+             "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": %d, %s, \"ms\": 2.0, \"default_ms\": 2.0}, "
+             "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": %d, %s, \"ms\": 2.0, \"default_ms\": 2.0}, "
+             "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": %d, %s, \"ms\": 1.0, \"default_ms\": 1.0}",
+             lo, fus, lo, sep, hi, fus, hi, sep);
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/crossover.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    const struct {
+        int n;
+        bchol_variant want;
+        const char *why;
+    } cases[] = {{lo, BCHOL_VARIANT_FUSED, "the fastest in the tuning table at n"},
+                 {c, BCHOL_VARIANT_FUSED, "lies between them"},
+                 {c + 1, BCHOL_VARIANT_SEPARATE, "lies between them"},
+                 {hi, BCHOL_VARIANT_SEPARATE, "the fastest in the tuning table at n"}};
+    for (int i = 0; i < 4; i++) {
+        bchol_params p;
+        const char *source;
+        bchol_potrf_params(ctx, 's', cases[i].n, &p, &source);
+        CHECK(p.variant == cases[i].want && strstr(source, cases[i].why),
+              "n = %d: variant %d, wanted %d (%s)", cases[i].n, p.variant, cases[i].want, source);
+    }
+    CHECK(warnings == 0, "%d warnings (%s)", warnings, last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched | solve\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched | solve | crossover\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -832,6 +876,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "prepare_builds")) case_prepare_builds();
     else if (!strcmp(c, "vbatched")) case_vbatched();
     else if (!strcmp(c, "solve")) case_solve();
+    else if (!strcmp(c, "crossover")) case_crossover();
     else known = 0;
     rmdir(dir);
     if (!known) {
