@@ -51,6 +51,10 @@ static void fused_defaults(char precision, int n, bchol_params *p)
  * -15%) and pays from 192 (2557 against 2441, 3727 against 3296 at 256). */
 static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
 {
+    /* Panels of 16 for large float orders: the fused kernel alone ran max_n = 384 and 512 at
+     * 3247-3319 and 4544-4661 Gflop/s with ib = 16 (b52b669) and at 2302 and 3028 with
+     * ib = 8 (the grid of fd7e751): half the launches of the largest matrix. */
+    if (precision == 's' && n > 256) p->fused.ib = 16;
     p->fused.tbc = 1;
     p->fused.shape = n > 64 ? BCHOL_SHAPE_PACK : BCHOL_SHAPE_SHRINK;
     p->order = n >= 192 ? BCHOL_ORDER_STEPS : BCHOL_ORDER_INDEX;
