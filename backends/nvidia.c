@@ -130,11 +130,14 @@ const bchol_backend bchol__backend_nvidia = {
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),
-     * and splits at 320 or 128 slower than either: float stays fused up to 512. Double is
-     * not measured yet; it keeps the fixed-size crossover. */
+     * and splits at 320 or 128 slower than either: float stays fused up to 512 (with
+     * ib = 16, 3368 and 4741 against the separate variant's 2818 and 4253, 7bea8e1).
+     * Double: the separate variant alone (2411 and 3529) beat the fused kernel alone (1849,
+     * 2512) and the split at 320 (1565, 2548), so a straddling double batch goes to the
+     * separate variant whole (crossover 0). */
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
-    .vbatched_crossover_d = 320,
+    .vbatched_crossover_d = 0,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

@@ -397,7 +397,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     const int vb = p == BCHOL_D ? ctx->backend->vbatched_crossover_d
                                 : ctx->backend->vbatched_crossover_s;
     /* the fused share's largest order (bchol__vbatched_crossover's split, before its cap) */
-    const int fn = max_n <= c || max_n <= vb ? max_n : vb;
+    const int fn = max_n <= c || max_n <= vb ? max_n : vb > 1 ? vb : 1; /* 0: no fused share */
     bchol__fused_params(ctx, p, fn, &params->fused, source);
     params->fused.variant = BCHOL_VARIANT_AUTO;
     ctx->backend->vbatched_defaults((char)p, fn, params);
