@@ -19,6 +19,7 @@
  */
 #include "cl_shim.h"
 #include "fuzz_common.h"
+#include "fuzz_signals.h"
 
 #define REQUIRE FZ_REQUIRE
 #define VB_MAX 16 /* entries of the big per-matrix arrays */
@@ -51,6 +52,8 @@ static pool make_pool(size_t small, size_t big) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     setenv("CLSHIM_LEAKS", "0", 1); /* the objects below live until exit */
+    struct sigaction handlers[FZ_NSIGNALS]; /* libFuzzer's reports, not LLVM's (fuzz_signals.h) */
+    fz_save_signals(handlers);
     if (bchol_context_create(NULL, &g.ctx)) {
         fprintf(stderr, "fuzz_args2: no context: %s\n", bchol_last_error(NULL));
         exit(1);
@@ -71,6 +74,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     g.foreign = clCreateBuffer(g.other, CL_MEM_READ_WRITE, 8192, NULL, NULL);
     REQUIRE(g.other && g.foreign, "setup: second context");
     g.trace = getenv("FUZZ_TRACE") && *getenv("FUZZ_TRACE") == '1';
+    fz_restore_signals(handlers);
     g.live = held();
     g.buffers = shim_live_of(SHIM_OBJ_BUFFER);
     return 0;
