@@ -843,8 +843,17 @@ static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
         }
     }
     /* a_end, b_end cover every footprint: later entries only move the ends up */
-    int valid = ctx && fz_uplo_ok(uplo) && batch >= 0 && !(batch > 0 && nulls);
-    if (valid && batch > VB_MAX) return;
+    /* NULL per-matrix arrays are bad arguments (potrf takes no nrhs, ldb, offsets_b: bits
+     * 5-7 do nothing there); a NULL A only when the arrays describe a matrix, since A is
+     * not referenced otherwise (bchol.h: A holds every matrix the arrays describe). */
+    const int null_array = batch > 0 && (nulls & (what == 0 ? 0x17 : 0xf7));
+    int described = 0;
+    for (int64_t b = 0; b < batch && b < VB_MAX; b++)
+        described |= n[b] > 0 && lda[b] >= n[b] && oa[b] >= 0;
+    const int precheck = ctx && fz_uplo_ok(uplo) && batch >= 0 && !null_array;
+    /* past its argument checks the routine reads batch entries of each array */
+    if (precheck && batch > VB_MAX) return;
+    const int valid = precheck && !(batch > 0 && (nulls & 0x08) && described);
     const size_t cnt = batch > 0 && batch <= VB_MAX ? (size_t)batch : 1;
     int *hn = malloc(cnt * 4), *hlda = malloc(cnt * 4), *hnrhs = malloc(cnt * 4), *hldb = malloc(cnt * 4);
     int64_t *hoa = malloc(cnt * 8), *hob = malloc(cnt * 8);
@@ -885,8 +894,6 @@ static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
     char call[160];
     snprintf(call, sizeof call, "%c%s_vbatched_host(uplo=%d batch=%lld nulls=%#x)", prec,
              names[what], uplo, (long long)batch, nulls);
-    /* potrf has no B arrays: their bits may be set without effect */
-    if (what == 0 && !(nulls & 0x1f)) valid = ctx && fz_uplo_ok(uplo) && batch >= 0;
     check_status(ctx, valid, st, call);
     if (st == 0 && batch > 0)
         vb_check(call, &(vb_call){what, 0, uplo, 0, 0, batch, n, lda, oa, nrhs, ldb, ob, INT64_MAX, INT64_MAX,
