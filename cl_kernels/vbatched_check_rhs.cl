@@ -10,8 +10,9 @@
  *   nrhs[b] > max_nrhs                                     INFO_ABOVE_MAX_NRHS
  *   the block overlaps another's, decided in index order
  *     as for the matrices (vbatched_check.cl)              INFO_OVERLAP_B
- * A matrix that passes adds its n and nrhs to the maxima in result[0], result[1] (zeroed
- * by the host), which the plain routines read back to size their launches.
+ * A matrix that passes adds its n, and if n > 0 its nrhs, to the maxima in result[0],
+ * result[1] (zeroed by the host), which the plain routines read back to size their
+ * launches (an order-0 matrix has nothing to solve, whatever its nrhs).
  *
  * Two kernels over the blocks of vbatched_check.cl, with vbatched_check_scan between
  * them on the same scratch layout (ends | starts | nmax per block, then one result):
@@ -135,7 +136,7 @@ __kernel void vbatched_check_rhs_flag(CHECK_RHS_ARGS, __global int *result)
         info[b] = code[b - first];
         if (code[b - first] == 0) {
             atomic_max(&result[0], n[b]);
-            atomic_max(&result[1], nrhs[b]);
+            if (n[b] > 0) atomic_max(&result[1], nrhs[b]);
         }
     }
 }

@@ -62,6 +62,12 @@ bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, 
     return BCHOL_SUCCESS;
 }
 
+uint64_t bchol__info_bytes(int64_t batch)
+{
+    return (uint64_t)batch > UINT64_MAX / sizeof(cl_int) ? UINT64_MAX
+                                                         : (uint64_t)batch * sizeof(cl_int);
+}
+
 int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows, int cols,
                       uint64_t *span)
 {

@@ -172,6 +172,9 @@ bchol_status bchol__check_precision(const bchol_context *ctx, const char *routin
 bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, int pos,
                                  const char *name, cl_mem buffer, uint64_t need,
                                  bchol_status bad, bchol_status small);
+/* Bytes of an info array of batch ints (batch >= 0); UINT64_MAX when that does not fit in
+ * 64 bits, which no buffer holds (batch * 4 wrapped to a small need for batch >= 2^62). */
+uint64_t bchol__info_bytes(int64_t batch);
 /* Elements spanned by a strided batch: offset + (batch-1)*stride + (n-1)*ld + rows;
  * returns 0 and sets *span, or -1 on overflow. */
 int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows,

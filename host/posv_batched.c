@@ -16,7 +16,7 @@ bchol_status bchol__posv_batched(bchol_context *ctx, const char *routine, bchol_
                                       stride_a, B, offset_b, ldb, stride_b, batch, &upper)))
         return st;
     if (batch > 0 &&
-        (st = bchol__check_buffer(ctx, routine, 14, "info", info, (uint64_t)batch * sizeof(cl_int),
+        (st = bchol__check_buffer(ctx, routine, 14, "info", info, bchol__info_bytes(batch),
                                   BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
         return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;

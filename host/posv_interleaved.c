@@ -24,7 +24,7 @@ bchol_status bchol__posv_interleaved(bchol_context *ctx, const char *routine, bc
         return st;
     if (batch > 0 &&
         (st = bchol__check_buffer(ctx, routine, 9 + k, "info", info,
-                                  (uint64_t)batch * sizeof(cl_int), BCHOL_ERR_INFO,
+                                  bchol__info_bytes(batch), BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE)))
         return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;

@@ -100,7 +100,7 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if (n > 0 && (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * bchol__elem_size(p),
                                            BCHOL_ERR_A, BCHOL_ERR_A_SIZE)))
         return st;
-    if ((st = bchol__check_buffer(ctx, routine, 9 + k, "info", info, (uint64_t)batch * sizeof(cl_int),
+    if ((st = bchol__check_buffer(ctx, routine, 9 + k, "info", info, bchol__info_bytes(batch),
                                   BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
         return st;
 

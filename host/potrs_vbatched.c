@@ -14,11 +14,18 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
                        routine, max_n, bchol__vbatched_fused_max_n(ctx, p, prm), prm->fused.ib);
 }
 
-/* Parameters and kernels for the largest sizes, made before anything changes in A or B. */
+/* Parameters and kernels for the largest sizes, made before anything changes in A or B.
+ * The launches cover ceil(max_nrhs / nt) tiles per matrix, so a loose max_nrhs (the _ex
+ * forms', or the host form's, which counts every entry the checks may pass) is cut to the
+ * most right-hand sides a block with work can have in B: n >= 1 and ldb >= 1 give
+ * (nrhs - 1) * ldb + n <= b_elems, so nrhs <= b_elems. Without it, max_nrhs = INT_MAX ran
+ * ~2^31 / nt idle units per matrix (minutes on PoCL; found by fuzz_args2). The checks
+ * still use the caller's max_nrhs, so the info codes do not change. */
 static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_precision p,
                                int factor, int upper, int max_n, int max_nrhs,
-                               bchol_solve_params *sp, bchol_vbatched_params *fp,
-                               bchol_subst_plan *plan) {
+                               uint64_t b_elems, bchol_solve_params *sp,
+                               bchol_vbatched_params *fp, bchol_subst_plan *plan) {
+    if ((uint64_t)max_nrhs > b_elems) max_nrhs = (int)b_elems;
     if (factor) {
         bchol__complete_vbatched_params(ctx, p, max_n, fp);
         /* AUTO gives large matrices to the separate variant, as potrf_vbatched does */
@@ -89,7 +96,8 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol_subst_plan plan = {0};
     if (ex) {
         sp = *params;
-        if ((st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, &sp, &fp, &plan)))
+        if ((st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, b_elems, &sp, &fp,
+                             &plan)))
             return st;
     }
     cl_int err;
@@ -117,7 +125,8 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
             bchol__call_add_event(&call, ev);
             max_n = maxima[0];
             max_nrhs = maxima[1];
-            st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, &sp, &fp, &plan);
+            st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, b_elems, &sp, &fp,
+                            &plan);
         }
     }
     if (!st && factor)

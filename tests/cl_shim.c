@@ -62,6 +62,7 @@ static struct {
     node *bucket[BUCKETS];
     long calls[SHIM_KINDS];
     long launches;
+    double work_items; /* of the successful launches */
     shim_kind fail_kind;
     long fail_nth, fail_times, fail_seen, fired;
     cl_int fail_error;
@@ -186,6 +187,13 @@ long shim_calls(shim_kind kind) {
 long shim_launches(void) {
     pthread_mutex_lock(&S.lock);
     long n = S.launches;
+    pthread_mutex_unlock(&S.lock);
+    return n;
+}
+
+double shim_work_items(void) {
+    pthread_mutex_lock(&S.lock);
+    double n = S.work_items;
     pthread_mutex_unlock(&S.lock);
     return n;
 }
@@ -446,8 +454,12 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel, cl_uint dims
         real.clEnqueueNDRangeKernel(q, kernel, dims, offset, global, local, nwait, wait, event);
     event_made(err, event);
     if (!err) {
+        double all = 1;
+        for (cl_uint d = 0; d < dims; d++)
+            all *= (double)global[d];
         pthread_mutex_lock(&S.lock);
         S.launches++;
+        S.work_items += all;
         pthread_mutex_unlock(&S.lock);
     }
     return err;

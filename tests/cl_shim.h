@@ -56,6 +56,8 @@ long shim_faults(void);
 long shim_calls(shim_kind kind);
 /* Successful kernel launches since the start. */
 long shim_launches(void);
+/* Work-items of those launches (the product of the global sizes, summed). */
+double shim_work_items(void);
 
 /* Live objects (references held through the API); writes a short list into report. */
 long shim_live(char *report, size_t size);

@@ -67,6 +67,9 @@ static void case_arguments(void)
     call("A too small (offset)", 's', 'L', N, A, 1, N, s, BATCH, info, BCHOL_ERR_A_SIZE, "A");
     call("A too small for double", 'd', 'L', N, A, 0, N, s, BATCH + BATCH, info, BCHOL_ERR_A_SIZE, "A");
     call("info too small", 's', 'L', 1, A, 0, 1, 1, BATCH * N, info, BCHOL_ERR_INFO_SIZE, "info");
+    /* batch * 4 bytes of info wrapped to 0 for batch >= 2^62 (fuzz_args) */
+    call("info for batch = 2^62 at n = 0", 's', 'L', 0, A, 0, 1, 0, 1LL << 62, info,
+         BCHOL_ERR_INFO_SIZE, "info");
     call("n*lda beyond 2^31", 's', 'L', 50000, A, 0, 50000, 2500000000LL, 1, info, BCHOL_ERR_N, "2^31");
     call("batch span overflows", 's', 'L', N, A, 0, N, 1LL << 62, 1LL << 40, info, BCHOL_ERR_A_SIZE, NULL);
     call("batch = 0 with NULL buffers", 's', 'L', N, NULL, 0, N, s, 0, NULL, BCHOL_SUCCESS, NULL);

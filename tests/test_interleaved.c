@@ -357,6 +357,8 @@ static int run_args(void)
     POTRF("potrf: A too small (chunk 7)", BCHOL_ERR_A_SIZE, "argument 4", 'L', N, A, B, 7, I);
     POTRF("potrf: info = NULL", BCHOL_ERR_INFO, "argument 7", 'L', N, A, B, C, NULL);
     POTRF("potrf: info too small", BCHOL_ERR_INFO_SIZE, "argument 7", 'L', 1, A, B + 1, C, I);
+    POTRF("potrf: info for batch = 2^62 at n = 0", BCHOL_ERR_INFO_SIZE, "argument 7", 'L', 0, A,
+          1LL << 62, C, I);
     POTRF("potrf: span overflows", BCHOL_ERR_A_SIZE, "2^63", 'L', N, A, B, 1LL << 60, I);
     POTRF("potrf: batch = 0 with NULL buffers", BCHOL_SUCCESS, NULL, 'L', N, NULL, 0, C, NULL);
     expect_status("potrf: ctx = NULL", bchol_spotrf_interleaved(NULL, 'L', N, A, B, C, I, NULL),

@@ -147,6 +147,8 @@ static void case_posv(void)
     POSV("posv: info = NULL", 'L', N, K, A, 0, N, SA, B, 0, N, SB, BATCH, NULL, BCHOL_ERR_INFO, "argument 14 (info) is NULL");
     POSV("posv: info too small", 'L', 1, K, A, 0, 1, 1, B, 0, 1, K, BATCH * N, info, BCHOL_ERR_INFO_SIZE,
          "argument 14 (info) holds");
+    POSV("posv: info for batch = 2^62 at n = 0", 'L', 0, K, A, 0, 1, 0, B, 0, 1, K, 1LL << 62, info,
+         BCHOL_ERR_INFO_SIZE, "argument 14 (info) holds");
     POSV("posv: A = NULL with nrhs = 0", 'L', N, 0, NULL, 0, N, SA, NULL, 0, N, 0, BATCH, info, BCHOL_ERR_A,
          "argument 5 (A) is NULL");
     POSV("posv: batch = 0 with NULL buffers", 'L', N, K, NULL, 0, N, SA, NULL, 0, N, SB, 0, NULL, BCHOL_SUCCESS, NULL);

@@ -18,6 +18,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "cl_shim.h"
 
 #include <limits.h>
 #include <math.h>
@@ -208,12 +209,59 @@ static int run_args(void) {
            bchol_spotrs_vbatched_ex(ctx, NULL, 'L', INT_MAX, 2, n, k, lda, ldb, oa, A, ob, B, 2,
                                     info, &ev),
            BCHOL_ERR_UNSUPPORTED_SIZE, "2147483647");
+    double items = shim_work_items();
     expect("potrs_ex: max_nrhs = INT_MAX",
            bchol_dpotrs_vbatched_ex(ctx, NULL, 'U', 3, INT_MAX, n, k, lda, ldb, oa, A, ob, B, 2,
                                     info, &ev),
            BCHOL_SUCCESS, NULL);
     if (ev) clReleaseEvent(ev);
     ev = NULL;
+    /* ... and sizes no launch beyond what B holds (32 doubles): it once ran ~2^31 / nt idle
+     * units per matrix, minutes on PoCL (fuzz_args2's timeout). */
+    items = shim_work_items() - items;
+    if (items > 65536) {
+        printf("FAILED: potrs_ex with max_nrhs = INT_MAX launched %.0f work-items\n", items);
+        failures++;
+    }
+    /* The nrhs of an order-0 matrix (well formed whatever it is) sizes nothing: the plain
+     * form launches as without it, the host form within its B. */
+    {
+        const int nz[2] = {0, 2}, kbig[2] = {INT_MAX, 2}, ksmall[2] = {0, 2};
+        cl_mem n0 = buffer(ctx, sizeof nz, nz), kb = buffer(ctx, sizeof kbig, kbig);
+        cl_mem ks = buffer(ctx, sizeof ksmall, ksmall);
+        double w[2];
+        for (int big = 0; big < 2; big++) {
+            w[big] = shim_work_items();
+            expect(big ? "potrs: n = 0 with nrhs = INT_MAX" : "potrs: n = 0 with nrhs = 0",
+                   PLAIN(bchol_dpotrs_vbatched, 'L', n0, big ? kb : ks, lda, ldb, oa, A, ob, B, 2,
+                         info),
+                   BCHOL_SUCCESS, NULL);
+            if (ev) clWaitForEvents(1, &ev), clReleaseEvent(ev);
+            ev = NULL;
+            w[big] = shim_work_items() - w[big];
+        }
+        if (w[1] != w[0]) {
+            printf("FAILED: an order-0 matrix with nrhs = INT_MAX: %.0f work-items, %.0f "
+                   "without\n", w[1], w[0]);
+            failures++;
+        }
+        double ha[16], hb[16];
+        int hi[2];
+        const int64_t ho[2] = {0, 9};
+        for (int i = 0; i < 16; i++)
+            ha[i] = 1, hb[i] = 1;
+        items = shim_work_items();
+        expect("potrs_host: n = 0 with nrhs = INT_MAX",
+               bchol_dpotrs_vbatched_host(ctx, 'U', nz, kbig, ld, ld, ho, ha, ho, hb, 2, hi),
+               BCHOL_SUCCESS, NULL);
+        items = shim_work_items() - items;
+        if (items > 65536) {
+            printf("FAILED: potrs_host with an order-0 nrhs = INT_MAX launched %.0f work-items\n",
+                   items);
+            failures++;
+        }
+        clReleaseMemObject(n0), clReleaseMemObject(kb), clReleaseMemObject(ks);
+    }
     expect(
         "potrs: batch = 0 returns at once",
         PLAIN(bchol_spotrs_vbatched, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL),

@@ -6,7 +6,8 @@
 #             reusing the kernels the main suite compiled
 #   tsan      ThreadSanitizer build of the concurrency tests, run
 #   valgrind  memcheck on a small subset of the main build
-#   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 45) from its corpus
+#   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 45) from its corpus,
+#             all at once
 # Arguments: the steps to run (default: all four). Suppressions: tools/hardening/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -37,6 +38,23 @@ export LSAN_OPTIONS=suppressions=$HARD/lsan.supp:print_suppressions=0
 export TSAN_OPTIONS=halt_on_error=1:exitcode=66
 for s in /usr/lib/llvm-15/bin/llvm-symbolizer /usr/bin/llvm-symbolizer; do
   [ -x "$s" ] && { export ASAN_SYMBOLIZER_PATH=$s UBSAN_SYMBOLIZER_PATH=$s TSAN_SYMBOLIZER_PATH=$s; break; }
+done
+
+# The main suite leaves one PoCL cache per CTest slot (pocl-cache/slotK, tests/pocl_slot.sh),
+# each with the kernels of the cases that ran in it. seed_cache fills a cache with those of
+# all slots, so that a run finds its kernels whichever slot compiled them: hard links,
+# which is safe as PoCL puts a cache file in place by rename, never rewriting one (its
+# appends to build.log and truncation of last_accessed are harmless if shared).
+seed_cache() { # folder
+  mkdir -p "$1"
+  for s in "$MAIN"/pocl-cache/slot*; do
+    [ -d "$s" ] && [ "$s" != "$1" ] || continue
+    cp -al --no-clobber "$s/." "$1/" 2> /dev/null || cp -a --no-clobber "$s/." "$1/"
+  done
+  return 0
+}
+for s in "$MAIN"/pocl-cache/slot*; do
+  [ -d "$s" ] && seed_cache "$s"
 done
 
 # Host-side tests under ASan/UBSan (the vbatched argument tests catch overflowing bounds):
@@ -71,7 +89,8 @@ for step in $STEPS; do
     run_vg() { # test name, then the command
       local name=$1
       shift
-      POCL_CACHE_DIR=$MAIN/pocl-cache/$name $VG "$@" > "$logs/$name" 2>&1 && echo "valgrind: $name ok" ||
+      seed_cache "$MAIN/pocl-cache/vg-$name" # a cache each: they run at the same time
+      POCL_CACHE_DIR=$MAIN/pocl-cache/vg-$name $VG "$@" > "$logs/$name" 2>&1 && echo "valgrind: $name ok" ||
         { echo "valgrind: $name FAILED"; cat "$logs/$name"; return 1; }
     }
     pids=""
@@ -88,24 +107,49 @@ for step in $STEPS; do
     [ $failed = 0 ] || { echo "valgrind: FAILED"; exit 1; } ;;
   fuzz)
     build_asan
+    # The targets run at the same time, one a core (each mostly single-threaded), each
+    # with its own PoCL cache; a log each, its summary shown when all are done.
+    fuzz_one() { # target, log
+      local name status=0
+      name=$(basename "$1")
+      local work
+      work=$(mktemp -d) # new inputs stay out of the repository
+      seed_cache "$MAIN/pocl-cache/$name"
+      POCL_CACHE_DIR=$MAIN/pocl-cache/$name "$1" -max_total_time="${BCHOL_FUZZ_SECONDS:-45}" \
+        -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" \
+        "$ROOT/tests/fuzz/corpus/${name#fuzz_}" > "$2" 2>&1 || status=$?
+      rm -rf "$work"
+      return $status
+    }
+    logs=$(mktemp -d)
+    pids="" names=""
     for target in build-asan/tests/fuzz/fuzz_*; do
       [ -x "$target" ] && [ -f "$target" ] || continue
       name=$(basename "$target")
       # BCHOL_FUZZ_TARGETS: the targets to run (default: all)
       [ -z "${BCHOL_FUZZ_TARGETS:-}" ] || [[ " $BCHOL_FUZZ_TARGETS " == *" $name "* ]] || continue
-      corpus=$ROOT/tests/fuzz/corpus/${name#fuzz_}
-      work=$(mktemp -d) # new inputs stay out of the repository
       echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-45} s"
+      fuzz_one "$target" "$logs/$name" &
+      pids="$pids $!" names="$names $name"
+    done
+    failed=0
+    set -- $names
+    for pid in $pids; do
+      name=$1
+      shift
       status=0
-      POCL_CACHE_DIR=$MAIN/pocl-cache/${name}_corpus "$target" -max_total_time="${BCHOL_FUZZ_SECONDS:-45}" \
-        -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" "$corpus" \
-        > "$work.log" 2>&1 || status=$?
-      grep -E "DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|^fuzz[_:]|Test unit written" "$work.log" || true
+      wait "$pid" || status=$?
+      log=$logs/$name
+      echo "fuzz: $name:"
+      grep -E "DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY|^fuzz[_:]|Test unit written" "$log" || true
       # a failure keeps the end of the log: the harness's own message, or why it died
-      [ "$status" = 0 ] || grep -vE "^#[0-9]+ +(NEW|REDUCE|pulse)" "$work.log" | tail -40
-      rm -rf "$work" "$work.log"
-      [ "$status" = 0 ] || { echo "fuzz: $name FAILED (status $status; input saved under build-asan/)"; exit 1; }
-    done ;;
+      [ "$status" = 0 ] || grep -vE "^#[0-9]+ +(NEW|REDUCE|pulse)" "$log" | tail -40
+      # 128 + signal: not libFuzzer's handler (tests/fuzz/fuzz_signals.h), so no input kept
+      [ "$status" -le 128 ] || echo "fuzz: $name died by signal $((status - 128)) outside libFuzzer's handler"
+      [ "$status" = 0 ] || { echo "fuzz: $name FAILED (status $status; input saved under build-asan/)"; failed=1; }
+    done
+    rm -rf "$logs"
+    [ $failed = 0 ] || exit 1 ;;
   *) echo "run_hardening: unknown step $step"; exit 2 ;;
   esac
   echo "== $step: $((SECONDS - start)) s"

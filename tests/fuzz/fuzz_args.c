@@ -17,6 +17,7 @@
  */
 #include "bchol.h"
 #include "cl_shim.h"
+#include "fuzz_signals.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -101,6 +102,8 @@ static void check(guarded *b, int payload_too, const char *what) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     /* the objects below live until exit: cl_shim's exit check would count them */
     setenv("CLSHIM_LEAKS", "0", 1);
+    struct sigaction handlers[FZ_NSIGNALS]; /* libFuzzer's reports, not LLVM's (fuzz_signals.h) */
+    fz_save_signals(handlers);
     if (bchol_context_create(NULL, &g.ctx)) {
         fprintf(stderr, "fuzz_args: no context: %s\n", bchol_last_error(NULL));
         exit(1);
@@ -114,6 +117,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     cl_device_id dev = bchol_context_device_id(g.ctx);
     g.other = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
     g.foreign = clCreateBuffer(g.other, CL_MEM_READ_WRITE, BIG_A, NULL, NULL);
+    fz_restore_signals(handlers);
     g.live = held();
     g.buffers = shim_live_of(SHIM_OBJ_BUFFER);
     return 0;

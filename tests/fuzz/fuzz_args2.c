@@ -20,6 +20,7 @@
  */
 #include "cl_shim.h"
 #include "fuzz_common.h"
+#include "fuzz_signals.h"
 
 #define REQUIRE FZ_REQUIRE
 #define VB_MAX 16 /* entries of the big per-matrix arrays */
@@ -52,6 +53,8 @@ static pool make_pool(size_t small, size_t big) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     setenv("CLSHIM_LEAKS", "0", 1); /* the objects below live until exit */
+    struct sigaction handlers[FZ_NSIGNALS]; /* libFuzzer's reports, not LLVM's (fuzz_signals.h) */
+    fz_save_signals(handlers);
     if (bchol_context_create(NULL, &g.ctx)) {
         fprintf(stderr, "fuzz_args2: no context: %s\n", bchol_last_error(NULL));
         exit(1);
@@ -72,6 +75,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     g.foreign = clCreateBuffer(g.other, CL_MEM_READ_WRITE, 8192, NULL, NULL);
     REQUIRE(g.other && g.foreign, "setup: second context");
     g.trace = getenv("FUZZ_TRACE") && *getenv("FUZZ_TRACE") == '1';
+    fz_restore_signals(handlers);
     g.live = held();
     g.buffers = shim_live_of(SHIM_OBJ_BUFFER);
     return 0;
@@ -916,8 +920,17 @@ static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
         }
     }
     /* a_end, b_end cover every footprint: later entries only move the ends up */
-    int valid = ctx && fz_uplo_ok(uplo) && batch >= 0 && !(batch > 0 && nulls);
-    if (valid && batch > VB_MAX) return;
+    /* NULL per-matrix arrays are bad arguments (potrf takes no nrhs, ldb, offsets_b: bits
+     * 5-7 do nothing there); a NULL A only when the arrays describe a matrix, since A is
+     * not referenced otherwise (bchol.h: A holds every matrix the arrays describe). */
+    const int null_array = batch > 0 && (nulls & (what == 0 ? 0x17 : 0xf7));
+    int described = 0;
+    for (int64_t b = 0; b < batch && b < VB_MAX; b++)
+        described |= n[b] > 0 && lda[b] >= n[b] && oa[b] >= 0;
+    const int precheck = ctx && fz_uplo_ok(uplo) && batch >= 0 && !null_array;
+    /* past its argument checks the routine reads batch entries of each array */
+    if (precheck && batch > VB_MAX) return;
+    const int valid = precheck && !(batch > 0 && (nulls & 0x08) && described);
     const size_t cnt = batch > 0 && batch <= VB_MAX ? (size_t)batch : 1;
     int *hn = malloc(cnt * 4), *hlda = malloc(cnt * 4), *hnrhs = malloc(cnt * 4), *hldb = malloc(cnt * 4);
     int64_t *hoa = malloc(cnt * 8), *hob = malloc(cnt * 8);
@@ -958,8 +971,6 @@ static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
     char call[160];
     snprintf(call, sizeof call, "%c%s_vbatched_host(uplo=%d batch=%lld nulls=%#x)", prec,
              names[what], uplo, (long long)batch, nulls);
-    /* potrf has no B arrays: their bits may be set without effect */
-    if (what == 0 && !(nulls & 0x1f)) valid = ctx && fz_uplo_ok(uplo) && batch >= 0;
     check_status(ctx, valid, st, call);
     if (st == 0 && batch > 0)
         vb_check(call, &(vb_call){what, 0, uplo, 0, 0, batch, n, lda, oa, nrhs, ldb, ob, INT64_MAX, INT64_MAX,
