@@ -445,7 +445,7 @@ int main(int argc, char **argv)
     }
     cl = bchol_context_cl_context(ctx);
     queue = bchol_context_queue(ctx);
-    int failed;
+    int failed = 1; /* usage() exits; clang cannot see it */
     if (!strcmp(o.mode, "factor") || !strcmp(o.mode, "info"))
         failed = run_factor(&o, !strcmp(o.mode, "info"));
     else if (!strcmp(o.mode, "copy"))
