@@ -276,7 +276,7 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
 static long long solve_group(int n, const bchol_solve_params *s)
 {
     const int rpt = s->rpt > 0 ? s->rpt : 1;
-    return (long long)((n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1);
+    return (((long long)n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1); /* n may be INT_MAX */
 }
 
 void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
