@@ -173,6 +173,7 @@ static void reset_all(arg_buf *const *bufs, int count) {
 /* Marks the elements of a strided batch: tri 'L', 'U' or 0 (the whole block). */
 static void mark_strided(unsigned char *may, size_t elems, int64_t offset, int ld, int64_t stride,
                          int64_t batch, int rows, int cols, char tri) {
+    if (rows <= 0 || cols <= 0) return; /* nothing to mark, whatever the batch (up to 2^63) */
     for (int64_t b = 0; b < batch; b++)
         for (int j = 0; j < cols; j++)
             for (int i = 0; i < rows; i++) {
@@ -185,6 +186,7 @@ static void mark_strided(unsigned char *may, size_t elems, int64_t offset, int l
 
 static void mark_interleaved(unsigned char *may, size_t elems, int64_t batch, int64_t chunk,
                              int rows, int cols, char tri, const int *only) {
+    if (rows <= 0 || cols <= 0) return; /* n = 0 with a batch of 2^63 is a valid quick return */
     for (int64_t b = 0; b < batch; b++) {
         if (only && only[b]) continue;
         for (int j = 0; j < cols; j++)
