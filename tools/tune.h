@@ -31,6 +31,18 @@ typedef struct {
     int nrhs;              /* the solve: right-hand sides per matrix (0 for the factorizations) */
 } tune_target;
 
+/* Small helpers the variants' search spaces share. */
+static inline int tune_is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
+static inline int tune_elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
+static inline int tune_ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* Copies up to max of the count values of list into out; returns how many. */
+static inline int tune_copy_list(const int *list, int count, int *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
+    return k;
+}
+
 /* ---- variants (tune_<variant>.c) ------------------------------------------------- */
 
 struct tune_workload;

@@ -10,16 +10,6 @@ static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape"};
 static const char *const shape_labels[] = {"default", "fixed", "shrink", NULL};
 static const char *const *const labels[NPARAMS] = {NULL, NULL, NULL, shape_labels};
 
-static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
-static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-static int copy_list(const int *list, int count, int *out, int max)
-{
-    int k = 0;
-    for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
-    return k;
-}
 
 /*
  * Candidates. ib: panels wider than the matrix (rounded up to a power of two) only add
@@ -39,7 +29,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     const int n = t->n;
     int k = 0;
     /* the narrowest panel of one matrix must fit local memory, else fused does not apply */
-    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem) return 0;
+    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem) return 0;
     switch (param) {
     case IB: {
         int cap = 4;
@@ -49,25 +39,25 @@ static int values(int param, const tune_target *t, int *out, int max)
         return k;
     }
     case TBC:
-        return is_gpu(t) ? copy_list(tbc_gpu, 6, out, max) : copy_list(tbc_cpu, 3, out, max);
+        return tune_is_gpu(t) ? tune_copy_list(tbc_gpu, 6, out, max) : tune_copy_list(tbc_cpu, 3, out, max);
     case RPT: {
-        const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
-        const int count = is_gpu(t) ? 4 : 7;
+        const int *list = tune_is_gpu(t) ? rpt_gpu : rpt_cpu;
+        const int count = tune_is_gpu(t) ? 4 : 7;
         for (int i = 0; i < count && k < max; i++)
             if (list[i] < n) out[k++] = list[i];
         if (n <= list[count - 1] && k < max) out[k++] = n > 0 ? n : 1; /* a work-item per matrix */
         return k;
     }
-    case SHAPE: return copy_list(shapes, is_gpu(t) ? 2 : 1, out, max);
+    case SHAPE: return tune_copy_list(shapes, tune_is_gpu(t) ? 2 : 1, out, max);
     }
     return 0;
 }
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
-    const int n = t->n, lx = ceil_div(n, c[RPT]);
+    const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     const unsigned long long local =
-        (unsigned long long)c[TBC] * (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t);
+        (unsigned long long)c[TBC] * (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * tune_elem(t);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
                  (unsigned long long)t->dev.local_mem);
@@ -80,13 +70,13 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     }
     /* three ib-by-rpt register arrays per work-item (the update's A, next A and C blocks) */
     const int regs = 3 * c[IB] * c[RPT];
-    if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
+    if (tune_is_gpu(t) && regs * (tune_elem(t) / 4) > 192) {
         snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)",
-                 regs * (elem(t) / 4));
+                 regs * (tune_elem(t) / 4));
         return "registers";
     }
-    if (!is_gpu(t) && regs * elem(t) > 16384) {
-        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * elem(t));
+    if (!tune_is_gpu(t) && regs * tune_elem(t) > 16384) {
+        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * tune_elem(t));
         return "private memory";
     }
     return NULL;

@@ -26,14 +26,6 @@ static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
 static const char *const *const labels[NPARAMS] = {NULL, looking_labels, unroll_labels,
                                                    chunking_labels, NULL, math_labels};
 
-static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
-
-static int copy_list(const int *list, int count, int *out, int max)
-{
-    int k = 0;
-    for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
-    return k;
-}
 
 /*
  * inb: tiles from 2 up to the whole matrix; 6, 12 and 24 leave corner tiles at the usual
@@ -57,11 +49,11 @@ static int values(int param, const tune_target *t, int *out, int max)
             if (inbs[i] < n) out[k++] = inbs[i];
         if (k < max && n <= 32) out[k++] = n;
         return k;
-    case LOOKING: return copy_list(lookings, 3, out, max);
+    case LOOKING: return tune_copy_list(lookings, 3, out, max);
     case UNROLL:
-        return copy_list(unrolls, n <= (is_gpu(t) ? MAX_FULL_N : MAX_FULL_N_CPU) ? 2 : 1, out, max);
-    case CHUNKING: return copy_list(chunkings, 2, out, max);
-    case CHUNK: return is_gpu(t) ? copy_list(chunk_gpu, 4, out, max) : copy_list(chunk_cpu, 4, out, max);
+        return tune_copy_list(unrolls, n <= (tune_is_gpu(t) ? MAX_FULL_N : MAX_FULL_N_CPU) ? 2 : 1, out, max);
+    case CHUNKING: return tune_copy_list(chunkings, 2, out, max);
+    case CHUNK: return tune_is_gpu(t) ? tune_copy_list(chunk_gpu, 4, out, max) : tune_copy_list(chunk_cpu, 4, out, max);
     case MATH: out[0] = BCHOL_MATH_IEEE; return 1;
     }
     return 0;

@@ -15,7 +15,6 @@ static const char *const names[NPARAMS] = {"nb", "pb", "gemm", "tile", "gb"};
 static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
 static const char *const *const labels[NPARAMS] = {NULL, NULL, gemm_labels, NULL, NULL};
 
-static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
 static int pow2_at_least(int x)
 {
     int p = 1;
@@ -75,7 +74,7 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     }
     /* the GEMM tiles keep kb rows of both operands in local memory (potrf_separate.c) */
     const int kb = c[NB] < 16 ? pow2_at_least(c[NB]) : 16;
-    const unsigned long long local = (unsigned long long)kb * (2ULL * c[TILE] + 2) * elem(t);
+    const unsigned long long local = (unsigned long long)kb * (2ULL * c[TILE] + 2) * tune_elem(t);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "GEMM tiles of %d need %llu bytes of local memory; the device has %llu",
                  c[TILE], local, (unsigned long long)t->dev.local_mem);

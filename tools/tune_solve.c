@@ -14,16 +14,6 @@ enum { NT, RPT, TBC, NPARAMS };
 static const char *const names[NPARAMS] = {"nt", "rpt", "tbc"};
 static const char *const *const labels[NPARAMS] = {NULL, NULL, NULL};
 
-static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
-static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-static int copy_list(const int *list, int count, int *out, int max)
-{
-    int k = 0;
-    for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
-    return k;
-}
 
 /*
  * Candidates. nt: tiles of up to nrhs columns (powers of two; the solve narrows a wider
@@ -46,28 +36,28 @@ static int values(int param, const tune_target *t, int *out, int max)
             if (nts[i] / 2 < t->nrhs) out[k++] = nts[i];
         return k;
     case RPT: {
-        const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
-        const int count = is_gpu(t) ? 4 : 7;
+        const int *list = tune_is_gpu(t) ? rpt_gpu : rpt_cpu;
+        const int count = tune_is_gpu(t) ? 4 : 7;
         for (int i = 0; i < count && k < max; i++)
             if (list[i] < n) out[k++] = list[i];
         if (n <= list[count - 1] && k < max) out[k++] = n > 0 ? n : 1; /* a work-item per unit */
         return k;
     }
-    case TBC: return is_gpu(t) ? copy_list(tbc_gpu, 6, out, max) : copy_list(tbc_cpu, 4, out, max);
+    case TBC: return tune_is_gpu(t) ? tune_copy_list(tbc_gpu, 6, out, max) : tune_copy_list(tbc_cpu, 4, out, max);
     }
     return 0;
 }
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
-    const int n = t->n, lx = ceil_div(n, c[RPT]);
+    const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     if (c[NT] > 1 && c[NT] / 2 >= t->nrhs) { /* only from --set */
         snprintf(why, size, "nt = %d for nrhs = %d: the solve narrows the tile, running another nt",
                  c[NT], t->nrhs);
         return "tile wider than nrhs";
     }
     /* two slots of NT values per unit */
-    const unsigned long long local = 2ull * (unsigned long long)c[TBC] * c[NT] * elem(t);
+    const unsigned long long local = 2ull * (unsigned long long)c[TBC] * c[NT] * tune_elem(t);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
                  (unsigned long long)t->dev.local_mem);
@@ -79,12 +69,12 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     }
     /* per work-item: the tile's NT x RPT block, the reciprocal diagonal and the L column */
     const int regs = (c[NT] + 2) * c[RPT];
-    if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
-        snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)", regs * (elem(t) / 4));
+    if (tune_is_gpu(t) && regs * (tune_elem(t) / 4) > 192) {
+        snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)", regs * (tune_elem(t) / 4));
         return "registers";
     }
-    if (!is_gpu(t) && regs * elem(t) > 16384) {
-        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * elem(t));
+    if (!tune_is_gpu(t) && regs * tune_elem(t) > 16384) {
+        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * tune_elem(t));
         return "private memory";
     }
     return NULL;

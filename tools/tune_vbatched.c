@@ -23,9 +23,6 @@ static const char *const order_labels[] = {"default", "index", "steps", NULL};
 static const char *const *const labels[NPARAMS] = {NULL,       NULL,         NULL, shape_labels,
                                                    etm_labels, schedule_labels, order_labels};
 
-static int is_gpu(const tune_target *t) { return (t->dev.type & CL_DEVICE_TYPE_GPU) != 0; }
-static int elem(const tune_target *t) { return t->precision == 'd' ? 8 : 4; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 /* As the fused variant's (tune_fused.c), with the PACK shape on GPUs (on CPUs each
  * work-group size is a PoCL compilation, as for SHRINK). */
@@ -37,7 +34,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     const int n = t->n;
     int k = 0;
     /* only the fused share of a vbatched call: up to the crossover it splits at */
-    if ((unsigned long long)n * 4 * elem(t) > t->dev.local_mem || n > t->vb_crossover) return 0;
+    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem || n > t->vb_crossover) return 0;
     switch (param) {
     case IB: {
         int cap = 4;
@@ -47,14 +44,14 @@ static int values(int param, const tune_target *t, int *out, int max)
         return k;
     }
     case TBC: {
-        const int *list = is_gpu(t) ? tbc_gpu : tbc_cpu;
-        const int count = is_gpu(t) ? 5 : 3;
+        const int *list = tune_is_gpu(t) ? tbc_gpu : tbc_cpu;
+        const int count = tune_is_gpu(t) ? 5 : 3;
         for (int i = 0; i < count && k < max; i++) out[k++] = list[i];
         return k;
     }
     case RPT: {
-        const int *list = is_gpu(t) ? rpt_gpu : rpt_cpu;
-        const int count = is_gpu(t) ? 4 : 7;
+        const int *list = tune_is_gpu(t) ? rpt_gpu : rpt_cpu;
+        const int count = tune_is_gpu(t) ? 4 : 7;
         for (int i = 0; i < count && k < max; i++)
             if (list[i] < n) out[k++] = list[i];
         if (n <= list[count - 1] && k < max) out[k++] = n > 0 ? n : 1;
@@ -62,8 +59,8 @@ static int values(int param, const tune_target *t, int *out, int max)
     }
     case SHAPE: /* CPUs: fixed only (a PoCL compilation per work-group size, tune_fused.c) */
         out[k++] = BCHOL_SHAPE_FIXED;
-        if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_SHRINK;
-        if (is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_PACK;
+        if (tune_is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_SHRINK;
+        if (tune_is_gpu(t) && k < max) out[k++] = BCHOL_SHAPE_PACK;
         return k;
     case ETM:
         out[k++] = BCHOL_ETM_CLASSIC;
@@ -88,9 +85,9 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
         return "order";
     }
     /* the driver would pack fewer matrices than asked: that configuration is another's */
-    const int n = t->n, lx = ceil_div(n, c[RPT]);
+    const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     const unsigned long long local =
-        (unsigned long long)c[TBC] * ((unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * elem(t) + 8);
+        (unsigned long long)c[TBC] * ((unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * tune_elem(t) + 8);
     if (local > t->dev.local_mem) {
         snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
                  (unsigned long long)t->dev.local_mem);
@@ -103,13 +100,13 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     }
 
     const int regs = 3 * c[IB] * c[RPT];
-    if (is_gpu(t) && regs * (elem(t) / 4) > 192) {
+    if (tune_is_gpu(t) && regs * (tune_elem(t) / 4) > 192) {
         snprintf(why, size, "%d 32-bit registers of arrays per work-item spill (> 192)",
-                 regs * (elem(t) / 4));
+                 regs * (tune_elem(t) / 4));
         return "registers";
     }
-    if (!is_gpu(t) && regs * elem(t) > 16384) {
-        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * elem(t));
+    if (!tune_is_gpu(t) && regs * tune_elem(t) > 16384) {
+        snprintf(why, size, "%d bytes of private arrays per work-item (> 16 KiB)", regs * tune_elem(t));
         return "private memory";
     }
     return NULL;
