@@ -24,6 +24,24 @@ void bchol__call_add_event(bchol_call *call, cl_event ev)
     call->launches++;
 }
 
+/* BCHOL_TRACE: each launch waited for and its device time printed on stderr, to see where
+ * a routine's time goes (the waits stall the queue: not for timing whole calls). */
+static void trace(cl_kernel kernel, cl_event ev, cl_uint dims, const size_t *global,
+                  const size_t *local)
+{
+    char name[64] = "?";
+    cl_ulong start = 0, end = 0;
+    clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    name[sizeof name - 1] = 0;
+    if (clWaitForEvents(1, &ev) ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL))
+        return;
+    fprintf(stderr, "bchol trace: %-28s %10zux%-6zu groups of %4zux%-3zu %9.2f us\n", name,
+            global[0], dims > 1 ? global[1] : 1, local ? local[0] : 0, local && dims > 1 ? local[1] : 1,
+            (double)(end - start) * 1e-3);
+}
+
 bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const bchol_arg *args,
                            cl_uint dims, const size_t *global, const size_t *local)
 {
@@ -43,6 +61,7 @@ bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const 
         return bchol__fail_cl(ctx, err, what);
     }
     bchol__call_add_event(call, ev);
+    if (getenv("BCHOL_TRACE")) trace(kernel, ev, dims, global, local);
     return BCHOL_SUCCESS;
 }
 

@@ -15,6 +15,8 @@
 #             whole tile, blocks of 8 and 16; BCHOL_ILV_SOLVE_BLOCK)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
+#   vbatched-trace  where a float vbatched call's time goes (BCHOL_TRACE): device time per
+#             kernel at nmax $VB_TRACE_BANDS (default "8,32,64@16384 128,256@3000")
 #   vbatched-pack  the fused kernel's packing on variable sizes (issue 3's aims): bchol bench
 #             --vbatched at the grid's nmax and batches (32,48,64 @ 16384; 96..256 @ 3000),
 #             one row per tbc in $VB_TBC (default 0,1,2,4,8; 0 = the library's choice),
@@ -75,7 +77,7 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-pack
+# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
 #        solve-vbatched huge tune tune-check tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
@@ -150,6 +152,18 @@ for step in "$@"; do
         BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
+      done
+    done ;;
+  vbatched-trace)
+    # where a vbatched call's time goes: one run per nmax with BCHOL_TRACE (every launch
+    # waited for, its device time printed); the files are read back here
+    for band in ${VB_TRACE_BANDS:-8,32,64@16384 128,256@3000}; do
+      for nm in $(echo ${band%@*} | tr , ' '); do
+        f="$OUT/vbatched-trace-s-$nm.txt"
+        BCHOL_TRACE=1 BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision s \
+          --nmax $nm --batch ${band#*@} --reps 1 --warmup 1 > "$f" 2>&1
+        echo "== nmax $nm batch ${band#*@}: $(grep -c "bchol trace" "$f") launches traced"
+        grep -E "^ *$nm " "$f"
       done
     done ;;
   vbatched-pack)
