@@ -68,6 +68,8 @@
 #             file without competing.
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
+#   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
+#             the default version's time with $TUNE_FILE against BCHOL_TUNING_FILE=off
 #   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
 #             (default "1 16"), float and double (about 2 minutes)
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
@@ -78,7 +80,7 @@
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
 # Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
-#        solve-vbatched huge tune tune-check tune-check-solve grid
+#        solve-vbatched huge tune tune-check tune-check-vbatched tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -247,6 +249,25 @@ for step in "$@"; do
     awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
          END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
       "$OUT/tune-check-ratios.txt" | tee "$OUT/tune-check.txt" ;;
+  tune-check-vbatched)
+    # the default version's time (bench --vbatched's default_ms, column 12), orders uniform
+    # in [1, nmax], at the tuner's sizes and batches, with the file and without
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    : > "$OUT/tune-check-vbatched-ratios.txt"
+    for p in s d; do
+      for band in 4,8,16,32,64@16384 128,256@3000 512@1000; do
+        for t in untuned tuned; do
+          file=off; [ $t = tuned ] && file="$TUNE_FILE"
+          BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" $BUILD/tools/bchol bench --vbatched \
+            --precision $p --nmax ${band%@*} --batch ${band#*@} >> "$OUT/bench-vbatched-$t-$p.txt" 2>&1
+        done
+      done
+      awk -v p=$p '!/^#/ && $12+0 > 0 { if (FNR == NR) u[$1] = $12; else if ($1 in u) {
+          r = u[$1] / $12; printf "%s vbatched nmax=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx  (vb/pad %s)\n", p, $1, u[$1], $12, r, $13;
+          s += log(r); k++ } } END { if (k) printf "%s vbatched geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
+        "$OUT/bench-vbatched-untuned-$p.txt" "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched-$p.txt"
+      grep "nmax=" "$OUT/tune-check-vbatched-$p.txt" >> "$OUT/tune-check-vbatched-ratios.txt"
+    done ;;
   tune-check-solve)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     : > "$OUT/tune-check-solve-ratios.txt"
