@@ -66,6 +66,9 @@
 #             TUNE_FRACTION in the next calls: a smaller fraction draws a subset of the
 #             same configurations (same seed), and those measured outside it stay in the
 #             file without competing.
+#   tune-offgrid  exhaustive fused and separate sweeps at sizes outside the tuning grid
+#             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
+#             --against $TUNE_FILE: how close the file's picks there come to the best
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
 #   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
@@ -80,7 +83,7 @@
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
 # Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
-#        solve-vbatched huge tune tune-check tune-check-vbatched tune-check-solve grid
+#        solve-vbatched huge tune tune-offgrid tune-check tune-check-vbatched tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -230,6 +233,23 @@ for step in "$@"; do
     tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40
     grep -A12 "^## . solve" "$OUT/tune-report.txt" | grep -E "^##|geometric" | head -8
     echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
+  tune-offgrid)
+    # issue 6's aim "for sizes not in the tuning grid the pick is within 5% of an exhaustive
+    # search at that size": an exhaustive sweep of fused and separate at $OFFGRID_SIZES
+    # into $OFFGRID_FILE (resumable: carry it back and call again until "complete"), then
+    # TUNE_FILE's picks at those sizes against the best of the sweep
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    OFFGRID_FILE=${OFFGRID_FILE:-offgrid-h200.json}
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$OFFGRID_FILE" --resume \
+      --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants fused,separate --fraction 1 \
+      --seed 2026 --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
+      --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-offgrid.log"
+    echo "bchol tune exit status $? (0 complete, 3 run again)"
+    cp "$OFFGRID_FILE" "$OUT/"
+    $BUILD/tools/bchol tune --report "$OFFGRID_FILE" --against "$TUNE_FILE" > "$OUT/tune-offgrid-report.txt" 2>&1
+    tail -2 "$OUT/tune-offgrid.log"
+    grep -E "^picks of|within 5%|^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+x|^## . (fused|separate)|^## . crossovers|^ +[0-9]+ +[0-9.]+ +[0-9.-]+ +(fused|separate)" \
+      "$OUT/tune-offgrid-report.txt" ;;
   tune-check)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     : > "$OUT/tune-check-ratios.txt"
