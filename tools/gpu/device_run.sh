@@ -36,8 +36,10 @@
 #             vbatched n <= 320, and the solve at $TUNE_NRHS, default 1,16 right-hand
 #             sides) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
 #             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
-#             defaults always). Kernels are built in $TUNE_JOBS - 1 (15) child processes
-#             ahead of the timing; a configuration whose build takes more than
+#             defaults always); the choices also become the architecture's default
+#             (TUNE_ALSO_DEFAULT=architecture; set it empty for a second device of the same
+#             architecture, e.g. TUNE_FILE=data/tuning/nvidia-h100.json). Kernels are
+#             built in $TUNE_JOBS - 1 (15) child processes ahead of the timing; a configuration whose build takes more than
 #             $TUNE_BUILD_TIMEOUT (30) seconds is recorded as failed ("build too slow") and
 #             never retried (NVIDIA's compiler takes minutes for some generated interleaved
 #             kernels). The file and its report land in $OUT. Carry the file back into the
@@ -217,6 +219,7 @@ for step in "$@"; do
     done ;;
   tune)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    also=${TUNE_ALSO_DEFAULT-architecture}
     mkdir -p "$(dirname "$TUNE_FILE")"
     # The same plan at every call (the seed fixes the drawn fraction), so that each call
     # resumes where the last one stopped; the log's last lines say how far it got.
@@ -225,7 +228,7 @@ for step in "$@"; do
       --variants "${TUNE_VARIANTS:-fused,interleaved,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
-      --jobs "${TUNE_JOBS:-16}" --also-default architecture --quiet ${TUNE_ARGS:-} \
+      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --quiet ${TUNE_ARGS:-} \
       2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
