@@ -398,6 +398,34 @@ static void case_local_memory(void)
     remove(path);
 }
 
+/* The caller's own ib with the table's tbc: an entry of narrow panels and many matrices per
+ * group that fits where it was measured, asked for with panels of 32 where its tbc would
+ * not fit local memory, runs with fewer matrices per group (it failed as unsupported). */
+static void case_caller_ib(void)
+{
+    const bchol_device_info d = device();
+    char entries[2048] = "", sec[4096], text[8192], path[128];
+    entry(entries, sizeof entries, 's', 1, 4, 64, 1, "shrink");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/narrow.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 panels of n x 32 overflow */
+    bchol_params p = {0}, got = {0};
+    bchol_potrf_params(ctx, 's', n, &got, NULL);
+    CHECK(got.variant == BCHOL_VARIANT_FUSED && got.ib == 4 && got.tbc == 64,
+          "n = %d: the entry gives variant %d ib %d tbc %d", n, (int)got.variant, got.ib, got.tbc);
+    p.variant = BCHOL_VARIANT_FUSED;
+    p.ib = 32;
+    factor(ctx, &p, n, 5);
+    CHECK(warnings == 0, "%d warnings", warnings);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 /* Without BCHOL_TUNING_FILE, the *.json files of BCHOL_TUNING_DIR in name order; a bad one
  * is skipped with one warning. */
 static void case_dir(void)
@@ -856,7 +884,7 @@ static void case_crossover(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | dir | shipped | prepare | prepare_builds | vbatched | solve | crossover\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | caller_ib | dir | shipped | prepare | prepare_builds | vbatched | solve | crossover\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -870,6 +898,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "off")) case_off();
     else if (!strcmp(c, "file")) case_file();
     else if (!strcmp(c, "local_memory")) case_local_memory();
+    else if (!strcmp(c, "caller_ib")) case_caller_ib();
     else if (!strcmp(c, "dir")) case_dir();
     else if (!strcmp(c, "shipped")) case_shipped();
     else if (!strcmp(c, "prepare")) case_prepare();
