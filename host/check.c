@@ -2,6 +2,7 @@
  * argument's position and name, and the value that was wrong. */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 bchol_status bchol__check_context(const bchol_context *ctx, const char *routine)
@@ -31,6 +32,16 @@ bchol_status bchol__check_precision(const bchol_context *ctx, const char *routin
         return bchol__fail(ctx, BCHOL_ERR_NO_FP64,
                            "%s: device \"%s\" does not support double precision", routine,
                            ctx->info.raw_name);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__check_index_span(const bchol_context *ctx, const char *routine, int pos, int n,
+                                     int lda)
+{
+    if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
+        return bchol__fail(ctx, BCHOL_ERR_N,
+                           "%s: argument %d (n = %d) with lda = %d spans more than 2^31-1 elements",
+                           routine, pos, n, lda);
     return BCHOL_SUCCESS;
 }
 

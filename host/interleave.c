@@ -156,10 +156,7 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
         if (k == pos->lda && lda < (n > 1 ? n : 1))
             return bchol__fail(ctx, BCHOL_ERR_LDA, "%s: argument %d (lda = %d) must be >= max(1, n) = %d",
                                routine, k, lda, n > 1 ? n : 1);
-        if (k == pos->lda && n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
-            return bchol__fail(ctx, BCHOL_ERR_N,
-                               "%s: argument 3 (n = %d) with lda = %d spans more than 2^31-1 elements",
-                               routine, n, lda);
+        if (k == pos->lda && (st = bchol__check_index_span(ctx, routine, 3, n, lda))) return st;
         if (k == pos->stride && stride < (int64_t)lda * n)
             return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
                                "%s: argument %d (stride = %lld) must be >= lda*n = %lld", routine, k,

@@ -168,6 +168,10 @@ bchol_status bchol__check_uplo(const bchol_context *ctx, const char *routine, in
                                char uplo, int *upper);
 bchol_status bchol__check_precision(const bchol_context *ctx, const char *routine,
                                     bchol_precision p);
+/* The kernels index a matrix with ints: (n-1)*lda + n must stay below 2^31 (n is
+ * argument pos). */
+bchol_status bchol__check_index_span(const bchol_context *ctx, const char *routine, int pos, int n,
+                                     int lda);
 /* buffer must be a cl_mem of ctx holding at least need bytes. */
 bchol_status bchol__check_buffer(const bchol_context *ctx, const char *routine, int pos,
                                  const char *name, cl_mem buffer, uint64_t need,

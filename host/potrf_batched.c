@@ -75,10 +75,7 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if (lda < (n > 1 ? n : 1))
         return bchol__fail(ctx, BCHOL_ERR_LDA, "%s: argument %d (lda = %d) must be >= max(1, n) = %d",
                            routine, 6 + k, lda, n > 1 ? n : 1);
-    if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
-        return bchol__fail(ctx, BCHOL_ERR_N,
-                           "%s: argument %d (n = %d) with lda = %d spans more than 2^31-1 elements",
-                           routine, 3 + k, n, lda);
+    if ((st = bchol__check_index_span(ctx, routine, 3 + k, n, lda))) return st;
     if (offset < 0)
         return bchol__fail(ctx, BCHOL_ERR_OFFSET_A, "%s: argument %d (offset = %lld) must be >= 0",
                            routine, 5 + k, (long long)offset);

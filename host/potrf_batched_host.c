@@ -70,10 +70,7 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
         return bchol__fail(ctx, BCHOL_ERR_LDA,
                            "%s: argument 5 (lda = %d) must be >= max(1, n) = %d", routine, lda,
                            n > 1 ? n : 1);
-    if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
-        return bchol__fail(ctx, BCHOL_ERR_N,
-                           "%s: argument 3 (n = %d) with lda = %d spans more than 2^31-1 elements",
-                           routine, n, lda);
+    if ((st = bchol__check_index_span(ctx, routine, 3, n, lda))) return st;
     if (stride < (int64_t)lda * n)
         return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
                            "%s: argument 6 (stride = %lld) must be >= lda*n = %lld", routine,

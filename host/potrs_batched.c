@@ -26,10 +26,7 @@ bchol_status bchol__check_solve_args(bchol_context *ctx, const char *routine, in
         return bchol__fail(ctx, BCHOL_ERR_LDA,
                            "%s: argument %d (lda = %d) must be >= max(1, n) = %d", routine, 7 + k,
                            lda, n > 1 ? n : 1);
-    if (n > 0 && (int64_t)(n - 1) * lda + n > INT_MAX)
-        return bchol__fail(ctx, BCHOL_ERR_N,
-                           "%s: argument %d (n = %d) with lda = %d spans more than 2^31-1 elements",
-                           routine, 3 + k, n, lda);
+    if ((st = bchol__check_index_span(ctx, routine, 3 + k, n, lda))) return st;
     if (stride_a < (int64_t)lda * n)
         return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
                            "%s: argument %d (stride_a = %lld) must be >= lda*n = %lld", routine,

@@ -27,6 +27,7 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
         return bchol__fail(ctx, BCHOL_ERR_LDA,
                            "%s: argument 6 (lda = %d) must be >= max(1, n) = %d", routine, lda,
                            n > 1 ? n : 1);
+    if ((st = bchol__check_index_span(ctx, routine, 3, n, lda))) return st;
     if (stride_a < (int64_t)lda * n)
         return bchol__fail(ctx, BCHOL_ERR_STRIDE_A,
                            "%s: argument 7 (stride_a = %lld) must be >= lda*n = %lld", routine,

@@ -264,6 +264,11 @@ static void case_host(void)
     expect("host potrs: A = NULL", st, BCHOL_ERR_A, "argument 5 (A) is NULL");
     st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N - 1, SA, b, N, SB, BATCH);
     expect("host potrs: lda = n - 1", st, BCHOL_ERR_LDA, "argument 6 (lda");
+    /* checked before any copy: a, b are far smaller than what these arguments claim */
+    st = bchol_spotrs_batched_host(ctx, 'L', 50000, K, a, 50000, 2500000000LL, b, 50000, 150000, 1);
+    expect("host potrs: n*lda beyond 2^31", st, BCHOL_ERR_N, "argument 3 (n = 50000) with lda = 50000");
+    st = bchol_sposv_batched_host(ctx, 'L', 50000, K, a, 50000, 2500000000LL, b, 50000, 150000, 1, inf);
+    expect("host posv: n*lda beyond 2^31", st, BCHOL_ERR_N, "2^31");
     st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, SA - 1, b, N, SB, BATCH);
     expect("host potrs: stride_a < lda*n", st, BCHOL_ERR_STRIDE_A, "argument 7 (stride_a");
     st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, SA, NULL, N, SB, BATCH);
