@@ -25,11 +25,16 @@ static void identify(cl_device_id device, bchol_device_info *info)
 }
 
 /* ib = 8 is the seed's best on Kepler; several matrices per work-group below n = 32 keep
- * warps full (Abdelfattah et al., Fig. 3). */
+ * warps full (Abdelfattah et al., Fig. 3). Float above n = 256: panels of 16 with two rows
+ * per work-item; exhaustive sweeps on the H200 (2026-11-24, 0ae2f30 and e4be83a's file,
+ * batch 1000) found them 1.23x faster than ib = 8 at n = 384 (2.49 against 3.06 ms, the
+ * fastest fused configuration there) and 1.19x at 512 (5.24 against 6.26 ms); at 256
+ * ib = 8 was still faster (2.68 against 2.83 ms with one matrix per group). */
 static void fused_defaults(char precision, int n, bchol_params *p)
 {
-    p->ib = 8;
-    p->rpt = 1;
+    const int wide = precision == 's' && n > 256;
+    p->ib = wide ? 16 : 8;
+    p->rpt = wide ? 2 : 1;
     p->shape = BCHOL_SHAPE_SHRINK;
     if (n <= 8)
         p->tbc = 8;
@@ -76,7 +81,8 @@ static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *
  * which bounds the update with K = nb) and 64 x 64 GEMM tiles of 4 x 4 per work-item.
  * Crossover measured on the H200 (2026-11-22, docs/results/2026-11-22-h200-run2): the
  * fused kernel wins at n = 256 (6281 vs 4996 Gflop/s float, 4629 vs 3600 double), the
- * separate one from n = 384 on (7083 vs 6191, 5387 vs 4259), so both cross near 320. */
+ * separate one from n = 384 on (7083 vs 6191, 5387 vs 4259), so both cross near 320
+ * (float moved to 384 with the fused kernel's wider panels: crossover_s below). */
 static void separate_defaults(char precision, int n, bchol_params *p)
 {
     p->nb = 64;
@@ -125,7 +131,10 @@ const bchol_backend bchol__backend_nvidia = {
     .max_groups_per_launch = 2147483647 / 64,
     .solve_defaults = solve_defaults,
     .separate_defaults = separate_defaults,
-    .crossover_s = 320,
+    /* Float: the fused kernel with ib = 16, rpt = 2 beat the separate variant's best at
+     * n = 384 (2.49 against 2.67 ms, H200 exhaustive sweeps of 2026-11-24) and lost at 512
+     * (5.17 against 4.90); double stays at 320 (separate 3.52 against fused 4.44 at 384). */
+    .crossover_s = 384,
     .crossover_d = 320,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on

@@ -27,7 +27,7 @@
 #define EXIT_INCOMPLETE 3
 
 typedef struct {
-    const char *device, *output, *report, *against;
+    const char *device, *output, *report, *against, *rechoose;
     int resume, quiet, jobs, dry_run;
     /* with --resume, what is not given here comes from the file */
     tune_space space;
@@ -54,6 +54,8 @@ static void usage(FILE *f)
             "       bchol tune --report FILE [--against TUNED]\n"
             "                                     summarize a tuning file; with --against, how close\n"
             "                                     TUNED's picks for FILE's sizes come to FILE's best\n"
+            "       bchol tune --rechoose FILE    choose FILE's entries again from its measurements\n"
+            "                                     (after a change of how entries are chosen)\n"
             "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
             "  --output FILE       the tuning file (default bchol-tuning.json)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
@@ -165,6 +167,7 @@ static int parse(int argc, char **argv, tune_options *o)
         else if (!strcmp(k, "--output")) o->output = v;
         else if (!strcmp(k, "--report")) o->report = v;
         else if (!strcmp(k, "--against")) o->against = v;
+        else if (!strcmp(k, "--rechoose")) o->rechoose = v;
         else if (!strcmp(k, "--n")) {
             if ((o->space.nsizes = util_parse_sizes(v, o->space.sizes, TUNE_MAX_SIZES)) <= 0) {
                 fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
@@ -818,6 +821,14 @@ int cmd_tune(int argc, char **argv)
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);
+    if (o.rechoose) {
+        char why[512];
+        if (tune_file_rechoose(o.rechoose, why, sizeof why)) {
+            fprintf(stderr, "bchol tune --rechoose: %s\n", why);
+            return 1;
+        }
+        return 0;
+    }
 
     /* the untuned library's choice is the backend's: no tuning file while tuning */
     setenv("BCHOL_TUNING_FILE", "off", 1);

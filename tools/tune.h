@@ -188,6 +188,10 @@ int tune_file_in_space(const tune_file *f, int i);
 /* Recomputes "chosen" of the device section (and of the derived "default" section that
  * --also-default asks for: level "architecture", "vendor" or "family"; NULL for none). */
 void tune_file_update_chosen(tune_file *f, const char *also_default);
+/* Chooses the entries of every device section of the file at path again from its tried
+ * records (all of them: the file keeps no plan), and its derived default sections, and
+ * saves it: for a file tuned before a change of how entries are chosen. 0, or -1 with why. */
+int tune_file_rechoose(const char *path, char *why, size_t size);
 /* Writes the document: a temporary file, then rename (a killed run leaves a whole file). */
 int tune_file_save(const tune_file *f, char *why, size_t size);
 /* Loads and parses any JSON file (NULL with why on failure). */
