@@ -843,7 +843,7 @@ static void case_crossover(void)
 {
     const bchol_device_info d = device();
     /* the backends' float crossovers (crossover_s in backends/) */
-    const int c = !strcmp(d.family, "nvidia") ? 320 : !strcmp(d.family, "pocl") ? 512 : 768;
+    const int c = !strcmp(d.family, "nvidia") ? 384 : !strcmp(d.family, "pocl") ? 512 : 768;
     const int lo = c / 2, hi = 2 * c;
     char entries[4096] = "", sec[8192], text[16384], path[128];
     const char *sep = "\"params\": {\"nb\": 32, \"pb\": 8, \"gemm\": \"own\", \"tile\": 32, \"gb\": 128}";
