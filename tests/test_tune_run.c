@@ -9,9 +9,9 @@
  * draws the same configurations for the same seed; a narrower space on resume leaves the
  * other records out of the choice. The "rechoose" case needs no device: the choice among
  * near-best configurations by the next size, through bchol tune --rechoose on a file
- * written here.
+ * written here. The "shared" case: one build process per program, not per configuration.
  *
- *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose]
+ *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -696,6 +696,56 @@ static void build_limits(void)
     rmdir(dir);
 }
 
+/* Build processes shared by configurations that differ only in launch parameters: a
+ * vbatched sweep over tbc (a launch argument) and the ETM (a build macro) starts one build
+ * process per program (BCHOL_TUNE_BUILD_LOG lists them), and every configuration is
+ * measured. */
+static void shared_builds(void)
+{
+    char log[160];
+    snprintf(log, sizeof log, "%s/builds.log", dir);
+    remove(log);
+    setenv("BCHOL_TUNE_BUILD_LOG", log, 1);
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "8", "--precision", "s", "--variants", "vbatched",
+                 "--set", "ib=4", "--set", "rpt=1", "--set", "tbc=1,2", "--set", "shape=fixed", "--set",
+                 "etm=classic,aggressive", "--set", "schedule=lazy", "--set", "order=index", "--reps", "1",
+                 "--build-timeout", "120", "--jobs", "3", "--quiet");
+    unsetenv("BCHOL_TUNE_BUILD_LOG");
+    CHECK(rc == 0, "the vbatched sweep with build processes: exit %d", rc);
+    cJSON *root = load(file);
+    CHECK(root != NULL, "no tuning file");
+    if (!root) return;
+    char keys[32][64];
+    int nkeys = 0, records = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) >= 0 && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "build_seconds")),
+              "%s: failed (%s) or not built by a build process", key_of(r),
+              cJSON_IsString(failed) ? failed->valuestring : "no time");
+        char key[64];
+        snprintf(key, sizeof key, "%d %d %s %s", cJSON_GetObjectItemCaseSensitive(p, "ib")->valueint,
+                 cJSON_GetObjectItemCaseSensitive(p, "rpt")->valueint,
+                 cJSON_GetObjectItemCaseSensitive(p, "etm")->valuestring,
+                 cJSON_GetObjectItemCaseSensitive(p, "schedule")->valuestring);
+        int k = 0;
+        while (k < nkeys && strcmp(keys[k], key)) k++;
+        if (k == nkeys && nkeys < 32) snprintf(keys[nkeys++], sizeof keys[0], "%s", key);
+        records++;
+    }
+    cJSON_Delete(root);
+    remove(file);
+    int builds = 0;
+    FILE *f = fopen(log, "r");
+    for (int c; f && (c = fgetc(f)) != EOF;) builds += c == '\n';
+    if (f) fclose(f);
+    printf("%d configurations of %d programs: %d build processes\n", records, nkeys, builds);
+    CHECK(records > nkeys && builds == nkeys, "%d configurations of %d programs took %d build processes, wanted %d",
+          records, nkeys, builds, nkeys);
+}
+
 /* bchol tune --rechoose on a hand-made file: within 3% of a size's best, the configuration
  * best at the next measured size is chosen; one that failed there is not; one beyond 3% is
  * not; after a confirmation round only its finalists compete; the largest size takes its
@@ -749,8 +799,8 @@ int main(int argc, char **argv)
     util_icd_env_save();
     if (argc < 2 || argc > 3 ||
         (argc == 3 && strcmp(argv[2], "variants") && strcmp(argv[2], "build") && strcmp(argv[2], "solve") &&
-         strcmp(argv[2], "rechoose"))) {
-        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose]\n");
+         strcmp(argv[2], "rechoose") && strcmp(argv[2], "shared"))) {
+        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared]\n");
         return 2;
     }
     bchol = argv[1];
@@ -761,6 +811,11 @@ int main(int argc, char **argv)
     if (argc == 3 && !strcmp(argv[2], "solve")) {
         solve_run();
         printf("tune run (solve): %s\n", failures ? "FAILED" : "ok");
+        return failures ? 1 : 0;
+    }
+    if (argc == 3 && !strcmp(argv[2], "shared")) {
+        shared_builds();
+        printf("tune run (shared builds): %s\n", failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
     if (argc == 3 && !strcmp(argv[2], "rechoose")) {

@@ -69,6 +69,10 @@ typedef struct tune_variant {
     int solve;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
+    /* Bit i set: parameter i is a launch argument, not part of any program the prepare
+     * builds, so configurations that differ only there share their builds (the build
+     * processes build one of them: tune_prebuild.c). */
+    unsigned launch_params;
     /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
      * is written labels[i][v] */
     const char *const *const *labels;

@@ -21,10 +21,16 @@
  * whole life (start, context, build); a child also ends itself by alarm() one second past
  * it, for when the parent is busy timing, and dies with the parent (PR_SET_PDEATHSIG).
  *
- * Testing aid: BCHOL_TUNE_BUILD_DELAY_MS=M makes a child sleep M ms before it builds a
+ * Configurations that differ only in their variant's launch parameters (vbatched: tbc,
+ * shape, order) build the same programs: one child builds them, the others take its
+ * outcome (on the H200 most of the vbatched sweep's 2494 build processes rebuilt a program
+ * another one had built; their builds took 89 of the file's 143 summed build minutes).
+ *
+ * Testing aids: BCHOL_TUNE_BUILD_DELAY_MS=M makes a child sleep M ms before it builds a
  * configuration whose text ("s fused n=4 ib=4 tbc=1 rpt=2 shape=fixed", "s solve n=4 nrhs=16
  * nt=4 rpt=1 tbc=2") contains
- * BCHOL_TUNE_BUILD_DELAY_MATCH (every configuration if that is unset).
+ * BCHOL_TUNE_BUILD_DELAY_MATCH (every configuration if that is unset);
+ * BCHOL_TUNE_BUILD_LOG=FILE makes each child append that text to FILE.
  */
 #define _GNU_SOURCE
 #include "bchol_util.h"
@@ -47,10 +53,11 @@ extern char **environ;
 
 #define REPORT_FD 3
 
-enum { WAITING, RUNNING, BUILT, FAILED, LOCAL };
+enum { WAITING, RUNNING, BUILT, FAILED, LOCAL, SAME };
 
 typedef struct {
     int state;
+    int same;       /* SAME: the job whose build this configuration shares */
     pid_t pid;
     int fd;         /* the read end of the child's report */
     double start;   /* when it was started (monotonic seconds) */
@@ -219,10 +226,29 @@ static void finish(job *j, const tune_item *it, int status, int killed)
     }
 }
 
+/* An earlier job (not passed over) whose build configuration k shares, or -1. */
+static int same_build(int k)
+{
+    const tune_item *a = &pb.items[pb.todo[k]];
+    if (!a->v->launch_params) return -1;
+    for (int j = 0; j < k; j++) {
+        const tune_item *b = &pb.items[pb.todo[j]];
+        const int st = pb.jobs[j].state;
+        if (st == WAITING || st == LOCAL || st == SAME || b->v != a->v || b->precision != a->precision ||
+            b->n != a->n || b->nrhs != a->nrhs)
+            continue;
+        int i = 0;
+        while (i < a->v->nparams && (a->cfg[i] == b->cfg[i] || (a->v->launch_params >> i & 1u))) i++;
+        if (i == a->v->nparams) return j;
+    }
+    return -1;
+}
+
 /* Collects ended children, kills those past the limit, starts the next ones. */
 static void pump(void)
 {
-    for (int k = pb.consumed; k < pb.next; k++) {
+    /* from the first job: a shared build may belong to one the parent has passed */
+    for (int k = 0; k < pb.next; k++) {
         job *j = &pb.jobs[k];
         if (j->state != RUNNING) continue;
         const tune_item *it = &pb.items[pb.todo[k]];
@@ -243,8 +269,15 @@ static void pump(void)
             finish(j, it, status, 1);
         }
     }
-    while (pb.running < pb.max_running && pb.next < pb.count && pb.next <= pb.consumed + pb.window)
-        spawn(pb.next++);
+    while (pb.running < pb.max_running && pb.next < pb.count && pb.next <= pb.consumed + pb.window) {
+        const int k = pb.next++, j = same_build(k);
+        if (j >= 0) {
+            pb.jobs[k].state = SAME;
+            pb.jobs[k].same = j;
+        } else {
+            spawn(k);
+        }
+    }
 }
 
 void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item *items,
@@ -275,6 +308,14 @@ int tune_prebuild_wait(int k, char *why, size_t size, double *seconds)
     for (long pause = 1;; pause = pause < 20 ? pause * 2 : 20) {
         pump();
         const job *j = &pb.jobs[k];
+        if (j->state == SAME) {
+            /* that build's outcome, if it built or was too slow (no build of the program
+             * is faster); any other failure may be the configuration's own: built here */
+            const job *o = &pb.jobs[j->same];
+            if (o->state == FAILED && strncmp(o->why, "build too slow", 14)) spawn(k);
+            else if (o->state == LOCAL) spawn(k);
+            else j = o;
+        }
         if (j->state == BUILT) {
             *seconds = j->seconds;
             return 0;
@@ -292,7 +333,7 @@ int tune_prebuild_wait(int k, char *why, size_t size, double *seconds)
 
 void tune_prebuild_stop(void)
 {
-    for (int k = pb.consumed; pb.jobs && k < pb.next; k++) {
+    for (int k = 0; pb.jobs && k < pb.next; k++) {
         job *j = &pb.jobs[k];
         if (j->state != RUNNING) continue;
         kill(-j->pid, SIGKILL);
@@ -343,6 +384,12 @@ int tune_build_child(int argc, char **argv)
     char text[500];
     describe(&it, text, sizeof text);
     if (delay && atol(delay) > 0 && (!match || strstr(text, match))) sleep_ms(atol(delay));
+    const char *log = getenv("BCHOL_TUNE_BUILD_LOG");
+    FILE *lf = log && *log ? fopen(log, "a") : NULL;
+    if (lf) {
+        fprintf(lf, "%s\n", text);
+        fclose(lf);
+    }
 
     setenv("BCHOL_TUNING_FILE", "off", 1); /* the backend's defaults, as the parent's */
     bchol_context *ctx;

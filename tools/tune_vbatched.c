@@ -208,6 +208,8 @@ const tune_variant tune_vbatched = {
     .variable_sizes = 1,
     .nparams = NPARAMS,
     .param_names = names,
+    /* the step program's macros are ib, rpt, uplo, ETM and schedule (potrf_vbatched_fused.c) */
+    .launch_params = 1u << TBC | 1u << SHAPE | 1u << ORDER,
     .labels = labels,
     .values = values,
     .prune = prune,
