@@ -367,17 +367,26 @@ static void case_file(void)
     remove(path);
 }
 
+/* A file for this device with one float fused entry at n = 1 (and a slower interleaved
+ * one), made BCHOL_TUNING_FILE; its path in path. */
+static void one_entry_file(const bchol_device_info *d, const char *name, int ib, int tbc, const char *shape,
+                           char *path, size_t size)
+{
+    char entries[2048] = "", sec[4096], text[8192];
+    entry(entries, sizeof entries, 's', 1, ib, tbc, 1, shape);
+    section(sec, sizeof sec, d->family, d->vendor, arch_of(d), d->name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, size, "%s/%s", dir, name);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+}
+
 /* A tuned entry that does not fit local memory at a larger n gives way to the defaults. */
 static void case_local_memory(void)
 {
     const bchol_device_info d = device();
-    char entries[2048] = "", sec[4096], text[8192], path[128];
-    entry(entries, sizeof entries, 's', 1, 32, 64, 1, "fixed");
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/big.json", dir);
-    write_file(path, text);
-    setenv("BCHOL_TUNING_FILE", path, 1);
+    char path[128];
+    one_entry_file(&d, "big.json", 32, 64, "fixed", path, sizeof path);
     bchol_context *ctx = new_context();
     const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 matrices of n x 32 floats overflow */
     bchol_params p, want = defaults('s', n);
@@ -404,13 +413,8 @@ static void case_local_memory(void)
 static void case_caller_ib(void)
 {
     const bchol_device_info d = device();
-    char entries[2048] = "", sec[4096], text[8192], path[128];
-    entry(entries, sizeof entries, 's', 1, 4, 64, 1, "shrink");
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/narrow.json", dir);
-    write_file(path, text);
-    setenv("BCHOL_TUNING_FILE", path, 1);
+    char path[128];
+    one_entry_file(&d, "narrow.json", 4, 64, "shrink", path, sizeof path);
     bchol_context *ctx = new_context();
     const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 panels of n x 32 overflow */
     bchol_params p = {0}, got = {0};
@@ -842,8 +846,15 @@ static void case_solve(void)
 static void case_crossover(void)
 {
     const bchol_device_info d = device();
-    /* the backends' float crossovers (crossover_s in backends/) */
-    const int c = !strcmp(d.family, "nvidia") ? 384 : !strcmp(d.family, "pocl") ? 512 : 768;
+    /* the backend's float crossover: the largest n its defaults keep off the separate
+     * variant (bisected; separate from there on, for the backends' fused/separate rule) */
+    int c = 1, above = 1 << 13;
+    while (above - c > 1) {
+        const int mid = c + (above - c) / 2;
+        if (defaults('s', mid).variant == BCHOL_VARIANT_SEPARATE) above = mid;
+        else c = mid;
+    }
+    printf("the backend's float crossover: n = %d\n", c);
     const int lo = c / 2, hi = 2 * c;
     char entries[4096] = "", sec[8192], text[16384], path[128];
     const char *sep = "\"params\": {\"nb\": 32, \"pb\": 8, \"gemm\": \"own\", \"tile\": 32, \"gb\": 128}";
