@@ -810,12 +810,21 @@ static void rechoose(void)
     CHECK(rc == 1, "bchol tune --rechoose on a folder: exit %d, wanted 1", rc);
 }
 
+/* The cases besides the default one: argv[2], the label of their last line, the code. */
+static const struct {
+    const char *name, *label;
+    void (*run)(void);
+} cases[] = {{"variants", "variants", multi_variant},   {"build", "build limits", build_limits},
+             {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
+             {"shared", "shared builds", shared_builds}};
+
 int main(int argc, char **argv)
 {
     util_icd_env_save();
-    if (argc < 2 || argc > 3 ||
-        (argc == 3 && strcmp(argv[2], "variants") && strcmp(argv[2], "build") && strcmp(argv[2], "solve") &&
-         strcmp(argv[2], "rechoose") && strcmp(argv[2], "shared"))) {
+    const int ncases = (int)(sizeof cases / sizeof cases[0]);
+    int c = argc == 3 ? 0 : ncases;
+    while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
+    if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared]\n");
         return 2;
     }
@@ -824,29 +833,9 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir)) return 1;
     snprintf(file, sizeof file, "%s/tuning.json", dir);
     unsetenv("BCHOL_TUNING_FILE");
-    if (argc == 3 && !strcmp(argv[2], "solve")) {
-        solve_run();
-        printf("tune run (solve): %s\n", failures ? "FAILED" : "ok");
-        return failures ? 1 : 0;
-    }
-    if (argc == 3 && !strcmp(argv[2], "shared")) {
-        shared_builds();
-        printf("tune run (shared builds): %s\n", failures ? "FAILED" : "ok");
-        return failures ? 1 : 0;
-    }
-    if (argc == 3 && !strcmp(argv[2], "rechoose")) {
-        rechoose();
-        printf("tune run (rechoose): %s\n", failures ? "FAILED" : "ok");
-        return failures ? 1 : 0;
-    }
-    if (argc == 3 && !strcmp(argv[2], "build")) {
-        build_limits();
-        printf("tune run (build limits): %s\n", failures ? "FAILED" : "ok");
-        return failures ? 1 : 0;
-    }
-    if (argc == 3) {
-        multi_variant();
-        printf("tune run (variants): %s\n", failures ? "FAILED" : "ok");
+    if (c < ncases) {
+        cases[c].run();
+        printf("tune run (%s): %s\n", cases[c].label, failures ? "FAILED" : "ok");
         return failures ? 1 : 0;
     }
 

@@ -416,6 +416,14 @@ static cJSON *chosen_of(const tune_file *f)
     return chosen;
 }
 
+/* What a derived default section records as its source: "NVIDIA/SM9.0/NVIDIA H200 (family
+ * nvidia)". */
+static void derived_from(const cJSON *section, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s/%s (family %s)", str(section, "vendor"), str(section, "architecture"),
+             str(section, "name"), str(section, "family"));
+}
+
 void tune_file_update_chosen(tune_file *f, const char *also_default)
 {
     cJSON *chosen = chosen_of(f);
@@ -424,7 +432,7 @@ void tune_file_update_chosen(tune_file *f, const char *also_default)
     /* a section for every device of this architecture, vendor or family (with "default"
      * below that level), holding the same choices */
     const char *family = str(f->section, "family"), *vendor = str(f->section, "vendor"),
-               *arch = str(f->section, "architecture"), *name = str(f->section, "name");
+               *arch = str(f->section, "architecture");
     const int level = !strcmp(also_default, "architecture") ? 1 : !strcmp(also_default, "vendor") ? 2 : 3;
     const char *v = level >= 3 ? "default" : vendor, *a = level >= 2 ? "default" : arch;
     cJSON *devices = cJSON_GetObjectItemCaseSensitive(f->root, "devices"), *s, *derived = NULL;
@@ -441,7 +449,7 @@ void tune_file_update_chosen(tune_file *f, const char *also_default)
         cJSON_AddItemToArray(devices, derived);
     }
     char from[400];
-    snprintf(from, sizeof from, "%s/%s/%s (family %s)", vendor, arch, name, family);
+    derived_from(f->section, from, sizeof from);
     replace(derived, "derived_from", cJSON_CreateString(from));
     replace(derived, "chosen", cJSON_Duplicate(chosen, 1));
 }
@@ -474,8 +482,7 @@ int tune_file_rechoose(const char *path, char *why, size_t size)
         replace(s, "chosen", chosen);
         /* and the default sections derived from this one */
         char from[400];
-        snprintf(from, sizeof from, "%s/%s/%s (family %s)", str(s, "vendor"), str(s, "architecture"),
-                 str(s, "name"), str(s, "family"));
+        derived_from(s, from, sizeof from);
         cJSON_ArrayForEach(d, devices)
         {
             if (!strcmp(str(d, "derived_from"), from)) replace(d, "chosen", cJSON_Duplicate(chosen, 1));
