@@ -234,13 +234,9 @@ void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_
     const int own_ib = params->ib > 0;
     if (params->ib <= 0) params->ib = d.ib;
     if (params->tbc <= 0) {
-        params->tbc = d.tbc;
         /* The table's tbc goes with the table's ib: with the caller's wider panel, put no
          * more matrices in a group than local memory holds (at least one). */
-        const uint64_t per = (uint64_t)(n > params->ib ? n : params->ib) * (uint64_t)params->ib *
-                             bchol__elem_size(p);
-        const uint64_t fit = per ? bchol__usable_local_mem(ctx) / per : 0;
-        if (own_ib && (uint64_t)params->tbc > fit) params->tbc = fit > 1 ? (int)fit : 1;
+        params->tbc = own_ib ? bchol__fused_fit_tbc(ctx, p, n, params->ib, 0, d.tbc) : d.tbc;
     }
     if (params->rpt <= 0) params->rpt = d.rpt;
     if (params->shape <= 0) params->shape = d.shape;

@@ -201,6 +201,16 @@ void bchol__tuning_release(bchol_context *ctx);
 
 /* ---- variants ----------------------------------------------------------------------- */
 
+/* Local memory of one matrix in a work-group of the fused kernel (potrf_fused.c): its panel
+ * of max(rows, ib) x ib elements, plus, for a variable-size batch, the two ints of its
+ * bounds. The dispatcher and both drivers size the kernel with it, so that they agree. */
+uint64_t bchol__fused_local_bytes(bchol_precision p, int rows, int ib, int vbatched);
+/* Most matrices per work-group, at most want, whose bchol__fused_local_bytes fit the
+ * device's local memory less the backend's reserve; at least 1 (the caller checks that
+ * one fits). */
+int bchol__fused_fit_tbc(const bchol_context *ctx, bchol_precision p, int rows, int ib,
+                         int vbatched, int want);
+
 /* Largest n the fused kernel can factor with these parameters (local memory). */
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *params);
 

@@ -7,14 +7,31 @@ static const char *const fused_files[] = {"common.cl", "potrf_fused.cl", NULL};
 /* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
+/* A panel is ib columns of the rows left, and never fewer than ib rows: the kernel keeps
+ * the diagonal block there. The variable-size kernel also keeps each matrix's bounds. */
+uint64_t bchol__fused_local_bytes(bchol_precision p, int rows, int ib, int vbatched)
+{
+    const uint64_t panel = (uint64_t)(rows > ib ? rows : ib) * (uint64_t)ib * bchol__elem_size(p);
+    return panel + (vbatched ? 2 * sizeof(cl_int) : 0);
+}
+
+int bchol__fused_fit_tbc(const bchol_context *ctx, bchol_precision p, int rows, int ib,
+                         int vbatched, int want)
+{
+    const uint64_t per = bchol__fused_local_bytes(p, rows, ib, vbatched);
+    const uint64_t fit = per ? bchol__usable_local_mem(ctx) / per : 0;
+    return fit < (uint64_t)want ? (fit > 1 ? (int)fit : 1) : want;
+}
+
+/* Local memory of a work-group: tbc matrices' panels of m rows. */
 static size_t local_bytes(bchol_precision p, const bchol_params *prm, int m)
 {
-    return (size_t)prm->tbc * (size_t)(m > prm->ib ? m : prm->ib) * (size_t)prm->ib *
-           bchol__elem_size(p);
+    return (size_t)prm->tbc * (size_t)bchol__fused_local_bytes(p, m, prm->ib, 0);
 }
 
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *prm)
 {
+    /* the inverse of local_bytes(p, prm, n) <= usable local memory */
     uint64_t per_row = (uint64_t)prm->tbc * (uint64_t)prm->ib * bchol__elem_size(p);
     uint64_t n = per_row ? bchol__usable_local_mem(ctx) / per_row : 0;
     /* a panel takes max(n, ib) rows: if ib rows do not fit, no n does */

@@ -16,30 +16,11 @@ enum { STEP_KEYS = 256, SORT_CHUNK = 1 << 24 };
 /* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
-/* Local memory of one panel: max(rows, ib) x ib elements. */
-static size_t panel_bytes(bchol_precision p, int ib, int rows)
-{
-    return (size_t)(rows > ib ? rows : ib) * (size_t)ib * bchol__elem_size(p);
-}
-
-/* Local memory of a work-group of tbc matrices: their panels and the group's bounds. */
-static size_t local_bytes(bchol_precision p, int ib, int rows, int tbc)
-{
-    return (size_t)tbc * (panel_bytes(p, ib, rows) + 2 * sizeof(cl_int));
-}
-
-/* Most matrices per work-group (at most want) whose panels of `rows` fit local memory. */
-static int fit_tbc(const bchol_context *ctx, bchol_precision p, int ib, int rows, int want)
-{
-    const uint64_t per = local_bytes(p, ib, rows, 1), have = bchol__usable_local_mem(ctx);
-    const uint64_t fit = per ? have / per : 0;
-    return fit < (uint64_t)want ? (fit > 1 ? (int)fit : 1) : want;
-}
-
 int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
                                 const bchol_vbatched_params *prm)
 {
-    /* one matrix per work-group (the driver packs fewer where panels would not fit) */
+    /* one matrix per work-group (the driver packs fewer where panels would not fit); the
+     * inverse of bchol__fused_local_bytes(p, n, ib, 1) <= usable local memory */
     const uint64_t have = bchol__usable_local_mem(ctx), bounds = 2 * sizeof(cl_int);
     const uint64_t per_row = (uint64_t)prm->fused.ib * bchol__elem_size(p);
     uint64_t n = per_row && have > bounds ? (have - bounds) / per_row : 0;
@@ -74,18 +55,19 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     cl_kernel kernel = NULL;
     bchol_status st;
     if (max_n == 0) return BCHOL_SUCCESS;
-    if (local_bytes(p, ib, max_n, 1) > bchol__usable_local_mem(ctx))
+    const uint64_t one = bchol__fused_local_bytes(p, max_n, ib, 1); /* a matrix and its bounds */
+    if (one > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "vbatched fused kernel: max_n = %d needs %zu bytes of local memory "
                            "(ib = %d); the device has %llu",
-                           max_n, local_bytes(p, ib, max_n, 1), ib,
+                           max_n, (size_t)one, ib,
                            (unsigned long long)bchol__usable_local_mem(ctx));
 
     /* The first launch has the most rows: no more matrices per group than their panels
      * fit local memory there, nor than the batch has. */
     int tbc = prm.fused.tbc > 1 ? prm.fused.tbc : 1;
     if (tbc > batch) tbc = (int)batch;
-    tbc = fit_tbc(ctx, p, ib, max_n, tbc);
+    tbc = bchol__fused_fit_tbc(ctx, p, max_n, ib, 1, tbc);
     /* If the built kernel takes fewer work-items than that needs, put fewer matrices in a
      * group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
@@ -161,9 +143,11 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                 int want = (int)((int64_t)tbc * lx_first / lx);
                 if (want > 64) want = 64;
                 if ((cl_ulong)want > count) want = (int)count;
-                tbc_t = fit_tbc(ctx, p, ib, rows, want > tbc ? want : tbc);
+                tbc_t = bchol__fused_fit_tbc(ctx, p, rows, ib, 1, want > tbc ? want : tbc);
             }
-            const cl_int slot = (cl_int)(panel_bytes(p, ib, rows) / bchol__elem_size(p));
+            /* the panels and the bounds are two local arguments: size them apart */
+            const size_t panel = (size_t)bchol__fused_local_bytes(p, rows, ib, 0);
+            const cl_int slot = (cl_int)(panel / bchol__elem_size(p));
             const size_t local = (size_t)lx * (size_t)tbc_t;
             const size_t global = (size_t)((count + (cl_ulong)tbc_t - 1) / (cl_ulong)tbc_t) * local;
             bchol_arg args[] = {BCHOL_ARG(A),        BCHOL_ARG(offsets),
@@ -173,7 +157,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                 BCHOL_ARG(count),    BCHOL_ARG(n_hi),
                                 BCHOL_ARG(tbc_t),    BCHOL_ARG(slot),
                                 BCHOL_ARG(sorted),   BCHOL_ARG(order),
-                                BCHOL_LOCAL((size_t)tbc_t * panel_bytes(p, ib, rows)),
+                                BCHOL_LOCAL((size_t)tbc_t * panel),
                                 BCHOL_LOCAL((size_t)tbc_t * 2 * sizeof(cl_int))};
             st = bchol__launch(call, kernel, 16, args, 1, &global, &local);
         }
