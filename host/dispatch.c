@@ -32,6 +32,32 @@ static void backend_defaults(const bchol_context *ctx, bchol_precision p, int n,
     if (params->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) params->gemm = BCHOL_GEMM_OWN;
 }
 
+/* How the source text names where the defaults came from: "backend pocl" (defaults,
+ * crossover), or "generic" where BCHOL_DEFAULTS=generic put the generic backend's in place
+ * of the device backend's; knob opens the defaults' reason, aside follows a noun. */
+typedef struct {
+    char who[48];
+    const char *knob, *aside;
+} origin;
+
+static origin origin_of(const bchol_context *ctx)
+{
+    origin o = {"generic", "BCHOL_DEFAULTS=generic; ", " (BCHOL_DEFAULTS=generic)"};
+    if (!ctx->generic_defaults) {
+        snprintf(o.who, sizeof o.who, "backend %s", ctx->backend->family);
+        o.knob = o.aside = "";
+    }
+    return o;
+}
+
+/* The tuning tables; at the first call that needs parameters, also the warning that a bad
+ * BCHOL_DEFAULTS left at the context's creation (a handler can be in place by now). */
+static const struct bchol_tuning *tables(bchol_context *ctx)
+{
+    bchol__defaults_warn(ctx);
+    return bchol__tuning_for(ctx);
+}
+
 /* Largest n the backend gives the fused variant. */
 static int crossover(const bchol_context *ctx, bchol_precision p)
 {
@@ -111,6 +137,7 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
 {
     bchol_tuning_pick here = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, n);
     bchol_tuning_pick last = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL_VARIANT_AUTO, INT_MAX);
+    const origin from = origin_of(ctx);
     bchol_variant v;
     if (here.entry && last.entry && n <= last.entry->n && compared_variants(here.section, (char)p)) {
         v = here.entry->variant;
@@ -129,19 +156,24 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
                 (v == BCHOL_VARIANT_SEPARATE && w == BCHOL_VARIANT_FUSED)) {
                 v = n > c ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
                 snprintf(why, size, "variant %s: the tuning table's fastest are %s at n = %d and "
-                         "%s at n = %d; the backend %s crossover at n = %d lies between them",
+                         "%s at n = %d; the %s crossover%s at n = %d lies between them",
                          bchol__variant_name(v), bchol__variant_name(here.entry->variant),
-                         here.entry->n, bchol__variant_name(w), next, ctx->backend->family, c);
+                         here.entry->n, bchol__variant_name(w), next, from.who, from.aside, c);
             }
         }
     } else if (ctx->backend->strided_variant((char)p, n) == BCHOL_VARIANT_INTERLEAVED) {
         v = BCHOL_VARIANT_INTERLEAVED;
-        snprintf(why, size, "variant interleaved: the backend %s runs strided batches of n = %d "
-                 "through the interleaved layout", ctx->backend->family, n);
+        /* "the backend pocl runs", or "the generic defaults (BCHOL_DEFAULTS=generic) run" (not
+         * today: generic's strided_variant is fused) */
+        snprintf(why, size,
+                 "variant interleaved: the %s%s %s strided batches of n = %d through "
+                 "the interleaved layout",
+                 ctx->generic_defaults ? "generic defaults" : from.who, from.aside,
+                 ctx->generic_defaults ? "run" : "runs", n);
     } else {
         v = n > crossover(ctx, p) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
-        snprintf(why, size, "variant %s: by the backend %s crossover at n = %d",
-                 bchol__variant_name(v), ctx->backend->family, crossover(ctx, p));
+        snprintf(why, size, "variant %s: by the %s crossover%s at n = %d", bchol__variant_name(v),
+                 from.who, from.aside, crossover(ctx, p));
     }
     if (v == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, defaults)) {
         v = BCHOL_VARIANT_SEPARATE;
@@ -160,7 +192,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
         size = sizeof scratch;
     }
     backend_defaults(ctx, p, n, out);
-    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    const struct bchol_tuning *t = tables(ctx);
     const int automatic = variant <= BCHOL_VARIANT_AUTO;
     if (automatic) variant = auto_variant(ctx, t, p, n, out, vwhy, sizeof vwhy);
     out->variant = variant;
@@ -181,25 +213,28 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
                      bchol__variant_name((bchol_variant)w), o.entry->n);
         }
     }
-    const char *sep = vwhy[0] ? "; " : "", *family = ctx->backend->family;
+    const char *sep = vwhy[0] ? "; " : "";
     const char *vname = bchol__variant_name(variant);
+    const origin from = origin_of(ctx);
 
     bchol_tuning_pick pick = bchol__tuning_lookup(t, &ctx->info, (char)p, variant, n);
     const bchol_tuning_entry *e = pick.entry;
     if (!e) {
         if (t)
-            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c %s entry)%s%s%s",
-                     family, (char)p, vname, sep, vwhy, others);
+            snprintf(why, size,
+                     "%s defaults (%sthe tuning files for this device have no %c %s entry)%s%s%s",
+                     from.who, from.knob, (char)p, vname, sep, vwhy, others);
         else
-            snprintf(why, size, "backend %s defaults (%s)%s%s%s", family, ctx->tuning_note, sep, vwhy, others);
+            snprintf(why, size, "%s defaults (%s%s)%s%s%s", from.who, from.knob, ctx->tuning_note,
+                     sep, vwhy, others);
         return;
     }
     const bchol_tuning_section *s = pick.section;
     if (e->variant == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &e->params)) {
         snprintf(why, size,
-                 "backend %s defaults (the tuned %c %s entry for n = %d in %s needs more local "
+                 "%s defaults (%sthe tuned %c %s entry for n = %d in %s needs more local "
                  "memory than the device has at n = %d)%s%s%s",
-                 family, e->precision, vname, e->n, s->file, n, sep, vwhy, others);
+                 from.who, from.knob, e->precision, vname, e->n, s->file, n, sep, vwhy, others);
         return;
     }
     take_entry_at(e, n, out);
@@ -289,25 +324,26 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
     params->variant = BCHOL_SOLVE_SUBST;
-    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    const struct bchol_tuning *t = tables(ctx);
     bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
-    const char *family = ctx->backend->family;
+    const origin from = origin_of(ctx);
     /* the explanation only when asked for (a call's own dispatch does not format it) */
     char scratch[8], *why = source ? source_text : scratch;
     const size_t size = source ? sizeof source_text : sizeof scratch;
     if (!e) {
         if (t)
-            snprintf(why, size, "backend %s defaults (the tuning files for this device have no %c solve entry)",
-                     family, (char)p);
+            snprintf(why, size,
+                     "%s defaults (%sthe tuning files for this device have no %c solve entry)",
+                     from.who, from.knob, (char)p);
         else
-            snprintf(why, size, "backend %s defaults (%s)", family, ctx->tuning_note);
+            snprintf(why, size, "%s defaults (%s%s)", from.who, from.knob, ctx->tuning_note);
     } else if (solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
         snprintf(why, size,
-                 "backend %s defaults (the tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
+                 "%s defaults (%sthe tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
                  "%lld work-items per group at n = %d; the device takes %zu)",
-                 family, e->precision, e->n, e->nrhs, pick.section->file, solve_group(n, &e->solve), n,
-                 ctx->info.max_work_group);
+                 from.who, from.knob, e->precision, e->n, e->nrhs, pick.section->file,
+                 solve_group(n, &e->solve), n, ctx->info.max_work_group);
     } else {
         const bchol_tuning_section *s = pick.section;
         params->nt = e->solve.nt;
@@ -415,13 +451,14 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     params->schedule = BCHOL_SCHEDULE_LAZY;
     if (source) {
         size_t len = strlen(source_text);
+        const origin from = origin_of(ctx);
         snprintf(source_text + len, sizeof source_text - len,
-                 "; tbc %d, shape and order from the backend %s vbatched defaults",
-                 params->fused.tbc, ctx->backend->family);
+                 "; tbc %d, shape and order from the %s vbatched defaults%s", params->fused.tbc,
+                 from.who, from.aside);
     }
     /* the fused share's parameters from a vbatched entry of the tuning table */
     bchol_tuning_pick pick =
-        bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
+        bchol__tuning_lookup(tables(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
     const bchol_tuning_entry *e = pick.entry;
     if (e) {
         bchol_vbatched_params tuned = *params;

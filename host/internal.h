@@ -23,7 +23,13 @@ struct bchol_context {
     cl_context cl_ctx;
     cl_command_queue queue;
     bchol_device_info info;
+    /* The device's backend, or backend_copy: BCHOL_DEFAULTS=generic (defaults.c) sets
+     * generic_defaults and puts the generic backend's defaults in a copy of it. */
     const bchol_backend *backend;
+    bchol_backend backend_copy;
+    int generic_defaults;
+    /* A bad BCHOL_DEFAULTS, sent at the first call that needs parameters ("" once sent). */
+    char defaults_warning[256];
 
     /* Guards the program cache and the set-arguments-then-enqueue of shared kernels. */
     pthread_mutex_t lock;
@@ -67,6 +73,13 @@ void bchol__warn(bchol_context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* ---- default parameters (defaults.c) ------------------------------------------------ */
+
+/* Sets ctx->backend from device_backend and BCHOL_DEFAULTS (see defaults.c). */
+void bchol__defaults_select(bchol_context *ctx, const bchol_backend *device_backend);
+/* Sends the warning about a bad BCHOL_DEFAULTS, once; the dispatcher calls it. */
+void bchol__defaults_warn(bchol_context *ctx);
 
 /* ---- devices (device.c) ------------------------------------------------------------- */
 

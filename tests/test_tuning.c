@@ -4,7 +4,8 @@
  * reach bchol_potrf_params and the factorization, through the vendor -> architecture ->
  * name chain and the nearest measured size below; BCHOL_TUNING_DIR and the shipped folder
  * are read; bchol_potrf_prepare checks its arguments and fits the work-group; the solve's
- * entries reach bchol_potrs_params, potrs, posv and the vbatched solve.
+ * entries reach bchol_potrs_params, potrs, posv and the vbatched solve; BCHOL_DEFAULTS=generic
+ * gives the generic backend's defaults, and a bad value one warning.
  * One case per run: test_tuning <case> (the scratch folder is made under /tmp).
  */
 #include "bchol.h"
@@ -892,10 +893,141 @@ static void case_crossover(void)
     remove(path);
 }
 
+/* ---- BCHOL_DEFAULTS ------------------------------------------------------------------- */
+
+/* The largest n that bchol_potrf_params on ctx keeps off the separate variant (bisected, as
+ * in case_crossover). */
+static int float_crossover(bchol_context *ctx)
+{
+    int c = 1, above = 1 << 13;
+    while (above - c > 1) {
+        const int mid = c + (above - c) / 2;
+        bchol_params p;
+        bchol_potrf_params(ctx, 's', mid, &p, NULL);
+        if (p.variant == BCHOL_VARIANT_SEPARATE) above = mid;
+        else c = mid;
+    }
+    return c;
+}
+
+/* With BCHOL_DEFAULTS=generic and BCHOL_TUNING_FILE=off (set by CTest), both constructors
+ * give the generic backend's defaults (generic.c: fused ib 8, tbc 4 up to n = 16, rpt 1,
+ * shrink; float crossovers at 768; solve tbc 32 / n) and the source says why; the device
+ * keeps its identity, and its own defaults, which differ here, come back without the knob. */
+static void case_defaults_generic(void)
+{
+    bchol_context *ctx = new_context();
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 8, &p, &source);
+    CHECK(p.variant == BCHOL_VARIANT_FUSED && p.ib == 8 && p.tbc == 4 && p.rpt == 1 &&
+              p.shape == BCHOL_SHAPE_SHRINK,
+          "s n = 8: variant %d ib %d tbc %d rpt %d shape %d, wanted generic's fused 8 4 1 shrink",
+          p.variant, p.ib, p.tbc, p.rpt, p.shape);
+    CHECK(strstr(source, "generic defaults (BCHOL_DEFAULTS=generic; BCHOL_TUNING_FILE=off)") &&
+              strstr(source, "the generic crossover (BCHOL_DEFAULTS=generic) at n = 768"),
+          "source \"%s\"", source);
+    printf("s n = 8: %s\n", source);
+    const int c = float_crossover(ctx);
+    CHECK(c == 768, "float crossover at n = %d, wanted generic's 768", c);
+
+    bchol_solve_params sp;
+    bchol_potrs_params(ctx, 's', 8, 1, &sp, &source);
+    CHECK(sp.nt == 1 && sp.rpt == 1 && sp.tbc == 4,
+          "solve s n = 8: nt %d rpt %d tbc %d, wanted 1 1 4", sp.nt, sp.rpt, sp.tbc);
+    CHECK(strstr(source, "generic defaults (BCHOL_DEFAULTS=generic; ") != NULL,
+          "solve source \"%s\"", source);
+
+    bchol_vbatched_params vp;
+    bchol_potrf_vbatched_params(ctx, 's', 1000, &vp, &source);
+    CHECK(vp.crossover == 768 && vp.order == BCHOL_ORDER_STEPS,
+          "vbatched s max_n = 1000: crossover %d order %d, wanted generic's 768, steps",
+          vp.crossover, vp.order);
+    CHECK(strstr(source, "generic vbatched defaults (BCHOL_DEFAULTS=generic)") != NULL,
+          "vbatched source \"%s\"", source);
+
+    /* the caller's-queue constructor reads the knob too */
+    bchol_context *q;
+    CHECK(!bchol_context_create_from_queue(bchol_context_queue(ctx), &q), "from queue: %s",
+          bchol_last_error(NULL));
+    if (q) {
+        bchol_set_message_handler(q, on_warning, NULL);
+        bchol_params qp;
+        bchol_potrf_params(q, 's', 8, &qp, NULL);
+        CHECK(same(&qp, &p) && float_crossover(q) == 768, "from queue: not the generic defaults");
+        bchol_context_destroy(q);
+    }
+
+    unsetenv("BCHOL_DEFAULTS");
+    bchol_context *own = new_context();
+    bchol_device_info od;
+    bchol_context_device_info(own, &od);
+    CHECK(!strcmp(d.family, od.family) && !strcmp(d.name, od.name) &&
+              !strcmp(d.architecture, od.architecture),
+          "identity %s/%s/%s with the knob, %s/%s/%s without", d.family, d.architecture, d.name,
+          od.family, od.architecture, od.name);
+    bchol_params op;
+    bchol_potrf_params(own, 's', 8, &op, &source);
+    CHECK(!strstr(source, "BCHOL_DEFAULTS"), "source without the knob \"%s\"", source);
+    printf("the %s backend's own: s n = 8: %s\n", od.family, source);
+    const int oc = float_crossover(own);
+    printf("the %s backend's own float crossover: n = %d\n", od.family, oc);
+    /* on a device bchol does not know, the knob changes nothing */
+    if (strcmp(od.family, "generic"))
+        CHECK(oc != c || !same(&op, &p),
+              "the %s backend's defaults equal generic's here: the case cannot tell whether the "
+              "knob works", od.family);
+    CHECK(warnings == 0, "%d warnings (%s)", warnings, last_warning);
+    bchol_context_destroy(own);
+    bchol_context_destroy(ctx);
+}
+
+/* BCHOL_DEFAULTS=bogus (set by CTest, with BCHOL_TUNING_FILE=off): one warning naming the
+ * variable and the accepted values, at the first call that needs parameters (so a handler
+ * set after creation gets it), and the device's own defaults, as with "device" or unset. */
+static void case_defaults_bad(void)
+{
+    bchol_context *ctx = new_context();
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 8, &p, &source);
+    char bad_source[1024];
+    snprintf(bad_source, sizeof bad_source, "%s", source);
+    bchol_solve_params sp;
+    bchol_potrs_params(ctx, 's', 8, 1, &sp, NULL);
+    const int c = float_crossover(ctx);
+    CHECK(warnings == 1 && strstr(last_warning, "BCHOL_DEFAULTS=bogus") &&
+              strstr(last_warning, "device") && strstr(last_warning, "generic"),
+          "%d warnings, last \"%s\"", warnings, last_warning);
+    CHECK(!strcmp(bchol_last_warning(ctx), last_warning), "bchol_last_warning differs");
+    printf("warning: %s\n", last_warning);
+    CHECK(!strstr(bad_source, "BCHOL_DEFAULTS"), "source \"%s\"", bad_source);
+
+    static const char *const good[] = {"device", "", NULL}; /* NULL: unset */
+    for (int i = 0; i < 3; i++) {
+        const char *label = good[i] ? good[i] : "(unset)";
+        if (good[i]) setenv("BCHOL_DEFAULTS", good[i], 1);
+        else unsetenv("BCHOL_DEFAULTS");
+        bchol_context *own = new_context();
+        bchol_params op;
+        bchol_potrf_params(own, 's', 8, &op, &source);
+        CHECK(same(&op, &p) && !strcmp(source, bad_source), "BCHOL_DEFAULTS \"%s\": s n = 8 from \"%s\"",
+              label, source);
+        CHECK(float_crossover(own) == c, "BCHOL_DEFAULTS \"%s\": another float crossover", label);
+        bchol_context_destroy(own);
+    }
+    CHECK(warnings == 1, "%d warnings (%s)", warnings, last_warning);
+    bchol_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | caller_ib | dir | shipped | prepare | prepare_builds | vbatched | solve | crossover\n");
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | caller_ib | dir "
+                        "| shipped | prepare | prepare_builds | vbatched | solve | crossover | "
+                        "defaults_generic | defaults_bad\n");
         return 2;
     }
     snprintf(dir, sizeof dir, "/tmp/bchol-test-tuning-XXXXXX");
@@ -917,6 +1049,8 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "vbatched")) case_vbatched();
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "crossover")) case_crossover();
+    else if (!strcmp(c, "defaults_generic")) case_defaults_generic();
+    else if (!strcmp(c, "defaults_bad")) case_defaults_bad();
     else known = 0;
     rmdir(dir);
     if (!known) {
