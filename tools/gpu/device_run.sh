@@ -73,6 +73,9 @@
 #             --against $TUNE_FILE: how close the file's picks there come to the best
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
 #             backend defaults), float and double: per-size and geometric-mean speedup
+#             UNTUNED_DEFAULTS=generic: the untuned runs take the generic backend's defaults
+#             (BCHOL_DEFAULTS=generic, what bchol runs on a device it does not know; files
+#             named untuned-generic, tune-check-generic); also for tune-check-vbatched
 #   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
 #             the default version's time with $TUNE_FILE against BCHOL_TUNING_FILE=off
 #   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
@@ -103,6 +106,9 @@ fi
 # OpenBLAS's libblas/liblapack live in a subfolder that Debian's alternatives would link.
 export LD_LIBRARY_PATH=$LIB:$LIB/openblas-pthread:${LD_LIBRARY_PATH:-}
 BUILD=build-gpu
+# UNTUNED_DEFAULTS (tune-check*): whose defaults the untuned runs take (device or generic)
+UNTUNED_DEFAULTS=${UNTUNED_DEFAULTS:-device}
+tag=""; [ "$UNTUNED_DEFAULTS" = device ] || tag="-$UNTUNED_DEFAULTS"
 cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=$PREFIX/usr \
   "-DCMAKE_LIBRARY_PATH=$LIB/openblas-pthread;$LIB" -DCMAKE_INCLUDE_PATH=$PREFIX/usr/include \
   > "$OUT/build.log" 2>&1 && cmake --build $BUILD -j16 >> "$OUT/build.log" 2>&1 \
@@ -255,41 +261,43 @@ for step in "$@"; do
       "$OUT/tune-offgrid-report.txt" ;;
   tune-check)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
-    : > "$OUT/tune-check-ratios.txt"
+    : > "$OUT/tune-check$tag-ratios.txt"
     for p in s d; do
-      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --precision $p --n $SIZES \
-        > "$OUT/bench-untuned-$p.txt" 2>&1
+      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol bench \
+        --precision $p --n $SIZES > "$OUT/bench-untuned$tag-$p.txt" 2>&1
       BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
         --n $SIZES --explain > "$OUT/bench-tuned-$p.txt" 2>&1
       # rows: n batch ms ...; speedup = untuned ms / tuned ms
       awk -v p=$p '!/^#/ && $3+0 > 0 { if (FNR == NR) u[$1] = $3; else if ($1 in u) {
           r = u[$1] / $3; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", p, $1, u[$1], $3, r;
           s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
-        "$OUT/bench-untuned-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check-$p.txt"
-      grep " n=" "$OUT/tune-check-$p.txt" >> "$OUT/tune-check-ratios.txt"
+        "$OUT/bench-untuned$tag-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check$tag-$p.txt"
+      grep " n=" "$OUT/tune-check$tag-$p.txt" >> "$OUT/tune-check$tag-ratios.txt"
     done
     # the aim: >= 1.3x over float and double together
     awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
          END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
-      "$OUT/tune-check-ratios.txt" | tee "$OUT/tune-check.txt" ;;
+      "$OUT/tune-check$tag-ratios.txt" | tee "$OUT/tune-check$tag.txt" ;;
   tune-check-vbatched)
     # the default version's time (bench --vbatched's default_ms, column 12), orders uniform
     # in [1, nmax], at the tuner's sizes and batches, with the file and without
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
-    : > "$OUT/tune-check-vbatched-ratios.txt"
+    : > "$OUT/tune-check-vbatched$tag-ratios.txt"
     for p in s d; do
       for band in 4,8,16,32,64@16384 128,256@3000 512@1000; do
         for t in untuned tuned; do
-          file=off; [ $t = tuned ] && file="$TUNE_FILE"
-          BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" $BUILD/tools/bchol bench --vbatched \
-            --precision $p --nmax ${band%@*} --batch ${band#*@} >> "$OUT/bench-vbatched-$t-$p.txt" 2>&1
+          file=off defaults=$UNTUNED_DEFAULTS name=untuned$tag
+          [ $t = tuned ] && file="$TUNE_FILE" defaults=device name=tuned
+          BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" BCHOL_DEFAULTS=$defaults $BUILD/tools/bchol \
+            bench --vbatched --precision $p --nmax ${band%@*} --batch ${band#*@} \
+            >> "$OUT/bench-vbatched-$name-$p.txt" 2>&1
         done
       done
       awk -v p=$p '!/^#/ && $12+0 > 0 { if (FNR == NR) u[$1] = $12; else if ($1 in u) {
           r = u[$1] / $12; printf "%s vbatched nmax=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx  (vb/pad %s)\n", p, $1, u[$1], $12, r, $13;
           s += log(r); k++ } } END { if (k) printf "%s vbatched geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
-        "$OUT/bench-vbatched-untuned-$p.txt" "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched-$p.txt"
-      grep "nmax=" "$OUT/tune-check-vbatched-$p.txt" >> "$OUT/tune-check-vbatched-ratios.txt"
+        "$OUT/bench-vbatched-untuned$tag-$p.txt" "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched$tag-$p.txt"
+      grep "nmax=" "$OUT/tune-check-vbatched$tag-$p.txt" >> "$OUT/tune-check-vbatched$tag-ratios.txt"
     done ;;
   tune-check-solve)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
