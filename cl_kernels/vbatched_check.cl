@@ -14,7 +14,8 @@
  * scratch buffer of 3*blocks+1 ulongs: ends | starts | nmax per block, then the result:
  *   vbatched_check_blocks   per block: max end, min start, max n of well-formed matrices
  *   vbatched_check_scan     one work-group: exclusive prefix max of the block ends, suffix
- *                           min of the block starts, and the largest well-formed n
+ *                           min of the block starts, and the largest well-formed n; only
+ *                           launched for more than CHECK_WG blocks (see block_carries)
  *   vbatched_check_flag     per matrix: info = 0 or the code of its first failed check
  *
  * Build macros: CHECK_WG (work-group size), CHECK_PER_ITEM, and the info codes INFO_BAD_N,
@@ -71,6 +72,31 @@ inline ulong group_scan_max(ulong v, __local ulong *s, const int lid)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return v;
+}
+
+/* The carries of block `block` into a flag kernel: the largest end of the blocks before
+ * it and (as ~) the smallest start of the blocks after it. With more than CHECK_WG blocks
+ * vbatched_check_scan has left them in ends[block] and starts[block]. With at most CHECK_WG
+ * (up to 32768 matrices) the host does not launch the scan (each launch costs about 8 us
+ * on the H200, whatever its work) and the group takes them from the block aggregates,
+ * one block per work-item. blocks is the same for every work-item: the barriers stay in
+ * uniform control flow. */
+inline void block_carries(__global const ulong *scratch, const ulong blocks, const ulong block,
+                          __local ulong *s, const int lid, ulong *before, ulong *after_neg)
+{
+    __global const ulong *ends = scratch, *starts = scratch + blocks;
+    if (blocks > CHECK_WG) {
+        *before = ends[block];
+        *after_neg = ~starts[block];
+        return;
+    }
+    const ulong k = (ulong)lid;
+    group_scan_max(k < block ? ends[k] : 0, s, lid);
+    *before = s[CHECK_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE); /* s is read before the next scan writes it */
+    group_scan_max(k > block && k < blocks ? ~starts[k] : 0, s, lid);
+    *after_neg = s[CHECK_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Entries of block `block` that work-item lid walks: [*first, *last). */
@@ -149,7 +175,7 @@ __kernel void vbatched_check_scan(__global ulong *scratch, const ulong blocks)
     if (lid == CHECK_WG - 1) scratch[3 * blocks] = (ulong)big;
 }
 
-/* info[b] for the matrices of blocks g0 + group, given the block carries of the scan. */
+/* info[b] for the matrices of blocks g0 + group, given the block carries. */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
 __kernel void vbatched_check_flag(__global const int *n, __global const int *lda,
                                   __global const long *offsets, const ulong a_elems,
@@ -157,7 +183,6 @@ __kernel void vbatched_check_flag(__global const int *n, __global const int *lda
                                   __global const ulong *scratch, const ulong blocks,
                                   __global int *info)
 {
-    __global const ulong *ends = scratch, *starts = scratch + blocks;
     __local ulong s[CHECK_WG];
     const int lid = (int)get_local_id(0);
     const ulong block = g0 + get_group_id(0);
@@ -171,12 +196,14 @@ __kernel void vbatched_check_flag(__global const int *n, __global const int *lda
         }
     }
     /* before: max end of the matrices before this work-item's; after: min start after */
+    ulong before, after_neg;
+    block_carries(scratch, blocks, block, s, lid, &before, &after_neg);
     group_scan_max(end, s, lid);
-    ulong before = max(ends[block], lid > 0 ? s[lid - 1] : 0);
+    before = max(before, lid > 0 ? s[lid - 1] : 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     /* the suffix over work-items is a prefix over the reversed order */
     group_scan_max(start_neg, s, CHECK_WG - 1 - lid);
-    ulong after_neg = max(~starts[block], lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
+    after_neg = max(after_neg, lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
         int code = check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0);

@@ -14,8 +14,9 @@
  * result[1] (zeroed by the host), which the plain routines read back to size their
  * launches (an order-0 matrix has nothing to solve, whatever its nrhs).
  *
- * Two kernels over the blocks of vbatched_check.cl, with vbatched_check_scan between
- * them on the same scratch layout (ends | starts | nmax per block, then one result):
+ * Two kernels over the blocks of vbatched_check.cl, with vbatched_check_scan between them
+ * for more than CHECK_WG blocks, on the same scratch layout (ends | starts | nmax per
+ * block, then one result):
  *   vbatched_check_rhs_blocks   per block: max end, min start of the well-formed blocks
  *   vbatched_check_rhs_flag     per matrix: its code; the maxima of the ones that pass
  *
@@ -91,12 +92,11 @@ __kernel void vbatched_check_rhs_blocks(CHECK_RHS_ARGS)
     }
 }
 
-/* info[b] for the matrices of blocks g0 + group, given the carries of vbatched_check_scan;
+/* info[b] for the matrices of blocks g0 + group, given the block carries (block_carries);
  * the maxima of the matrices that pass go to result. */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
 __kernel void vbatched_check_rhs_flag(CHECK_RHS_ARGS, __global int *result)
 {
-    __global const ulong *ends = scratch, *starts = scratch + blocks;
     __local ulong s[CHECK_WG];
     const int lid = (int)get_local_id(0);
     const ulong block = g0 + get_group_id(0);
@@ -110,11 +110,13 @@ __kernel void vbatched_check_rhs_flag(CHECK_RHS_ARGS, __global int *result)
             start_neg = max(start_neg, ~s0);
         }
     }
+    ulong before, after_neg;
+    block_carries(scratch, blocks, block, s, lid, &before, &after_neg);
     group_scan_max(end, s, lid);
-    ulong before = max(ends[block], lid > 0 ? s[lid - 1] : 0);
+    before = max(before, lid > 0 ? s[lid - 1] : 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     group_scan_max(start_neg, s, CHECK_WG - 1 - lid);
-    ulong after_neg = max(~starts[block], lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
+    after_neg = max(after_neg, lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
     /* codes in registers first: info[b] is an input of rhs_code until every pass is done */
     int code[CHECK_PER_ITEM];
     for (ulong b = first; b < last; b++) {

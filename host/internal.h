@@ -342,6 +342,10 @@ typedef struct {
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                   cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch);
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n);
+/* The scan of the block aggregates in scratch between a blocks and a flag kernel (also
+ * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take
+ * the carries themselves. */
+bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks);
 bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                 cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                 cl_mem info);

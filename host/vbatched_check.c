@@ -1,6 +1,7 @@
 /* Checks of a variable-size batch's per-matrix arrays, on the device (the host never reads
- * the arrays): a block reduction, a one-group scan of the block aggregates, and the
- * per-matrix flags. See cl_kernels/vbatched_check.cl for the rules. */
+ * the arrays): a block reduction, a one-group scan of the block aggregates (for more than
+ * CHECK_WG blocks), and the per-matrix flags. See cl_kernels/vbatched_check.cl for the
+ * rules. */
 #include "internal.h"
 
 static const char *const check_files[] = {"vbatched_check.cl", NULL};
@@ -58,25 +59,38 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
     if (!vc->scratch) return bchol__fail_cl(ctx, err, "vbatched checks: scratch buffer");
     bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
                                     batch, vc, NULL);
-    if (st) return st;
+    return st ? st : bchol__vcheck_scan(call, vc->scratch, vc->blocks);
+}
+
+bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks)
+{
+    /* up to CHECK_WG blocks the flag kernels take the carries themselves (block_carries) */
+    if (blocks <= CHECK_WG) return BCHOL_SUCCESS;
     cl_kernel scan;
-    if ((st = get_check_kernel(ctx, "vbatched_check_scan", &scan))) return st;
+    bchol_status st = get_check_kernel(call->ctx, "vbatched_check_scan", &scan);
+    if (st) return st;
     size_t one = CHECK_WG;
-    cl_ulong blocks = vc->blocks;
-    bchol_arg args[] = {BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks)};
+    cl_ulong count = blocks;
+    bchol_arg args[] = {BCHOL_ARG(scratch), BCHOL_ARG(count)};
     return bchol__launch(call, scan, 2, args, 1, &one, &one);
 }
 
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n)
 {
-    cl_ulong v = 0;
+    /* the scan's result, or without a scan the blocks' maxima (at most CHECK_WG of them) */
+    cl_ulong v[CHECK_WG] = {0};
+    const int scanned = vc->blocks > CHECK_WG;
+    const size_t first = (size_t)(scanned ? 3 * vc->blocks : 2 * vc->blocks);
+    const size_t count = scanned ? 1 : (size_t)vc->blocks;
     cl_event ev = NULL;
-    cl_int err =
-        clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE,
-                            (size_t)(3 * vc->blocks) * sizeof v, sizeof v, &v, 0, NULL, &ev);
+    cl_int err = clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE, first * sizeof v[0],
+                                     count * sizeof v[0], v, 0, NULL, &ev);
     if (err) return bchol__fail_cl(call->ctx, err, "vbatched checks: reading the largest n");
     bchol__call_add_event(call, ev);
-    *max_n = (int)v;
+    cl_ulong big = 0;
+    for (size_t i = 0; i < count; i++)
+        if (v[i] > big) big = v[i];
+    *max_n = (int)big;
     return BCHOL_SUCCESS;
 }
 

@@ -64,13 +64,7 @@ bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem l
     if (!st)
         st = launch_blocks(call, "vbatched_check_rhs_blocks", n, nrhs, ldb, offsets_b, b_elems,
                            max_nrhs, batch, scratch, blocks, info, NULL);
-    cl_kernel scan;
-    if (!st && !(st = get_kernel(ctx, "vbatched_check_scan", &scan))) {
-        size_t one = CHECK_WG;
-        cl_ulong nblocks = blocks;
-        bchol_arg args[] = {BCHOL_ARG(scratch), BCHOL_ARG(nblocks)};
-        st = bchol__launch(call, scan, 2, args, 1, &one, &one);
-    }
+    if (!st) st = bchol__vcheck_scan(call, scratch, blocks);
     if (!st)
         st = launch_blocks(call, "vbatched_check_rhs_flag", n, nrhs, ldb, offsets_b, b_elems,
                            max_nrhs, batch, scratch, blocks, info, result);
