@@ -330,7 +330,8 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
 /*
  * Device checks of the per-matrix arrays (cl_kernels/vbatched_check.cl), in three steps
  * that share scratch memory: reduce (per-block aggregates of the well-formed matrices and
- * the largest n), optionally read that n back (blocking), then flag (info[b] = 0 or a
+ * the largest n; need_max_n = 0 when it will not be read, which lets a one-block batch
+ * skip this step), optionally read that n back (blocking), then flag (info[b] = 0 or a
  * BCHOL_INFO_* code for every matrix). max_n bounds n[b]; a_elems is the size of A in
  * elements. Release the scratch with bchol__vcheck_release whatever happened.
  */
@@ -340,7 +341,8 @@ typedef struct {
 } bchol_vcheck;
 
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
-                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch);
+                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
+                                  int need_max_n);
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n);
 /* The scan of the block aggregates in scratch between a blocks and a flag kernel (also
  * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take

@@ -172,7 +172,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol__call_begin(&call, ctx);
     /* The plain form bounds n[b] by nothing; the well-formed matrices give max_n. */
     const int bound = ex ? max_n : INT_MAX;
-    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets, a_elems, bound, batch);
+    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets, a_elems, bound, batch, !ex);
     if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n)))
         bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets, a_elems, bound, batch, info);

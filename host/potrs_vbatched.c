@@ -109,7 +109,8 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol__call_begin(&call, ctx);
     /* The plain form bounds the sizes by nothing; the well-formed entries give the maxima. */
     const int bound_n = ex ? max_n : INT_MAX, bound_nrhs = ex ? max_nrhs : INT_MAX;
-    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch);
+    /* the largest n comes from the right-hand-side checks' result, not from these */
+    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, 0);
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, info);
     if (!st)
         st = bchol__vcheck_rhs(&call, n, nrhs, ldb, offsets_b, b_elems, bound_nrhs, batch, info,

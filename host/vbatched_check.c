@@ -49,7 +49,8 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
 }
 
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
-                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch)
+                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
+                                  int need_max_n)
 {
     bchol_context *ctx = call->ctx;
     cl_int err;
@@ -57,6 +58,9 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
     vc->scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
                                  (size_t)(3 * vc->blocks + 1) * sizeof(cl_ulong), NULL, &err);
     if (!vc->scratch) return bchol__fail_cl(ctx, err, "vbatched checks: scratch buffer");
+    /* One block has no carries to take from the others: unless the largest n is to be read
+     * back, the flag kernel alone does the checks (one launch less for up to 512 matrices). */
+    if (vc->blocks == 1 && !need_max_n) return BCHOL_SUCCESS;
     bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
                                     batch, vc, NULL);
     return st ? st : bchol__vcheck_scan(call, vc->scratch, vc->blocks);

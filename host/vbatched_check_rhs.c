@@ -61,7 +61,8 @@ bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem l
                                     (size_t)(3 * blocks + 1) * sizeof(cl_ulong), NULL, &err);
     if (!scratch) return bchol__fail_cl(ctx, err, "vbatched solve checks: scratch buffer");
     bchol_status st = bchol__fill_int(call, result, 0, 2);
-    if (!st)
+    /* one block: no carries to take from others, the flag kernel alone (as for A) */
+    if (!st && blocks > 1)
         st = launch_blocks(call, "vbatched_check_rhs_blocks", n, nrhs, ldb, offsets_b, b_elems,
                            max_nrhs, batch, scratch, blocks, info, NULL);
     if (!st) st = bchol__vcheck_scan(call, scratch, blocks);
