@@ -335,28 +335,10 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
  * BCHOL_INFO_* code for every matrix). max_n bounds n[b]; a_elems is the size of A in
  * elements. Release the scratch with bchol__vcheck_release whatever happened.
  */
-/* The block layout of the check kernels: work-items per group and matrices per
- * work-item (build macros CHECK_WG and CHECK_PER_ITEM of vbatched_check.cl). */
-typedef struct {
-    int wg, per_item;
-} bchol_check_shape;
-
 typedef struct {
     cl_mem scratch; /* per block: max end, min start (cl_ulong), max n (int); result */
     uint64_t blocks;
-    bchol_check_shape shape;
 } bchol_vcheck;
-
-/* Gets a check program's kernel built for a layout (vbatched_check.c, _rhs.c). */
-typedef bchol_status (*bchol_check_kernel_fn)(bchol_context *ctx, bchol_check_shape shape,
-                                              const char *name, cl_kernel *k);
-/* The layout for a batch: one group alone when the batch fits the one-group layout and
- * the kernel `widest` of get's program, built for it, takes that many work-items; else
- * the standard one. */
-bchol_check_shape bchol__vcheck_shape(bchol_context *ctx, int64_t batch,
-                                      bchol_check_kernel_fn get, const char *widest);
-/* The build options of vbatched_check.cl for a layout, with the matrix checks' codes. */
-void bchol__vcheck_options(bchol_options *o, bchol_check_shape shape);
 
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                   cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
@@ -364,7 +346,7 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n);
 /* The scan of the block aggregates in scratch between a blocks and a flag kernel (also
  * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take
- * the carries themselves (more blocks only come in the standard layout). */
+ * the carries themselves. */
 bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks);
 bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                 cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,

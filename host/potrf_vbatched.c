@@ -168,7 +168,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     }
 
     bchol_call call;
-    bchol_vcheck vc = {NULL, 0, {0, 0}};
+    bchol_vcheck vc = {NULL, 0};
     bchol__call_begin(&call, ctx);
     /* The plain form bounds n[b] by nothing; the well-formed matrices give max_n. */
     const int bound = ex ? max_n : INT_MAX;

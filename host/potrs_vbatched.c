@@ -105,7 +105,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     if (!result) return bchol__fail_cl(ctx, err, "vbatched solve checks: result buffer");
 
     bchol_call call;
-    bchol_vcheck vc = {NULL, 0, {0, 0}};
+    bchol_vcheck vc = {NULL, 0};
     bchol__call_begin(&call, ctx);
     /* The plain form bounds the sizes by nothing; the well-formed entries give the maxima. */
     const int bound_n = ex ? max_n : INT_MAX, bound_nrhs = ex ? max_nrhs : INT_MAX;

@@ -6,49 +6,22 @@
 
 static const char *const check_files[] = {"vbatched_check.cl", NULL};
 
-/* The standard layout: blocks of 64 work-items of 8 matrices (512), as many groups as the
- * batch needs; past 64 blocks the scan runs between them, in one group of 64. */
+/* 64 work-items of 8 matrices: a block of 512; the scan over blocks runs in one group. */
 #define CHECK_WG 64
 #define CHECK_PER_ITEM 8
-/* A batch that one group of up to ONE_GROUP_WG work-items of ONE_GROUP_PER_ITEM matrices
- * holds (16384 with 1024 work-items) is checked by that group alone: one launch (the flag
- * kernel) instead of two, each launch and the gap after it costing some 20 us on the H200
- * (2026-11-24, docs/results/2026-11-24-h200-vbatched-checks). */
-#define ONE_GROUP_WG 1024
-#define ONE_GROUP_PER_ITEM 16
+#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
 
-void bchol__vcheck_options(bchol_options *o, bchol_check_shape shape)
-{
-    bchol__options_add(o, "-D CHECK_WG=%d", shape.wg);
-    bchol__options_add(o, "-D CHECK_PER_ITEM=%d", shape.per_item);
-    bchol__options_add(o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
-    bchol__options_add(o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
-    bchol__options_add(o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
-    bchol__options_add(o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
-    bchol__options_add(o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
-}
-
-bchol_check_shape bchol__vcheck_shape(bchol_context *ctx, int64_t batch,
-                                      bchol_check_kernel_fn get, const char *widest)
-{
-    const bchol_check_shape standard = {CHECK_WG, CHECK_PER_ITEM};
-    bchol_check_shape one = {ONE_GROUP_WG, ONE_GROUP_PER_ITEM};
-    while (one.wg > CHECK_WG && (size_t)one.wg > ctx->info.max_work_group)
-        one.wg /= 2;
-    if ((int64_t)one.wg * one.per_item < batch || one.wg <= CHECK_WG) return standard;
-    /* the built kernel may take fewer work-items than its required size (registers) */
-    cl_kernel k;
-    if (get(ctx, one, widest, &k) || bchol__kernel_wg_limit(ctx, k) < (size_t)one.wg)
-        return standard;
-    return one;
-}
-
-static bchol_status get_check_kernel(bchol_context *ctx, bchol_check_shape shape,
-                                     const char *name, cl_kernel *k)
+static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
-    bchol__vcheck_options(&o, shape);
+    bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
+    bchol__options_add(&o, "-D CHECK_PER_ITEM=%d", CHECK_PER_ITEM);
+    bchol__options_add(&o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
+    bchol__options_add(&o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
+    bchol__options_add(&o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
+    bchol__options_add(&o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
+    bchol__options_add(&o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
     return bchol__get_kernel(ctx, check_files, &o, name, k);
 }
 
@@ -59,14 +32,13 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
 {
     cl_kernel k;
     bchol_status st;
-    if ((st = get_check_kernel(call->ctx, vc->shape, name, &k))) return st;
-    const size_t wg = (size_t)vc->shape.wg;
-    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, wg);
+    if ((st = get_check_kernel(call->ctx, name, &k))) return st;
+    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, CHECK_WG);
     cl_ulong elems = a_elems, count = (cl_ulong)batch, blocks = vc->blocks;
     cl_int mx = max_n;
     for (cl_ulong g0 = 0; g0 < blocks; g0 += (cl_ulong)per_launch) {
         cl_ulong groups = blocks - g0 < (cl_ulong)per_launch ? blocks - g0 : (cl_ulong)per_launch;
-        size_t local = wg, global = (size_t)groups * wg;
+        size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
         bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(lda),         BCHOL_ARG(offsets),
                             BCHOL_ARG(elems), BCHOL_ARG(mx),          BCHOL_ARG(count),
                             BCHOL_ARG(g0),    BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks),
@@ -82,14 +54,12 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
 {
     bchol_context *ctx = call->ctx;
     cl_int err;
-    vc->shape = bchol__vcheck_shape(ctx, batch, get_check_kernel, "vbatched_check_flag");
-    const uint64_t block = (uint64_t)vc->shape.wg * (uint64_t)vc->shape.per_item;
-    vc->blocks = ((uint64_t)batch + block - 1) / block;
+    vc->blocks = ((uint64_t)batch + CHECK_BLOCK - 1) / CHECK_BLOCK;
     vc->scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
                                  (size_t)(3 * vc->blocks + 1) * sizeof(cl_ulong), NULL, &err);
     if (!vc->scratch) return bchol__fail_cl(ctx, err, "vbatched checks: scratch buffer");
     /* One block has no carries to take from the others: unless the largest n is to be read
-     * back, the flag kernel alone does the checks. */
+     * back, the flag kernel alone does the checks (one launch less for up to 512 matrices). */
     if (vc->blocks == 1 && !need_max_n) return BCHOL_SUCCESS;
     bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
                                     batch, vc, NULL);
@@ -98,12 +68,10 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
 
 bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks)
 {
-    /* up to CHECK_WG blocks the flag kernels take the carries themselves (block_carries);
-     * more blocks than that only come in the standard layout */
+    /* up to CHECK_WG blocks the flag kernels take the carries themselves (block_carries) */
     if (blocks <= CHECK_WG) return BCHOL_SUCCESS;
-    const bchol_check_shape standard = {CHECK_WG, CHECK_PER_ITEM};
     cl_kernel scan;
-    bchol_status st = get_check_kernel(call->ctx, standard, "vbatched_check_scan", &scan);
+    bchol_status st = get_check_kernel(call->ctx, "vbatched_check_scan", &scan);
     if (st) return st;
     size_t one = CHECK_WG;
     cl_ulong count = blocks;

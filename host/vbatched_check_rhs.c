@@ -1,16 +1,25 @@
 /* Device checks of a variable-size solve's right-hand-side arrays
  * (cl_kernels/vbatched_check_rhs.cl, built after vbatched_check.cl): blocks, the scan of
- * vbatched_check.cl, then flag, in the layout bchol__vcheck_shape picks, as the matrix
- * checks do. */
+ * vbatched_check.cl, then flag, as the matrix checks do. */
 #include "internal.h"
+
+/* As in vbatched_check.c: the two programs share the block layout. */
+#define CHECK_WG 64
+#define CHECK_PER_ITEM 8
+#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
 
 static const char *const rhs_files[] = {"vbatched_check.cl", "vbatched_check_rhs.cl", NULL};
 
-static bchol_status get_kernel(bchol_context *ctx, bchol_check_shape shape, const char *name,
-                               cl_kernel *k) {
+static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *k) {
     bchol_options o;
     bchol__options_init(&o);
-    bchol__vcheck_options(&o, shape);
+    bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
+    bchol__options_add(&o, "-D CHECK_PER_ITEM=%d", CHECK_PER_ITEM);
+    bchol__options_add(&o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
+    bchol__options_add(&o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
+    bchol__options_add(&o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
+    bchol__options_add(&o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
+    bchol__options_add(&o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
     bchol__options_add(&o, "-D INFO_BAD_NRHS=%d", BCHOL_INFO_BAD_NRHS);
     bchol__options_add(&o, "-D INFO_BAD_LDB=%d", BCHOL_INFO_BAD_LDB);
     bchol__options_add(&o, "-D INFO_BAD_OFFSET_B=%d", BCHOL_INFO_BAD_OFFSET_B);
@@ -22,18 +31,17 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_check_shape shape, cons
 /* One launch per slice of blocks that fits the driver's grid. */
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem nrhs,
                                   cl_mem ldb, cl_mem offsets_b, uint64_t b_elems, int max_nrhs,
-                                  int64_t batch, bchol_check_shape shape, cl_mem scratch,
-                                  uint64_t blocks, cl_mem info, cl_mem result) {
+                                  int64_t batch, cl_mem scratch, uint64_t blocks, cl_mem info,
+                                  cl_mem result) {
     cl_kernel k;
     bchol_status st;
-    if ((st = get_kernel(call->ctx, shape, name, &k))) return st;
-    const size_t wg = (size_t)shape.wg;
-    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, wg);
+    if ((st = get_kernel(call->ctx, name, &k))) return st;
+    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, CHECK_WG);
     cl_ulong elems = b_elems, count = (cl_ulong)batch, nblocks = blocks;
     cl_int mx = max_nrhs;
     for (cl_ulong g0 = 0; g0 < nblocks; g0 += (cl_ulong)per_launch) {
         cl_ulong groups = nblocks - g0 < (cl_ulong)per_launch ? nblocks - g0 : (cl_ulong)per_launch;
-        size_t local = wg, global = (size_t)groups * wg;
+        size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
         bchol_arg args[] = {BCHOL_ARG(n),         BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),
                             BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
                             BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
@@ -47,10 +55,7 @@ bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem l
                                cl_mem offsets_b, uint64_t b_elems, int max_nrhs, int64_t batch,
                                cl_mem info, cl_mem result) {
     bchol_context *ctx = call->ctx;
-    const bchol_check_shape shape =
-        bchol__vcheck_shape(ctx, batch, get_kernel, "vbatched_check_rhs_flag");
-    const uint64_t blocks =
-        ((uint64_t)batch + (uint64_t)shape.wg * shape.per_item - 1) / ((uint64_t)shape.wg * shape.per_item);
+    const uint64_t blocks = ((uint64_t)batch + CHECK_BLOCK - 1) / CHECK_BLOCK;
     cl_int err;
     cl_mem scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
                                     (size_t)(3 * blocks + 1) * sizeof(cl_ulong), NULL, &err);
@@ -59,11 +64,11 @@ bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem l
     /* one block: no carries to take from others, the flag kernel alone (as for A) */
     if (!st && blocks > 1)
         st = launch_blocks(call, "vbatched_check_rhs_blocks", n, nrhs, ldb, offsets_b, b_elems,
-                           max_nrhs, batch, shape, scratch, blocks, info, NULL);
+                           max_nrhs, batch, scratch, blocks, info, NULL);
     if (!st) st = bchol__vcheck_scan(call, scratch, blocks);
     if (!st)
         st = launch_blocks(call, "vbatched_check_rhs_flag", n, nrhs, ldb, offsets_b, b_elems,
-                           max_nrhs, batch, shape, scratch, blocks, info, result);
+                           max_nrhs, batch, scratch, blocks, info, result);
     clReleaseMemObject(scratch); /* OpenCL keeps it until the commands using it finish */
     return st;
 }
