@@ -335,6 +335,13 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
  * BCHOL_INFO_* code for every matrix). max_n bounds n[b]; a_elems is the size of A in
  * elements. Release the scratch with bchol__vcheck_release whatever happened.
  */
+/* The check kernels' block layout (vbatched_check.cl; its _rhs twin shares it): groups of
+ * 64 work-items of 8 matrices, 512 a block; past 64 blocks a one-group scan. */
+#define BCHOL__CHECK_WG 64
+#define BCHOL__CHECK_PER_ITEM 8
+/* The build options of vbatched_check.cl: the layout and the matrix checks' codes. */
+void bchol__vcheck_options(bchol_options *o);
+
 typedef struct {
     cl_mem scratch; /* per block: max end, min start (cl_ulong), max n (int); result */
     uint64_t blocks;

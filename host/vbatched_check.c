@@ -6,22 +6,25 @@
 
 static const char *const check_files[] = {"vbatched_check.cl", NULL};
 
-/* 64 work-items of 8 matrices: a block of 512; the scan over blocks runs in one group. */
-#define CHECK_WG 64
-#define CHECK_PER_ITEM 8
-#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
+#define CHECK_WG BCHOL__CHECK_WG
+#define CHECK_BLOCK (BCHOL__CHECK_WG * BCHOL__CHECK_PER_ITEM)
+
+void bchol__vcheck_options(bchol_options *o)
+{
+    bchol__options_add(o, "-D CHECK_WG=%d", BCHOL__CHECK_WG);
+    bchol__options_add(o, "-D CHECK_PER_ITEM=%d", BCHOL__CHECK_PER_ITEM);
+    bchol__options_add(o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
+    bchol__options_add(o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
+    bchol__options_add(o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
+    bchol__options_add(o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
+    bchol__options_add(o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
+}
 
 static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
-    bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
-    bchol__options_add(&o, "-D CHECK_PER_ITEM=%d", CHECK_PER_ITEM);
-    bchol__options_add(&o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
-    bchol__options_add(&o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
-    bchol__options_add(&o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
-    bchol__options_add(&o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
-    bchol__options_add(&o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
+    bchol__vcheck_options(&o);
     return bchol__get_kernel(ctx, check_files, &o, name, k);
 }
 

@@ -3,23 +3,15 @@
  * vbatched_check.cl, then flag, as the matrix checks do. */
 #include "internal.h"
 
-/* As in vbatched_check.c: the two programs share the block layout. */
-#define CHECK_WG 64
-#define CHECK_PER_ITEM 8
-#define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
+#define CHECK_WG BCHOL__CHECK_WG
+#define CHECK_BLOCK (BCHOL__CHECK_WG * BCHOL__CHECK_PER_ITEM)
 
 static const char *const rhs_files[] = {"vbatched_check.cl", "vbatched_check_rhs.cl", NULL};
 
 static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *k) {
     bchol_options o;
     bchol__options_init(&o);
-    bchol__options_add(&o, "-D CHECK_WG=%d", CHECK_WG);
-    bchol__options_add(&o, "-D CHECK_PER_ITEM=%d", CHECK_PER_ITEM);
-    bchol__options_add(&o, "-D INFO_BAD_N=%d", BCHOL_INFO_BAD_N);
-    bchol__options_add(&o, "-D INFO_ABOVE_MAX_N=%d", BCHOL_INFO_ABOVE_MAX_N);
-    bchol__options_add(&o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
-    bchol__options_add(&o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
-    bchol__options_add(&o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
+    bchol__vcheck_options(&o);
     bchol__options_add(&o, "-D INFO_BAD_NRHS=%d", BCHOL_INFO_BAD_NRHS);
     bchol__options_add(&o, "-D INFO_BAD_LDB=%d", BCHOL_INFO_BAD_LDB);
     bchol__options_add(&o, "-D INFO_BAD_OFFSET_B=%d", BCHOL_INFO_BAD_OFFSET_B);
