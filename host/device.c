@@ -69,6 +69,8 @@ bchol_status bchol__query_device(cl_platform_id platform, cl_device_id device,
 
     const bchol_backend *backend = bchol__backend_for(platform, device, info);
     snprintf(info->family, sizeof info->family, "%s", backend->family);
+    const uint64_t reserve = (uint64_t)backend->local_mem_reserve;
+    info->local_mem_usable = lmem > reserve ? lmem - reserve : 0;
     backend->identify(device, info);
     return BCHOL_SUCCESS;
 }

@@ -106,8 +106,7 @@ int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, s
 
 uint64_t bchol__usable_local_mem(const bchol_context *ctx)
 {
-    uint64_t reserve = (uint64_t)ctx->backend->local_mem_reserve;
-    return ctx->info.local_mem > reserve ? ctx->info.local_mem - reserve : 0;
+    return ctx->info.local_mem_usable; /* the backend's reserve taken off (device.c) */
 }
 
 size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)

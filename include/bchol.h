@@ -153,6 +153,8 @@ typedef struct bchol_device_info {
     uint64_t global_mem;    /* bytes */
     uint64_t max_alloc;     /* bytes */
     uint64_t local_mem;     /* bytes */
+    uint64_t local_mem_usable; /* bytes a kernel may ask for: local_mem less what the driver
+                                  keeps per work-group (1 KiB on NVIDIA from sm_80) */
     size_t max_work_group;
     int platform_index, device_index;
 } bchol_device_info;

@@ -110,7 +110,7 @@ static void case_unsupported(void)
     bchol_device_info d;
     bchol_context_device_info(ctx, &d);
     bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 64, .rpt = 1};
-    long long n = (long long)(d.local_mem / (32 * 64 * 8)) + 1;
+    long long n = (long long)(d.local_mem_usable / (32 * 64 * 8)) + 1;
     cl_mem big = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE, (size_t)(n * n * 8), NULL, NULL);
     bchol_status st = bchol_dpotrf_batched_ex(ctx, &p, 'L', (int)n, big, 0, (int)n, n * n, 1, info, NULL);
     if (!d.fp64) st = st == BCHOL_ERR_NO_FP64 ? BCHOL_ERR_UNSUPPORTED_SIZE : st;
@@ -319,7 +319,7 @@ static void case_dispatch(void)
                 continue;
             }
             /* the fused kernel keeps tbc*ib elements per row in local memory (potrf_fused.c) */
-            const long long fused_max = (long long)(d.local_mem / ((unsigned long long)p.tbc * p.ib * (pi ? 8 : 4)));
+            const long long fused_max = (long long)(d.local_mem_usable / ((unsigned long long)p.tbc * p.ib * (pi ? 8 : 4)));
             if (p.variant == BCHOL_VARIANT_SEPARATE && !switched) {
                 switched = n;
                 printf("    %c: fused up to n = %d, separate above\n", prec, n - 1);

@@ -562,13 +562,13 @@ static int mode_args(bchol_context *ctx)
     bchol_context_device_info(ctx, &d);
     bchol_vbatched_params q = {.fused = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 1},
                                .etm = BCHOL_ETM_DEFAULT, .schedule = BCHOL_SCHEDULE_DEFAULT};
-    const int huge = (int)(d.local_mem / (32 * 4)) + 1;
+    const int huge = (int)(d.local_mem_usable / (32 * 4)) + 1;
     vcall(ctx, "_ex FUSED, max_n beyond local memory", 's', &q, 'L', huge, v, B,
           BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
     bchol_vbatched_params dp;
     bchol_potrf_vbatched_params(ctx, 's', 4096, &dp, NULL);
     const int big =
-        (int)(d.local_mem / (4 * (size_t)dp.fused.ib)) + 1; /* beyond it with the default ib */
+        (int)(d.local_mem_usable / (4 * (size_t)dp.fused.ib)) + 1; /* beyond it with the default ib */
     int nbig[B] = {5, big, 0, 5}, ldbig[B] = {5, big, 1, 6}, sentinel[B] = {7, 7, 7, 7}, got[B];
     int64_t offbig[B] = {0, 0, 0, 0};
     w = v;

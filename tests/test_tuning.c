@@ -386,10 +386,15 @@ static void one_entry_file(const bchol_device_info *d, const char *name, int ib,
 static void case_local_memory(void)
 {
     const bchol_device_info d = device();
+    /* what a kernel may ask for: the device's local memory less its driver's reserve (the
+     * limit the library and the tuner's pruning both use) */
+    const uint64_t reserve = strcmp(d.family, "pocl") ? 1024 : 0;
+    CHECK(d.local_mem_usable + reserve == d.local_mem, "%s: local_mem %llu, usable %llu",
+          d.family, (unsigned long long)d.local_mem, (unsigned long long)d.local_mem_usable);
     char path[128];
     one_entry_file(&d, "big.json", 32, 64, "fixed", path, sizeof path);
     bchol_context *ctx = new_context();
-    const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 matrices of n x 32 floats overflow */
+    const int n = (int)(d.local_mem_usable / (64 * 32 * 4)) + 1; /* 64 matrices of n x 32 floats overflow */
     bchol_params p, want = defaults('s', n);
     const char *source;
     bchol_potrf_params(ctx, 's', n, &p, &source);
@@ -397,7 +402,7 @@ static void case_local_memory(void)
     CHECK(strstr(source, "local memory") && strstr(source, "defaults"), "source \"%s\"", source);
     printf("n = %d: %s\n", n, source);
     /* where even ib = 32 rows of 64 matrices do not fit, no size takes the entry */
-    if (64ull * 32 * 32 * 4 > d.local_mem) {
+    if (64ull * 32 * 32 * 4 > d.local_mem_usable) {
         want = defaults('s', 1);
         bchol_potrf_params(ctx, 's', 1, &p, &source);
         CHECK(same(&p, &want) && strstr(source, "local memory"), "n = 1: ib %d tbc %d (%s)", p.ib, p.tbc, source);
@@ -417,7 +422,7 @@ static void case_caller_ib(void)
     char path[128];
     one_entry_file(&d, "narrow.json", 4, 64, "shrink", path, sizeof path);
     bchol_context *ctx = new_context();
-    const int n = (int)(d.local_mem / (64 * 32 * 4)) + 1; /* 64 panels of n x 32 overflow */
+    const int n = (int)(d.local_mem_usable / (64 * 32 * 4)) + 1; /* 64 panels of n x 32 overflow */
     bchol_params p = {0}, got = {0};
     bchol_potrf_params(ctx, 's', n, &got, NULL);
     CHECK(got.variant == BCHOL_VARIANT_FUSED && got.ib == 4 && got.tbc == 64,
@@ -518,7 +523,7 @@ static void case_prepare(void)
     /* more work-items than a group takes: the library fits tbc (CL_KERNEL_WORK_GROUP_SIZE) */
     int n = (int)(d.max_work_group / 64) + 4;
     bchol_params big = {.variant = BCHOL_VARIANT_FUSED, .ib = 4, .tbc = 64, .rpt = 1, .shape = BCHOL_SHAPE_FIXED};
-    if ((unsigned long long)64 * n * 4 * 4 <= d.local_mem) {
+    if ((unsigned long long)64 * n * 4 * 4 <= d.local_mem_usable) {
         bchol_status st = bchol_potrf_prepare(ctx, &big, 's', 'L', n, &eff);
         CHECK(st == BCHOL_SUCCESS && eff.tbc < 64 && (size_t)eff.tbc * (size_t)((n + eff.rpt - 1) / eff.rpt) <= d.max_work_group,
               "n = %d with tbc = 64: %s, tbc %d rpt %d (%s)", n, bchol_status_string(st), eff.tbc, eff.rpt,
@@ -528,7 +533,7 @@ static void case_prepare(void)
     }
     /* n beyond local memory */
     bchol_params wide = {.variant = BCHOL_VARIANT_FUSED, .ib = 32, .tbc = 64, .rpt = 1, .shape = BCHOL_SHAPE_FIXED};
-    n = (int)(d.local_mem / (64 * 32 * 4)) + 1;
+    n = (int)(d.local_mem_usable / (64 * 32 * 4)) + 1;
     CHECK(bchol_potrf_prepare(ctx, &wide, 's', 'L', n, &eff) == BCHOL_ERR_UNSUPPORTED_SIZE &&
               strstr(bchol_last_error(ctx), "local memory"),
           "n = %d beyond local memory: %s", n, bchol_last_error(ctx));

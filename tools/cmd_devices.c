@@ -30,7 +30,8 @@ int cmd_devices(int argc, char **argv)
         printf("    type          %s\n", d.type & CL_DEVICE_TYPE_GPU ? "GPU" : d.type & CL_DEVICE_TYPE_CPU ? "CPU" : "other");
         printf("    fp64          %s\n", d.fp64 ? "yes" : "no");
         printf("    compute units %u\n", d.compute_units);
-        printf("    local memory  %llu KiB\n", (unsigned long long)(d.local_mem / 1024));
+        printf("    local memory  %llu KiB (%llu bytes usable by a kernel)\n",
+               (unsigned long long)(d.local_mem / 1024), (unsigned long long)d.local_mem_usable);
         printf("    global memory %.1f GiB (largest allocation %.1f GiB)\n", d.global_mem / 1073741824.0,
                d.max_alloc / 1073741824.0);
         printf("    work-group    %zu work-items at most\n", d.max_work_group);

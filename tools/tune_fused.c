@@ -29,7 +29,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     const int n = t->n;
     int k = 0;
     /* the narrowest panel of one matrix must fit local memory, else fused does not apply */
-    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem) return 0;
+    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem_usable) return 0;
     switch (param) {
     case IB: {
         int cap = 4;
@@ -58,9 +58,9 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     const unsigned long long local =
         (unsigned long long)c[TBC] * (unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * tune_elem(t);
-    if (local > t->dev.local_mem) {
-        snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
-                 (unsigned long long)t->dev.local_mem);
+    if (local > t->dev.local_mem_usable) {
+        snprintf(why, size, "needs %llu bytes of local memory; a kernel may use %llu", local,
+                 (unsigned long long)t->dev.local_mem_usable);
         return "local memory";
     }
     if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {

@@ -75,9 +75,9 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     /* the GEMM tiles keep kb rows of both operands in local memory (potrf_separate.c) */
     const int kb = c[NB] < 16 ? pow2_at_least(c[NB]) : 16;
     const unsigned long long local = (unsigned long long)kb * (2ULL * c[TILE] + 2) * tune_elem(t);
-    if (local > t->dev.local_mem) {
-        snprintf(why, size, "GEMM tiles of %d need %llu bytes of local memory; the device has %llu",
-                 c[TILE], local, (unsigned long long)t->dev.local_mem);
+    if (local > t->dev.local_mem_usable) {
+        snprintf(why, size, "GEMM tiles of %d need %llu bytes of local memory; a kernel may use %llu",
+                 c[TILE], local, (unsigned long long)t->dev.local_mem_usable);
         return "local memory";
     }
     /* bchol's GEMM kernels run 16 x 16 work-items */

@@ -58,9 +58,9 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     }
     /* two slots of NT values per unit */
     const unsigned long long local = 2ull * (unsigned long long)c[TBC] * c[NT] * tune_elem(t);
-    if (local > t->dev.local_mem) {
-        snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
-                 (unsigned long long)t->dev.local_mem);
+    if (local > t->dev.local_mem_usable) {
+        snprintf(why, size, "needs %llu bytes of local memory; a kernel may use %llu", local,
+                 (unsigned long long)t->dev.local_mem_usable);
         return "local memory";
     }
     if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {

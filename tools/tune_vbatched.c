@@ -34,7 +34,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     const int n = t->n;
     int k = 0;
     /* only the fused share of a vbatched call: up to the crossover it splits at */
-    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem || n > t->vb_crossover) return 0;
+    if ((unsigned long long)n * 4 * tune_elem(t) > t->dev.local_mem_usable || n > t->vb_crossover) return 0;
     switch (param) {
     case IB: {
         int cap = 4;
@@ -88,9 +88,9 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     const unsigned long long local =
         (unsigned long long)c[TBC] * ((unsigned long long)(n > c[IB] ? n : c[IB]) * c[IB] * tune_elem(t) + 8);
-    if (local > t->dev.local_mem) {
-        snprintf(why, size, "needs %llu bytes of local memory; the device has %llu", local,
-                 (unsigned long long)t->dev.local_mem);
+    if (local > t->dev.local_mem_usable) {
+        snprintf(why, size, "needs %llu bytes of local memory; a kernel may use %llu", local,
+                 (unsigned long long)t->dev.local_mem_usable);
         return "local memory";
     }
     if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {
