@@ -65,14 +65,16 @@ inline int rhs_code(const ulong b, CHECK_RHS_ARGS, ulong *s0, ulong *e0)
     return check_rhs(n[b], nrhs[b], ldb[b], offsets_b[b], b_elems, max_nrhs, s0, e0);
 }
 
-/* Block aggregates of blocks g0 + group (nmax unused: 0). */
+/* Block aggregates of blocks g0 + group (nmax unused: 0); block 0 also zeroes result for
+ * the flag kernel's atomic maxima, which runs after it (no launch of its own for that). */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
-__kernel void vbatched_check_rhs_blocks(CHECK_RHS_ARGS)
+__kernel void vbatched_check_rhs_blocks(CHECK_RHS_ARGS, __global int *result)
 {
     __global ulong *ends = scratch, *starts = scratch + blocks, *nmax = scratch + 2 * blocks;
     __local ulong s[CHECK_WG];
     const int lid = (int)get_local_id(0);
     const ulong block = g0 + get_group_id(0);
+    if (block == 0 && lid < 2) result[lid] = 0;
     ulong first, last, end = 0, start_neg = 0;
     item_range(block, lid, count, &first, &last);
     for (ulong b = first; b < last; b++) {
@@ -134,11 +136,24 @@ __kernel void vbatched_check_rhs_flag(CHECK_RHS_ARGS, __global int *result)
             code[b - first] = INFO_OVERLAP_B;
         after_neg = max(after_neg, ~s0);
     }
+    int big_n = 0, big_nrhs = 0;
     for (ulong b = first; b < last; b++) {
         info[b] = code[b - first];
         if (code[b - first] == 0) {
-            atomic_max(&result[0], n[b]);
-            if (n[b] > 0) atomic_max(&result[1], nrhs[b]);
+            big_n = max(big_n, n[b]);
+            if (n[b] > 0) big_nrhs = max(big_nrhs, nrhs[b]);
         }
+    }
+    if (blocks == 1) { /* the only group (no blocks kernel ran): its maxima are the result */
+        barrier(CLK_LOCAL_MEM_FENCE); /* s is free again */
+        big_n = (int)group_scan_max((ulong)big_n, s, lid);
+        big_nrhs = (int)group_scan_max((ulong)big_nrhs, s, lid);
+        if (lid == CHECK_WG - 1) {
+            result[0] = big_n;
+            result[1] = big_nrhs;
+        }
+    } else if (big_n > 0 || big_nrhs > 0) { /* zeroed by the blocks kernel's block 0 */
+        atomic_max(&result[0], big_n);
+        atomic_max(&result[1], big_nrhs);
     }
 }

@@ -405,7 +405,7 @@ bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_pla
                                          cl_mem info);
 /* Device checks of the right-hand-side arrays after bchol__vcheck_flag: info[b] = 0
  * entries get a BCHOL_INFO_* code of the B arrays (overlaps included) or add n[b], nrhs[b]
- * to the maxima in result (2 ints, zeroed here). b_elems is the size of B in elements. */
+ * to the maxima in result (2 ints, written here). b_elems is the size of B in elements. */
 bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem ldb,
                                cl_mem offsets_b, uint64_t b_elems, int max_nrhs, int64_t batch,
                                cl_mem info, cl_mem result);

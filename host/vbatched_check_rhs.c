@@ -38,7 +38,7 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
                             BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
                             BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
                             BCHOL_ARG(nblocks),   BCHOL_ARG(info),  BCHOL_ARG(result)};
-        if ((st = bchol__launch(call, k, result ? 12 : 11, args, 1, &global, &local))) return st;
+        if ((st = bchol__launch(call, k, 12, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
 }
@@ -52,11 +52,12 @@ bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem l
     cl_mem scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE,
                                     (size_t)(3 * blocks + 1) * sizeof(cl_ulong), NULL, &err);
     if (!scratch) return bchol__fail_cl(ctx, err, "vbatched solve checks: scratch buffer");
-    bchol_status st = bchol__fill_int(call, result, 0, 2);
-    /* one block: no carries to take from others, the flag kernel alone (as for A) */
-    if (!st && blocks > 1)
+    /* one block: no carries to take from others, the flag kernel alone (as for A), which
+     * then writes the maxima itself; else the blocks kernel also zeroes them */
+    bchol_status st = BCHOL_SUCCESS;
+    if (blocks > 1)
         st = launch_blocks(call, "vbatched_check_rhs_blocks", n, nrhs, ldb, offsets_b, b_elems,
-                           max_nrhs, batch, scratch, blocks, info, NULL);
+                           max_nrhs, batch, scratch, blocks, info, result);
     if (!st) st = bchol__vcheck_scan(call, scratch, blocks);
     if (!st)
         st = launch_blocks(call, "vbatched_check_rhs_flag", n, nrhs, ldb, offsets_b, b_elems,
