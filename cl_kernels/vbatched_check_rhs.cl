@@ -11,8 +11,9 @@
  *   the block overlaps another's, decided in index order
  *     as for the matrices (vbatched_check.cl)              INFO_OVERLAP_B
  * A matrix that passes adds its n, and if n > 0 its nrhs, to the maxima in result[0],
- * result[1] (zeroed by the host), which the plain routines read back to size their
- * launches (an order-0 matrix has nothing to solve, whatever its nrhs).
+ * result[1] (zeroed by the blocks kernel; with one block, written whole by the flag
+ * kernel's only group), which the plain routines read back to size their launches (an
+ * order-0 matrix has nothing to solve, whatever its nrhs).
  *
  * Two kernels over the blocks of vbatched_check.cl, with vbatched_check_scan between them
  * for more than CHECK_WG blocks, on the same scratch layout (ends | starts | nmax per
