@@ -76,6 +76,9 @@
 #             UNTUNED_DEFAULTS=generic: the untuned runs take the generic backend's defaults
 #             (BCHOL_DEFAULTS=generic, what bchol runs on a device it does not know; files
 #             named untuned-generic, tune-check-generic); also for tune-check-vbatched
+#             TUNE_CHECK_ROUNDS=R (default 1): R alternating rounds of untuned and tuned runs,
+#             the medians over the rounds compared (tools/gpu/rounds_ratio.py); also for
+#             tune-check-vbatched
 #   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
 #             the default version's time with $TUNE_FILE against BCHOL_TUNING_FILE=off
 #   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
@@ -263,19 +266,20 @@ for step in "$@"; do
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     : > "$OUT/tune-check$tag-ratios.txt"
     for p in s d; do
-      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol bench \
-        --precision $p --n $SIZES > "$OUT/bench-untuned$tag-$p.txt" 2>&1
-      BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
-        --n $SIZES --explain > "$OUT/bench-tuned-$p.txt" 2>&1
-      # rows: n batch ms ...; speedup = untuned ms / tuned ms
-      awk -v p=$p '!/^#/ && $3+0 > 0 { if (FNR == NR) u[$1] = $3; else if ($1 in u) {
-          r = u[$1] / $3; printf "%s n=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx\n", p, $1, u[$1], $3, r;
-          s += log(r); k++ } } END { if (k) printf "%s geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
-        "$OUT/bench-untuned$tag-$p.txt" "$OUT/bench-tuned-$p.txt" | tee "$OUT/tune-check$tag-$p.txt"
+      : > "$OUT/bench-untuned$tag-$p.txt"; : > "$OUT/bench-tuned-$p.txt"
+      for round in $(seq ${TUNE_CHECK_ROUNDS:-1}); do # alternating, against drift between runs
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol \
+          bench --precision $p --n $SIZES >> "$OUT/bench-untuned$tag-$p.txt" 2>&1
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
+          --n $SIZES --explain >> "$OUT/bench-tuned-$p.txt" 2>&1
+      done
+      # rows: n batch ms ...; speedup = untuned ms / tuned ms, medians over the rounds
+      python3 tools/gpu/rounds_ratio.py $p n 3 "$OUT/bench-untuned$tag-$p.txt" "$OUT/bench-tuned-$p.txt" \
+        | tee "$OUT/tune-check$tag-$p.txt"
       grep " n=" "$OUT/tune-check$tag-$p.txt" >> "$OUT/tune-check$tag-ratios.txt"
     done
     # the aim: >= 1.3x over float and double together
-    awk '{ r = $NF; sub(/x$/, "", r); s += log(r); k++ }
+    awk '{ r = $(NF-2); sub(/x$/, "", r); s += log(r); k++ }
          END { if (k) printf "s and d geometric mean speedup %.3fx over %d sizes (aim >= 1.3x)\n", exp(s / k), k }' \
       "$OUT/tune-check$tag-ratios.txt" | tee "$OUT/tune-check$tag.txt" ;;
   tune-check-vbatched)
@@ -284,19 +288,20 @@ for step in "$@"; do
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     : > "$OUT/tune-check-vbatched$tag-ratios.txt"
     for p in s d; do
-      for band in 4,8,16,32,64@16384 128,256@3000 512@1000; do
-        for t in untuned tuned; do
-          file=off defaults=$UNTUNED_DEFAULTS name=untuned$tag
-          [ $t = tuned ] && file="$TUNE_FILE" defaults=device name=tuned
-          BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" BCHOL_DEFAULTS=$defaults $BUILD/tools/bchol \
-            bench --vbatched --precision $p --nmax ${band%@*} --batch ${band#*@} \
-            >> "$OUT/bench-vbatched-$name-$p.txt" 2>&1
+      : > "$OUT/bench-vbatched-untuned$tag-$p.txt"; : > "$OUT/bench-vbatched-tuned-$p.txt"
+      for round in $(seq ${TUNE_CHECK_ROUNDS:-1}); do
+        for band in 4,8,16,32,64@16384 128,256@3000 512@1000; do
+          for t in untuned tuned; do
+            file=off defaults=$UNTUNED_DEFAULTS name=untuned$tag
+            [ $t = tuned ] && file="$TUNE_FILE" defaults=device name=tuned
+            BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" BCHOL_DEFAULTS=$defaults $BUILD/tools/bchol \
+              bench --vbatched --precision $p --nmax ${band%@*} --batch ${band#*@} \
+              >> "$OUT/bench-vbatched-$name-$p.txt" 2>&1
+          done
         done
       done
-      awk -v p=$p '!/^#/ && $12+0 > 0 { if (FNR == NR) u[$1] = $12; else if ($1 in u) {
-          r = u[$1] / $12; printf "%s vbatched nmax=%-5s untuned %10.4f ms  tuned %10.4f ms  %.2fx  (vb/pad %s)\n", p, $1, u[$1], $12, r, $13;
-          s += log(r); k++ } } END { if (k) printf "%s vbatched geometric mean speedup %.3fx over %d sizes\n", p, exp(s / k), k }' \
-        "$OUT/bench-vbatched-untuned$tag-$p.txt" "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched$tag-$p.txt"
+      python3 tools/gpu/rounds_ratio.py "$p vbatched" nmax 12 "$OUT/bench-vbatched-untuned$tag-$p.txt" \
+        "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched$tag-$p.txt"
       grep "nmax=" "$OUT/tune-check-vbatched$tag-$p.txt" >> "$OUT/tune-check-vbatched$tag-ratios.txt"
     done ;;
   tune-check-solve)
