@@ -762,7 +762,8 @@ static void fuzz_solve_host(fz_reader *r, char prec, int posv) {
 
     const int solve = n > 0 && nrhs > 0;
     int valid = ctx && fz_uplo_ok(uplo) && n >= 0 && nrhs >= 0 && lda >= max1(n) &&
-                sa >= (int64_t)lda * n && ldb >= max1(n) && sb >= (int64_t)ldb * nrhs && batch >= 0;
+                fits32(n, lda) && sa >= (int64_t)lda * n && ldb >= max1(n) &&
+                sb >= (int64_t)ldb * nrhs && batch >= 0;
     valid = valid && !(batch > 0 && ((null_a && n > 0 && (solve || posv)) || (null_b && solve) ||
                                      (null_i && posv)));
     size_t ea = 1, eb = 1, ei = 1;
