@@ -644,7 +644,8 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
     int64_t next_a = fz_u8(r) % 4, next_b = fz_u8(r) % 4;
     for (int b = 0; b < VB_MAX; b++) {
         n[b] = entry_int(r, fz_u8(r) % 7);
-        lda[b] = entry_int(r, max1(n[b]) + fz_u8(r) % 2);
+        const int64_t lda_pick = (int64_t)max1(n[b]) + fz_u8(r) % 2; /* n may be INT_MAX */
+        lda[b] = entry_int(r, lda_pick > INT_MAX ? INT_MAX : (int)lda_pick);
         oa[b] = entry_long(r, next_a);
         /* the next matrix follows this one (raw offsets may be near the type's limits) */
         if (n[b] > 0 && lda[b] > 0 && lda[b] < 64 && oa[b] >= 0 && oa[b] < ((int64_t)1 << 40))
@@ -908,7 +909,8 @@ static void fuzz_vbatched_host(fz_reader *r, char prec, int what) {
     const int64_t cap = 2048;
     for (int b = 0; b < VB_MAX; b++) {
         n[b] = entry_int(r, fz_u8(r) % 7);
-        lda[b] = entry_int(r, max1(n[b]) + fz_u8(r) % 2);
+        const int64_t lda_pick = (int64_t)max1(n[b]) + fz_u8(r) % 2; /* n may be INT_MAX */
+        lda[b] = entry_int(r, lda_pick > INT_MAX ? INT_MAX : (int)lda_pick);
         oa[b] = entry_long(r, next_a);
         nrhs[b] = entry_int(r, fz_u8(r) % 4);
         ldb[b] = entry_int(r, max1(n[b]));
