@@ -2,8 +2,9 @@
  * backend for identity and driver quirks but takes the generic backend's defaults, so that
  * a tuning file can be measured against what bchol runs on a device it does not know;
  * unset, "" or "device" keeps the device backend's. Any other value gives one warning,
- * at the first call that needs parameters (a handler set after the context was made then
- * receives it), and the device backend's defaults. */
+ * sent with the tuning files' at the first call that needs parameters (tuning_load.c: a
+ * handler set after the context was made then receives it), and the device backend's
+ * defaults. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -45,15 +46,4 @@ void bchol__defaults_select(bchol_context *ctx, const bchol_backend *device_back
              "bchol: BCHOL_DEFAULTS=%.100s is not one of device, generic; using the %s backend's "
              "defaults",
              v, device_backend->family);
-}
-
-void bchol__defaults_warn(bchol_context *ctx)
-{
-    char text[sizeof ctx->defaults_warning];
-    pthread_mutex_lock(&ctx->lock);
-    memcpy(text, ctx->defaults_warning, sizeof text);
-    ctx->defaults_warning[0] = 0;
-    pthread_mutex_unlock(&ctx->lock);
-    /* after the unlock: the message channel takes the lock itself */
-    if (*text) bchol__warn(ctx, "%s", text);
 }

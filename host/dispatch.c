@@ -50,14 +50,6 @@ static origin origin_of(const bchol_context *ctx)
     return o;
 }
 
-/* The tuning tables; at the first call that needs parameters, also the warning that a bad
- * BCHOL_DEFAULTS left at the context's creation (a handler can be in place by now). */
-static const struct bchol_tuning *tables(bchol_context *ctx)
-{
-    bchol__defaults_warn(ctx);
-    return bchol__tuning_for(ctx);
-}
-
 /* Largest n the backend gives the fused variant. */
 static int crossover(const bchol_context *ctx, bchol_precision p)
 {
@@ -192,7 +184,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
         size = sizeof scratch;
     }
     backend_defaults(ctx, p, n, out);
-    const struct bchol_tuning *t = tables(ctx);
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
     const int automatic = variant <= BCHOL_VARIANT_AUTO;
     if (automatic) variant = auto_variant(ctx, t, p, n, out, vwhy, sizeof vwhy);
     out->variant = variant;
@@ -324,7 +316,7 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
     params->variant = BCHOL_SOLVE_SUBST;
-    const struct bchol_tuning *t = tables(ctx);
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
     bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
     const origin from = origin_of(ctx);
@@ -458,7 +450,7 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     }
     /* the fused share's parameters from a vbatched entry of the tuning table */
     bchol_tuning_pick pick =
-        bchol__tuning_lookup(tables(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
+        bchol__tuning_lookup(bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_VBATCHED, fn);
     const bchol_tuning_entry *e = pick.entry;
     if (e) {
         bchol_vbatched_params tuned = *params;

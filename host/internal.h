@@ -28,7 +28,7 @@ struct bchol_context {
     const bchol_backend *backend;
     bchol_backend backend_copy;
     int generic_defaults;
-    /* A bad BCHOL_DEFAULTS, sent at the first call that needs parameters ("" once sent). */
+    /* A bad BCHOL_DEFAULTS, sent with the tuning tables' first load ("" once sent). */
     char defaults_warning[256];
 
     /* Guards the program cache and the set-arguments-then-enqueue of shared kernels. */
@@ -78,8 +78,6 @@ void bchol__warn(bchol_context *ctx, const char *fmt, ...)
 
 /* Sets ctx->backend from device_backend and BCHOL_DEFAULTS (see defaults.c). */
 void bchol__defaults_select(bchol_context *ctx, const bchol_backend *device_backend);
-/* Sends the warning about a bad BCHOL_DEFAULTS, once; the dispatcher calls it. */
-void bchol__defaults_warn(bchol_context *ctx);
 
 /* ---- devices (device.c) ------------------------------------------------------------- */
 

@@ -187,15 +187,20 @@ static void load(bchol_context *ctx, char *warning, size_t size)
 
 const bchol_tuning *bchol__tuning_for(bchol_context *ctx)
 {
-    char warning[1024] = "";
+    char warning[1024] = "", defaults[sizeof ctx->defaults_warning] = "";
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->tuning_loaded) {
         ctx->tuning_loaded = 1;
         load(ctx, warning, sizeof warning);
+        /* a bad BCHOL_DEFAULTS found when the context was made goes out now as well, when
+         * the caller has had the chance to set a handler (defaults.c) */
+        memcpy(defaults, ctx->defaults_warning, sizeof defaults);
+        ctx->defaults_warning[0] = 0;
     }
     const bchol_tuning *t = ctx->tuning;
     pthread_mutex_unlock(&ctx->lock);
     /* after the unlock: the message channel takes the lock itself */
+    if (*defaults) bchol__warn(ctx, "%s", defaults);
     if (*warning) bchol__warn(ctx, "%s", warning);
     return t;
 }
