@@ -17,6 +17,7 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     /* Testing aid: act as on a device without double precision. */
     const char *no_fp64 = getenv("BCHOL_DEVICE_NO_FP64");
     if (no_fp64 && *no_fp64 && strcmp(no_fp64, "0")) ctx->info.fp64 = 0;
+    ctx->trace = getenv("BCHOL_TRACE") != NULL; /* read once: not in every launch */
     bchol__defaults_select(ctx, bchol__backend_for(platform, device, &ctx->info));
     *out = ctx;
     return BCHOL_SUCCESS;

@@ -41,6 +41,8 @@ struct bchol_context {
 
     int timing;
     cl_event timed_first, timed_last;
+    /* BCHOL_TRACE was set when the context was made (launch.c). */
+    int trace;
 
     /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
     cl_mem workspace;

@@ -61,7 +61,7 @@ bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const 
         return bchol__fail_cl(ctx, err, what);
     }
     bchol__call_add_event(call, ev);
-    if (getenv("BCHOL_TRACE")) trace(kernel, ev, dims, global, local);
+    if (ctx->trace) trace(kernel, ev, dims, global, local);
     return BCHOL_SUCCESS;
 }
 
