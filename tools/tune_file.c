@@ -281,11 +281,11 @@ static double competing_ms(const group *g, const cJSON *r)
     return g->confirmed ? confirmed_ms(r) : ms_of(r);
 }
 
-static int in_group_of(const group *g, const cJSON *r, int n)
+static int in_group_of(const group *g, const cJSON *r)
 {
     const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
     return str(r, "precision")[0] == g->precision && !strcmp(str(r, "variant"), g->variant) &&
-           cJSON_IsNumber(rn) && rn->valueint == n && tune_record_nrhs(r) == g->nrhs;
+           cJSON_IsNumber(rn) && rn->valueint == g->n && tune_record_nrhs(r) == g->nrhs;
 }
 
 /* An entry serves the sizes up to the next measured one, so among the configurations
@@ -304,7 +304,7 @@ static double next_score(const tune_file *f, const group *next, const cJSON *par
     const cJSON *x;
     cJSON_ArrayForEach(x, f->tried)
     {
-        if (in_group_of(next, x, next->n) &&
+        if (in_group_of(next, x) &&
             cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(x, "params"), 1))
             return ms_of(x) >= 0 ? ms_of(x) / next_best : INFINITY;
     }
@@ -320,7 +320,7 @@ static const cJSON *carry_over(const tune_file *f, const group *g, const group *
     cJSON_ArrayForEach(r, f->tried)
     {
         index++;
-        double ms = tune_file_in_space(f, index) && in_group_of(next, r, next->n) ? ms_of(r) : -1;
+        double ms = tune_file_in_space(f, index) && in_group_of(next, r) ? ms_of(r) : -1;
         if (ms >= 0 && (next_best < 0 || ms < next_best)) next_best = ms;
     }
     if (best_ms <= 0 || next_best <= 0) return g->best;
@@ -331,7 +331,7 @@ static const cJSON *carry_over(const tune_file *f, const group *g, const group *
     cJSON_ArrayForEach(r, f->tried)
     {
         index++;
-        const double ms = tune_file_in_space(f, index) && in_group_of(g, r, g->n) ? competing_ms(g, r) : -1;
+        const double ms = tune_file_in_space(f, index) && in_group_of(g, r) ? competing_ms(g, r) : -1;
         if (r == g->best || ms < 0 || ms > best_ms * CARRY_TOLERANCE) continue;
         const double score = next_score(f, next, cJSON_GetObjectItemCaseSensitive(r, "params"), next_best);
         if (score < pick_score || (score == pick_score && ms < pick_ms)) {
