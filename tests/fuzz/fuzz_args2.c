@@ -246,7 +246,7 @@ static void fuzz_solve(fz_reader *r, char prec, int posv, int ex) {
         valid = holds(A, span(oa, sa, batch, lda, n, n) * es);
         if (nrhs > 0) valid = valid && holds(B, span(ob, sb, batch, ldb, n, nrhs) * es);
     }
-    if (valid && posv && batch > 0) valid = holds(I, batch * 4);
+    if (valid && posv && batch > 0) valid = holds(I, (__int128)batch * 4); /* batch may be near 2^63 */
 
     arg_buf *bufs[] = {&A, &B, &I};
     reset_all(bufs, 3);
@@ -336,7 +336,7 @@ static void fuzz_interleaved(fz_reader *r, char prec, int what, int ex) {
         valid = holds(A, ilv_span(n, n, batch, chunk) * es);
         if (what && nrhs > 0) valid = valid && holds(B, ilv_span(n, nrhs, batch, chunk) * es);
     }
-    if (valid && what != 1 && batch > 0) valid = holds(I, batch * 4);
+    if (valid && what != 1 && batch > 0) valid = holds(I, (__int128)batch * 4); /* batch may be near 2^63 */
 
     arg_buf *bufs[] = {&A, &B, &I};
     reset_all(bufs, 3);
