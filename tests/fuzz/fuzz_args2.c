@@ -475,7 +475,10 @@ static void fuzz_convert(fz_reader *r, char prec, int rhs, int back) {
 static int entry_int(fz_reader *r, int good) {
     const uint8_t k = fz_u8(r);
     if (k < 200) return good;
-    if (k < 230) return good + (int)(fz_u8(r) % 5) - 3;
+    if (k < 230) { /* near good, in 64 bits: good may be INT_MAX (n, then lda) */
+        const int64_t v = (int64_t)good + (int)(fz_u8(r) % 5) - 3;
+        return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+    }
     return (int32_t)fz_u64(r);
 }
 
