@@ -20,7 +20,7 @@
  * no row.
  *
  * The work-groups take the matrices in index order, or (sorted = 1) in the order of
- * potrf_vbatched_count/_scatter below: by decreasing number of panel steps, so that a
+ * potrf_vbatched_sort below: by decreasing number of panel steps, so that a
  * group's matrices start and finish on the same launches and the launch's live groups come
  * first.
  *
@@ -32,8 +32,7 @@
 #endif
 
 /* Sort keys: the number of IB-wide panels of a matrix that the fused kernel takes (more
- * than STEP_KEYS-1 panels share the last key), 0 for the others; the workspace holds
- * counts[STEP_KEYS], cursors[STEP_KEYS], then the order of the chunk's matrices. */
+ * than STEP_KEYS-1 panels share the last key), 0 for the others. */
 #define STEP_KEYS 256
 
 inline uint step_key(const int nb, const int inf, const int n_hi)
@@ -41,42 +40,33 @@ inline uint step_key(const int nb, const int inf, const int n_hi)
     return inf != 0 || nb <= 0 || nb > n_hi ? 0u : (uint)min((nb + IB - 1) / IB, STEP_KEYS - 1);
 }
 
-/* counts[k] += the number of matrices b0 .. b0+count-1 with key k (counts zeroed before). */
-__kernel void potrf_vbatched_count(__global const int *n, __global const int *info,
-                                   const ulong b0, const ulong count, const int n_hi,
-                                   __global uint *ws)
-{
-    __local uint hist[STEP_KEYS];
-    const int lid = (int)get_local_id(0), lsize = (int)get_local_size(0);
-    for (int k = lid; k < STEP_KEYS; k += lsize) hist[k] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong g = get_global_id(0);
-    if (g < count) atomic_inc(&hist[step_key(n[b0 + g], info[b0 + g], n_hi)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = lid; k < STEP_KEYS; k += lsize)
-        if (hist[k]) atomic_add(&ws[k], hist[k]);
-}
-
 /* order[p] = g for the chunk's matrices b0+g, keys in decreasing order (within a key, in
- * any order: each matrix's arithmetic does not depend on its group); cursors zeroed
- * before. */
-__kernel void potrf_vbatched_scatter(__global const int *n, __global const int *info,
-                                     const ulong b0, const ulong count, const int n_hi,
-                                     __global uint *ws)
+ * any order: each matrix's arithmetic does not depend on its group). One work-group does
+ * the whole counting sort, its counters in local memory: nothing to zero beforehand and
+ * one launch, where a sort over many groups took a fill and two launches of 20 us each
+ * (NVIDIA). */
+__kernel void potrf_vbatched_sort(__global const int *n, __global const int *info,
+                                  const ulong b0, const ulong count, const int n_hi,
+                                  __global uint *order)
 {
-    __local uint start[STEP_KEYS];
-    if (get_local_id(0) == 0) {
+    __local uint hist[STEP_KEYS], cursor[STEP_KEYS];
+    const uint lid = (uint)get_local_id(0), lsize = (uint)get_local_size(0);
+    for (uint k = lid; k < STEP_KEYS; k += lsize) hist[k] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong g = lid; g < count; g += lsize)
+        atomic_inc(&hist[step_key(n[b0 + g], info[b0 + g], n_hi)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
         uint s = 0;
         for (int k = STEP_KEYS - 1; k >= 0; k--) {
-            start[k] = s;
-            s += ws[k];
+            cursor[k] = s;
+            s += hist[k];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong g = get_global_id(0);
-    if (g < count) {
+    for (ulong g = lid; g < count; g += lsize) {
         const uint k = step_key(n[b0 + g], info[b0 + g], n_hi);
-        ws[2 * STEP_KEYS + start[k] + atomic_inc(&ws[STEP_KEYS + k])] = (uint)g;
+        order[atomic_inc(&cursor[k])] = (uint)g;
     }
 }
 
@@ -88,21 +78,21 @@ __kernel void potrf_vbatched_scatter(__global const int *n, __global const int *
  * pivot sets it. work holds tbc panels of `slot` elements (max(rows, IB)*IB for the
  * launch's largest remaining row count); bounds holds 2*tbc ints. Matrices with n[b] >
  * n_hi are left to the separate variant (a batch split by size class). sorted = 1: group
- * slot g takes matrix b0 + order[g], order being ws after its 2*STEP_KEYS counters.
+ * slot g takes matrix b0 + order[g].
  */
 __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offsets,
                                   __global const int *n, __global const int *lda,
                                   __global int *info, const int launch, const int launches,
                                   const ulong b0, const ulong count, const int n_hi,
                                   const int tbc, const int slot, const int sorted,
-                                  __global const uint *ws, __local REAL *work,
+                                  __global const uint *order, __local REAL *work,
                                   __local int *bounds)
 {
     const int lx = (int)get_local_size(0) / tbc;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
     const ulong g = (ulong)get_group_id(0) * (ulong)tbc + (ulong)ty;
-    const ulong b = b0 + (g < count ? (sorted ? (ulong)ws[2 * STEP_KEYS + g] : g) : 0);
+    const ulong b = b0 + (g < count ? (sorted ? (ulong)order[g] : g) : 0);
     const int nb = n[b];
 #if LAZY
     const int jb = (launch - (launches - (nb + IB - 1) / IB)) * IB;

@@ -9,9 +9,9 @@
 static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
                                              NULL};
 
-/* Keys of the sort by steps and the largest chunk it orders at once (its order takes 4
- * bytes per matrix of the workspace: 64 MiB). */
-enum { STEP_KEYS = 256, SORT_CHUNK = 1 << 24 };
+/* The largest chunk that the sort by steps orders at once (its order takes 4 bytes per
+ * matrix of the workspace: 64 MiB) and the work-items of its one work-group. */
+enum { SORT_CHUNK = 1 << 24, SORT_GROUP = 1024 };
 
 /* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
@@ -28,7 +28,7 @@ int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
     return n > 1000000 ? 1000000 : (int)n;
 }
 
-/* A kernel of the step program: the step, or the sort's count and scatter. */
+/* A kernel of the step program: the step or the sort. */
 static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
                                     const bchol_vbatched_params *prm, int upper, const char *name,
                                     cl_kernel *k)
@@ -102,13 +102,12 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
      * stay below SORT_CHUNK. */
     const cl_int sorted = prm.order == BCHOL_ORDER_STEPS && launches > 1 &&
                           (tbc > 1 || shape == BCHOL_SHAPE_PACK);
-    cl_kernel count_k = NULL, scatter_k = NULL;
+    cl_kernel sort_k = NULL;
     cl_mem ws = NULL;
     if (sorted) {
         if (chunk > SORT_CHUNK) chunk = SORT_CHUNK;
-        const size_t words = 2 * STEP_KEYS + (size_t)(batch < chunk ? batch : chunk);
-        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_count", &count_k)) ||
-            (st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_scatter", &scatter_k)) ||
+        const size_t words = (size_t)(batch < chunk ? batch : chunk);
+        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_sort", &sort_k)) ||
             (st = bchol__workspace_acquire(ctx, words * sizeof(cl_uint), &ws)))
             return st;
     }
@@ -117,18 +116,12 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
         cl_mem order = sorted ? ws : n; /* not read unless sorted */
         if (sorted) {
-            /* counting sort of the chunk by key (cl_kernels/potrf_vbatched.cl) */
-            size_t local = bchol__kernel_wg_limit(ctx, scatter_k);
-            const size_t limit = bchol__kernel_wg_limit(ctx, count_k);
-            if (local > limit) local = limit;
-            if (local > 256) local = 256;
-            const size_t global = (size_t)((count + local - 1) / local) * local;
+            /* counting sort of the chunk by key in one work-group (cl_kernels/potrf_vbatched.cl) */
+            size_t local = bchol__kernel_wg_limit(ctx, sort_k);
+            if (local > SORT_GROUP) local = SORT_GROUP;
             bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(info), BCHOL_ARG(b0),
                                 BCHOL_ARG(count), BCHOL_ARG(n_hi), BCHOL_ARG(ws)};
-            if ((st = bchol__fill_int(call, ws, 0, 2 * STEP_KEYS)) ||
-                (st = bchol__launch(call, count_k, 6, args, 1, &global, &local)) ||
-                (st = bchol__launch(call, scatter_k, 6, args, 1, &global, &local)))
-                break;
+            if ((st = bchol__launch(call, sort_k, 6, args, 1, &local, &local))) break;
         }
         for (cl_int t = 0; t < launches && !st; t++) {
             /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to
