@@ -355,6 +355,10 @@ bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, 
  * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take
  * the carries themselves. */
 bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks);
+/* Launches check kernel k over blocks check blocks, one launch per slice that fits the
+ * driver's grid; args[g0_arg] is set to each slice's first block (a cl_ulong). */
+bchol_status bchol__vcheck_launch_blocks(bchol_call *call, cl_kernel k, bchol_arg *args, int nargs,
+                                        int g0_arg, uint64_t blocks);
 bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                 cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                 cl_mem info);

@@ -20,7 +20,6 @@ static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *
     return bchol__get_kernel(ctx, rhs_files, &o, name, k);
 }
 
-/* One launch per slice of blocks that fits the driver's grid. */
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem nrhs,
                                   cl_mem ldb, cl_mem offsets_b, uint64_t b_elems, int max_nrhs,
                                   int64_t batch, cl_mem scratch, uint64_t blocks, cl_mem info,
@@ -28,19 +27,13 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
     cl_kernel k;
     bchol_status st;
     if ((st = get_kernel(call->ctx, name, &k))) return st;
-    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, CHECK_WG);
-    cl_ulong elems = b_elems, count = (cl_ulong)batch, nblocks = blocks;
+    cl_ulong elems = b_elems, count = (cl_ulong)batch, nblocks = blocks, g0 = 0;
     cl_int mx = max_nrhs;
-    for (cl_ulong g0 = 0; g0 < nblocks; g0 += (cl_ulong)per_launch) {
-        cl_ulong groups = nblocks - g0 < (cl_ulong)per_launch ? nblocks - g0 : (cl_ulong)per_launch;
-        size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
-        bchol_arg args[] = {BCHOL_ARG(n),         BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),
-                            BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
-                            BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
-                            BCHOL_ARG(nblocks),   BCHOL_ARG(info),  BCHOL_ARG(result)};
-        if ((st = bchol__launch(call, k, 12, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    bchol_arg args[] = {BCHOL_ARG(n),         BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),
+                        BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
+                        BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
+                        BCHOL_ARG(nblocks),   BCHOL_ARG(info),  BCHOL_ARG(result)};
+    return bchol__vcheck_launch_blocks(call, k, args, 12, 7, blocks);
 }
 
 bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem ldb,
