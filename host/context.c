@@ -18,6 +18,9 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     const char *no_fp64 = getenv("BCHOL_DEVICE_NO_FP64");
     if (no_fp64 && *no_fp64 && strcmp(no_fp64, "0")) ctx->info.fp64 = 0;
     ctx->trace = getenv("BCHOL_TRACE") != NULL; /* read once: not in every launch */
+    /* Testing aid: fewer work-groups per launch than the driver takes (launch.c). */
+    const char *groups = getenv("BCHOL_MAX_GROUPS_PER_LAUNCH");
+    ctx->max_groups_per_launch = groups && *groups ? atoll(groups) : 0;
     bchol__defaults_select(ctx, bchol__backend_for(platform, device, &ctx->info));
     *out = ctx;
     return BCHOL_SUCCESS;

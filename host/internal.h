@@ -43,6 +43,8 @@ struct bchol_context {
     cl_event timed_first, timed_last;
     /* BCHOL_TRACE was set when the context was made (launch.c). */
     int trace;
+    /* BCHOL_MAX_GROUPS_PER_LAUNCH when the context was made, or 0 (launch.c). */
+    long long max_groups_per_launch;
 
     /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
     cl_mem workspace;

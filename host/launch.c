@@ -96,11 +96,8 @@ int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, s
     /* at most 2^31-1 work-items per launch, whatever the driver claims */
     int64_t groups = ctx->backend->max_groups_per_launch;
     if (local && groups > (int64_t)(2147483647 / local)) groups = (int64_t)(2147483647 / local);
-    const char *env = getenv("BCHOL_MAX_GROUPS_PER_LAUNCH");
-    if (env && *env) {
-        long long v = atoll(env);
-        if (v > 0 && v < groups) groups = v;
-    }
+    const long long cap = ctx->max_groups_per_launch; /* a testing aid, 0 when unset */
+    if (cap > 0 && cap < groups) groups = cap;
     return groups * per_group;
 }
 
