@@ -35,17 +35,20 @@ inline ulong lane_base(ulong b, ulong chunk, int nn)
     return (b / chunk) * (ulong)nn * chunk + b % chunk;
 }
 
-/* 1-D NDRange (nn = n*cols elements per matrix): group g covers elements (g % etiles)*TILE.. of matrices b0 + (g / etiles)*TILE.. */
+/* 1-D NDRange (nn = n*cols elements per matrix): group g = g0 + group id covers elements
+ * (g % etiles)*TILE.. of matrices (g / etiles)*TILE..; the host slices the groups into
+ * launches (g0: the launch's first group). */
 #define TILE_COORDS                                                                          \
     const int tx = (int)get_local_id(0) % TILE, ty = (int)get_local_id(0) / TILE;            \
     const int nn = n * cols, etiles = (nn + TILE - 1) / TILE;                                   \
-    const int e0 = (int)(get_group_id(0) % (ulong)etiles) * TILE;                            \
-    const ulong m0 = b0 + (get_group_id(0) / (ulong)etiles) * TILE;
+    const ulong g = g0 + get_group_id(0);                                                    \
+    const int e0 = (int)(g % (ulong)etiles) * TILE;                                          \
+    const ulong m0 = (g / (ulong)etiles) * TILE;
 
 __attribute__((reqd_work_group_size(TILE * TILE, 1, 1)))
 __kernel void interleave(__global const REAL *A, const ulong offset, const int lda,
                          const ulong stride, __global REAL *B, const ulong chunk, const int n,
-                         const int cols, const int mode, const ulong batch, const ulong b0)
+                         const int cols, const int mode, const ulong batch, const ulong g0)
 {
     __local REAL tile[TILE][TILE + 1];
     TILE_COORDS
@@ -67,7 +70,7 @@ __kernel void interleave(__global const REAL *A, const ulong offset, const int l
 __attribute__((reqd_work_group_size(TILE * TILE, 1, 1)))
 __kernel void deinterleave(__global const REAL *B, const ulong chunk, __global REAL *A,
                            const ulong offset, const int lda, const ulong stride, const int n,
-                           const int cols, const int mode, const ulong batch, const ulong b0)
+                           const int cols, const int mode, const ulong batch, const ulong g0)
 {
     __local REAL tile[TILE][TILE + 1];
     TILE_COORDS

@@ -22,7 +22,8 @@ inline int unit_order(const ulong u, const int tiles, const ulong count, const u
 }
 
 /*
- * Matrices b0 .. b0+count-1, tiles = ceil(max_nrhs/NT) units each: matrix b has order
+ * Matrices b0 .. b0+count-1, tiles = ceil(max_nrhs/NT) units each, from unit u0 (> 0
+ * where one launch does not take all the units of the matrices): matrix b has order
  * n[b], nrhs[b] right-hand sides, factor at offsets_a[b] of A with leading dimension
  * lda[b], right-hand sides at offsets_b[b] of B with leading dimension ldb[b].
  */
@@ -31,13 +32,13 @@ __kernel void potrs_subst_vbatched(__global const REAL *A, __global const long *
                                    __global REAL *B, __global const long *offsets_b,
                                    __global const int *nrhs, __global const int *ldb,
                                    __global const int *info, const int tiles, const ulong b0,
-                                   const ulong count)
+                                   const ulong count, const ulong u0)
 {
     __local REAL xs_all[TBC * 2 * NT];
     const int lx = (int)get_local_size(0) / TBC;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
-    const ulong g0 = (ulong)get_group_id(0) * TBC;
+    const ulong g0 = u0 + (ulong)get_group_id(0) * TBC;
     /* The group's step count: the same in every work-item, so barriers stay uniform. */
     int steps = 0;
     for (int t = 0; t < TBC; t++)

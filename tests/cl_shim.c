@@ -67,6 +67,7 @@ static struct {
     long fail_nth, fail_times, fail_seen, fired;
     cl_int fail_error;
     size_t wg_limit;
+    unsigned long long max_groups; /* per launch, 0: any (CLSHIM_MAX_GROUPS) */
     cl_ulong max_alloc;
     int no_fp64;
     int leak_check;
@@ -87,6 +88,7 @@ static void init(void) {
     const char *v;
     S.leak_check = !((v = getenv("CLSHIM_LEAKS")) && !strcmp(v, "0"));
     if ((v = getenv("CLSHIM_WG_LIMIT")) && *v) S.wg_limit = strtoull(v, NULL, 10);
+    if ((v = getenv("CLSHIM_MAX_GROUPS")) && *v) S.max_groups = strtoull(v, NULL, 10);
     if ((v = getenv("CLSHIM_MAX_ALLOC")) && *v) S.max_alloc = strtoull(v, NULL, 10);
     if ((v = getenv("CLSHIM_NO_FP64")) && *v && strcmp(v, "0")) S.no_fp64 = 1;
     atexit(check_at_exit);
@@ -450,6 +452,16 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel, cl_uint dims
     for (cl_uint d = 0; local && d < dims; d++)
         items *= local[d];
     if (S.wg_limit && local && items > S.wg_limit) return CL_INVALID_WORK_GROUP_SIZE;
+    /* a test that caps the groups of a launch (BCHOL_MAX_GROUPS_PER_LAUNCH) sets the same
+     * cap here, so a launch that ignores it fails */
+    double groups = 1;
+    for (cl_uint d = 0; local && d < dims; d++)
+        groups *= (double)global[d] / (double)local[d];
+    if (S.max_groups && local && groups > (double)S.max_groups) {
+        fprintf(stderr, "cl_shim: a launch of %.0f work-groups, above CLSHIM_MAX_GROUPS = %llu\n",
+                groups, S.max_groups);
+        return CL_INVALID_GLOBAL_WORK_SIZE;
+    }
     cl_int err =
         real.clEnqueueNDRangeKernel(q, kernel, dims, offset, global, local, nwait, wait, event);
     event_made(err, event);

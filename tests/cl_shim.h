@@ -13,6 +13,8 @@
  *   CLSHIM_LEAKS=0             no leak check at exit
  *   CLSHIM_WG_LIMIT=W          CL_KERNEL_WORK_GROUP_SIZE reports at most W, and larger
  *                              work-groups fail with CL_INVALID_WORK_GROUP_SIZE
+ *   CLSHIM_MAX_GROUPS=G        a launch of more than G work-groups fails (with
+ *                              BCHOL_MAX_GROUPS_PER_LAUNCH=G: every launch honours it)
  *   CLSHIM_MAX_ALLOC=BYTES     CL_DEVICE_MAX_MEM_ALLOC_SIZE reports at most BYTES, and
  *                              buffers above it fail with CL_INVALID_BUFFER_SIZE
  *   CLSHIM_NO_FP64=1           CL_DEVICE_DOUBLE_FP_CONFIG reports 0
