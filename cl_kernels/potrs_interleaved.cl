@@ -194,23 +194,24 @@ UNROLL_C
 #endif
 
 /*
- * Group g solves tile g % tiles of the WG matrices b0 + (g / tiles)*WG + lid (tiles =
- * ceil(nrhs/NT)); lanes at or past batch, and with skip_failed the matrices whose info
+ * Group g = g0 + group id solves tile g % tiles of the WG matrices (g / tiles)*WG + lid
+ * (tiles = ceil(nrhs/NT); the host slices the groups into launches, g0 the launch's
+ * first); lanes at or past batch, and with skip_failed the matrices whose info
  * is not zero (posv: the factorization failed), touch nothing. No barriers: lanes may
  * leave early.
  */
 __attribute__((reqd_work_group_size(WG, 1, 1)))
 __kernel void potrs_interleaved(__global const REAL *A, __global REAL *B, const ulong chunk,
-                                const int nrhs, const ulong batch, const ulong b0,
+                                const int nrhs, const ulong batch, const ulong g0,
                                 __global const int *info, const int skip_failed)
 {
     const ulong tiles = (ulong)((nrhs + NT - 1) / NT);
-    const ulong g = get_group_id(0);
-    const ulong b = b0 + (g / tiles) * WG + get_local_id(0);
+    const ulong g = g0 + get_group_id(0);
+    const ulong b = (g / tiles) * WG + get_local_id(0);
 #if ALIGNED
     /* the group's first lane decides the chunk; every lane computes, some store back */
     const int ok = b < batch && !(skip_failed && info[min(b, batch - 1)] != 0);
-    const ulong bg = b0 + (g / tiles) * WG;
+    const ulong bg = (g / tiles) * WG;
     const ulong q = bg / chunk, lane = bg % chunk + get_local_id(0);
 #else
     if (b >= batch) return;
