@@ -71,7 +71,7 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
         out->gemm = t->gemm;
         out->tile = t->tile;
         out->gb = t->gb;
-    } else if (e->variant == BCHOL_VARIANT_INTERLEAVED) {
+    } else if (e->variant == BCHOL_VARIANT_INTERLEAVED || e->variant == BCHOL__VARIANT_ILV_NATIVE) {
         out->inb = t->inb;
         out->looking = t->looking;
         out->unroll = t->unroll;
@@ -79,7 +79,7 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
         out->chunk = t->chunk;
         out->math = t->math;
     }
-    out->variant = e->variant;
+    out->variant = t->variant; /* the entry's kernel: interleaved for interleaved-native */
 }
 
 /* take_entry for order n. The tuner times runs, not builds, and the build of an
@@ -91,7 +91,8 @@ static void take_entry_at(const bchol_tuning_entry *e, int n, bchol_params *out)
 {
     const int inb = out->inb, unroll = out->unroll;
     take_entry(e, out);
-    if (e->variant == BCHOL_VARIANT_INTERLEAVED && n > e->n) {
+    if ((e->variant == BCHOL_VARIANT_INTERLEAVED || e->variant == BCHOL__VARIANT_ILV_NATIVE) &&
+        n > e->n) {
         out->inb = inb;
         out->unroll = unroll;
     }
@@ -292,6 +293,73 @@ bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol
     if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "bchol_potrf_params: argument 4 (params) is NULL");
     choose(ctx, (bchol_precision)precision, n, BCHOL_VARIANT_AUTO, params, source_text,
            sizeof source_text);
+    if (source) *source = source_text;
+    return BCHOL_SUCCESS;
+}
+
+/* ---- the interleaved routines on data already interleaved --------------------------
+ * The interleaved fields from the table's interleaved-native entry (timed on the
+ * factorization alone), else the backend's defaults: not from the interleaved entries,
+ * which were timed on strided batches with the conversions (tuning.h). */
+static void choose_native(bchol_context *ctx, bchol_precision p, int n, bchol_params *out,
+                          char *why, size_t size)
+{
+    char scratch[8];
+    if (!why) {
+        why = scratch;
+        size = sizeof scratch;
+    }
+    backend_defaults(ctx, p, n, out);
+    out->variant = BCHOL_VARIANT_INTERLEAVED;
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    const origin from = origin_of(ctx);
+    bchol_tuning_pick pick = bchol__tuning_lookup(t, &ctx->info, (char)p, BCHOL__VARIANT_ILV_NATIVE, n);
+    const bchol_tuning_entry *e = pick.entry;
+    if (!e) {
+        if (t)
+            snprintf(why, size,
+                     "%s defaults (%sthe tuning files for this device have no %c "
+                     "interleaved-native entry)",
+                     from.who, from.knob, (char)p);
+        else
+            snprintf(why, size, "%s defaults (%s%s)", from.who, from.knob, ctx->tuning_note);
+        return;
+    }
+    take_entry_at(e, n, out);
+    const bchol_tuning_section *s = pick.section;
+    snprintf(why, size,
+             "tuning file %s, devices[%d] %s/%s/%s: %c interleaved-native entry for n = %d%s",
+             s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
+             pick.below_smallest ? " (the smallest measured size)"
+             : e->n == n         ? ""
+                                 : " (the nearest measured size below)");
+}
+
+void bchol__complete_interleaved_params(bchol_context *ctx, bchol_precision p, int n,
+                                        bchol_params *params)
+{
+    bchol_params d;
+    choose_native(ctx, p, n, &d, NULL, 0);
+    params->variant = BCHOL_VARIANT_INTERLEAVED;
+    if (params->inb <= 0) params->inb = d.inb;
+    if (params->looking <= 0) params->looking = d.looking;
+    if (params->unroll <= 0) params->unroll = d.unroll;
+    if (params->chunking <= 0) params->chunking = d.chunking;
+    if (params->chunk <= 0) params->chunk = d.chunk;
+    if (params->math <= 0) params->math = d.math;
+}
+
+bchol_status bchol_potrf_interleaved_params(bchol_context *ctx, char precision, int n,
+                                            bchol_params *params, const char **source)
+{
+    static const char routine[] = "bchol_potrf_interleaved_params";
+    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", routine);
+    if (precision != 's' && precision != 'd')
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'",
+                           routine, (int)precision);
+    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 3 (n = %d) must be >= 0", routine, n);
+    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", routine);
+    choose_native(ctx, (bchol_precision)precision, n, params, source_text, sizeof source_text);
     if (source) *source = source_text;
     return BCHOL_SUCCESS;
 }

@@ -206,6 +206,10 @@ void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_par
                          const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
 void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params);
+/* The same for the interleaved routines on data already interleaved: the interleaved
+ * fields from bchol_potrf_interleaved_params's choice; variant becomes interleaved. */
+void bchol__complete_interleaved_params(bchol_context *ctx, bchol_precision p, int n,
+                                        bchol_params *params);
 
 /* ---- tuning files (tuning_load.c; the tables are in tuning.h) ------------------------- */
 

@@ -41,7 +41,7 @@ bchol_status bchol__posv_interleaved(bchol_context *ctx, const char *routine, bc
     if (n == 0) return bchol__call_end(&call, bchol__fill_int(&call, info, 0, batch), event);
     bchol_params chosen = {0};
     if (params) chosen = *params;
-    bchol__complete_params(ctx, p, n, &chosen);
+    bchol__complete_interleaved_params(ctx, p, n, &chosen);
     st = bchol__potrf_interleaved_enqueue(&call, p, &chosen, upper, n, A, batch, chunk, info, 0);
     if (!st && solve) st = bchol__potrs_interleaved_enqueue(&call, &plan, A, B, batch, chunk, info);
     return bchol__call_end(&call, st, event);

@@ -17,6 +17,13 @@
  * potrs (also used by posv and the vbatched solve), measured at one n and one nrhs each;
  * they never compete with the factorization's variants either. */
 #define BCHOL__VARIANT_SOLVE ((bchol_variant)101)
+/* Entries of the interleaved routines on data already interleaved ("interleaved-native"
+ * in files): the interleaved variant's fields, timed on the factorization alone. The
+ * "interleaved" entries are timed on strided batches, conversions included (the
+ * strided<->interleaved crossover), which says little about the kernel: on the H200 their
+ * picks ran native calls at 0.64x (float) and 0.84x (double) the defaults' speed. They do
+ * not compete with the strided variants either. */
+#define BCHOL__VARIANT_ILV_NATIVE ((bchol_variant)102)
 
 /* Whether entries of v are the strided factorization's (fused, separate, interleaved):
  * the variants that BCHOL_VARIANT_AUTO chooses among. */

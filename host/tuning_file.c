@@ -101,6 +101,8 @@ static const struct {
      sizeof separate_params / sizeof separate_params[0]},
     {"interleaved", BCHOL_VARIANT_INTERLEAVED, interleaved_params,
      sizeof interleaved_params / sizeof interleaved_params[0]},
+    {"interleaved-native", BCHOL__VARIANT_ILV_NATIVE, interleaved_params,
+     sizeof interleaved_params / sizeof interleaved_params[0]},
     {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,
      sizeof vbatched_params / sizeof vbatched_params[0]},
     {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0]},
@@ -186,9 +188,11 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
     memset(&e->solve, 0, sizeof e->solve);
     e->etm = e->schedule = e->order = 0;
     if (variants[vi].variant == BCHOL__VARIANT_SOLVE) e->solve.variant = BCHOL_SOLVE_SUBST;
-    /* vbatched entries hold the fused kernel's fields */
-    e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED ? BCHOL_VARIANT_FUSED
-                                                                          : variants[vi].variant;
+    /* vbatched entries hold the fused kernel's fields, interleaved-native ones the
+     * interleaved variant's */
+    e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED     ? BCHOL_VARIANT_FUSED
+                        : variants[vi].variant == BCHOL__VARIANT_ILV_NATIVE ? BCHOL_VARIANT_INTERLEAVED
+                                                                            : variants[vi].variant;
     for (int i = 0; i < variants[vi].nparams; i++) {
         const param_def *d = &variants[vi].params[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, d->key);

@@ -785,6 +785,19 @@ BCHOL_API bchol_status bchol_dpotrf_interleaved_ex(bchol_context *ctx, const bch
                                                    int64_t chunk, cl_mem info, cl_event *event);
 
 /*
+ * bchol_potrf_interleaved_params: the interleaved fields (inb, looking, unroll, math, and
+ * chunk as the work-group size) that bchol_{s,d}potrf_interleaved and posv_interleaved run
+ * at order n, with the layout the tuner timed them on (chunking, chunk): the tuning
+ * files' "interleaved-native" entry, measured on data already interleaved, else the
+ * backend's defaults. bchol_potrf_params's interleaved fields are for strided batches
+ * (conversions included) and may differ. variant is BCHOL_VARIANT_INTERLEAVED, the other
+ * variants' fields their defaults; *source as for bchol_potrf_params. Returns
+ * BCHOL_ERR_CONTEXT, BCHOL_ERR_ARGUMENT (precision, params) or BCHOL_ERR_N (n < 0).
+ */
+BCHOL_API bchol_status bchol_potrf_interleaved_params(bchol_context *ctx, char precision, int n,
+                                                      bchol_params *params, const char **source);
+
+/*
  * bchol_{s,d}interleave: copies a strided batch A (offset, lda, stride as for
  * bchol_{s,d}potrf_batched) into the interleaved buffer B with chunk size chunk.
  * bchol_{s,d}deinterleave: the inverse copy, from interleaved B into strided A.

@@ -63,6 +63,7 @@ static struct {
     long calls[SHIM_KINDS];
     long launches;
     double work_items; /* of the successful launches */
+    size_t last_local; /* work-items per group of the last one */
     shim_kind fail_kind;
     long fail_nth, fail_times, fail_seen, fired;
     cl_int fail_error;
@@ -189,6 +190,13 @@ long shim_calls(shim_kind kind) {
 long shim_launches(void) {
     pthread_mutex_lock(&S.lock);
     long n = S.launches;
+    pthread_mutex_unlock(&S.lock);
+    return n;
+}
+
+size_t shim_last_local(void) {
+    pthread_mutex_lock(&S.lock);
+    size_t n = S.last_local;
     pthread_mutex_unlock(&S.lock);
     return n;
 }
@@ -472,6 +480,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel kernel, cl_uint dims
         pthread_mutex_lock(&S.lock);
         S.launches++;
         S.work_items += all;
+        S.last_local = local ? items : 0;
         pthread_mutex_unlock(&S.lock);
     }
     return err;

@@ -60,6 +60,9 @@ long shim_calls(shim_kind kind);
 long shim_launches(void);
 /* Work-items of those launches (the product of the global sizes, summed). */
 double shim_work_items(void);
+/* Work-items per group of the last successful launch (the product of the local sizes;
+ * 0 if it left them to the driver or none was made). */
+size_t shim_last_local(void);
 
 /* Live objects (references held through the API); writes a short list into report. */
 long shim_live(char *report, size_t size);

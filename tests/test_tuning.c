@@ -898,6 +898,102 @@ static void case_crossover(void)
     remove(path);
 }
 
+/* ---- the interleaved routines on data already interleaved ---------------------------- */
+
+/* interleaved-native entries serve bchol_potrf_interleaved_params and the native routines,
+ * never AUTO nor bchol_potrf_params; the "interleaved" entries (timed on strided batches)
+ * never serve the native routines. */
+static void case_native(void)
+{
+    const bchol_device_info d = device();
+    const bchol_params dflt_s = defaults('s', 8), dflt_d = defaults('d', 8);
+    char entries[4096] = "", sec[8192], text[16384], path[128];
+    entry(entries, sizeof entries, 's', 8, 8, 1, 1, "shrink"); /* fused 1 ms, interleaved 9 ms */
+    size_t len = strlen(entries);
+    /* faster than every strided entry: it must not make AUTO pick the interleaved variant */
+    snprintf(entries + len, sizeof entries - len,
+             ", {\"precision\": \"s\", \"variant\": \"interleaved-native\", \"n\": 8, \"params\": "
+             "{\"inb\": 2, \"looking\": \"right\", \"unroll\": \"tiles\", \"chunking\": \"simple\", "
+             "\"chunk\": 16, \"math\": \"ieee\"}, \"ms\": 0.001, \"default_ms\": 0.002}");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/native.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    bchol_params p;
+    const char *source;
+
+    bchol_potrf_params(ctx, 's', 8, &p, &source);
+    CHECK(p.variant == BCHOL_VARIANT_FUSED, "AUTO at n = 8 runs variant %d (%s)", p.variant, source);
+    CHECK(p.inb == 4 && p.looking == BCHOL_LOOKING_LEFT && p.chunking == BCHOL_CHUNKED && p.chunk == 64,
+          "bchol_potrf_params's interleaved fields are not the interleaved entry's: inb %d looking "
+          "%d chunking %d chunk %d",
+          p.inb, p.looking, p.chunking, p.chunk);
+
+    bchol_status st = bchol_potrf_interleaved_params(ctx, 's', 8, &p, &source);
+    CHECK(!st && p.variant == BCHOL_VARIANT_INTERLEAVED && p.inb == 2 &&
+              p.looking == BCHOL_LOOKING_RIGHT && p.unroll == BCHOL_UNROLL_TILES &&
+              p.chunking == BCHOL_SIMPLE && p.chunk == 16 && p.ib == dflt_s.ib,
+          "s n = 8: variant %d inb %d looking %d unroll %d chunking %d chunk %d ib %d (%s)",
+          p.variant, p.inb, p.looking, p.unroll, p.chunking, p.chunk, p.ib, source);
+    CHECK(strstr(source, "s interleaved-native entry for n = 8") != NULL, "source \"%s\"", source);
+    printf("s n = 8: %s\n", source);
+    /* above the entry: its layout, the defaults' tile size and unrolling (as for AUTO) */
+    const bchol_params d12 = defaults('s', 12);
+    bchol_potrf_interleaved_params(ctx, 's', 12, &p, &source);
+    CHECK(p.inb == d12.inb && p.unroll == d12.unroll && p.looking == BCHOL_LOOKING_RIGHT &&
+              p.chunk == 16 && strstr(source, "nearest measured size below"),
+          "s n = 12: inb %d unroll %d looking %d chunk %d (%s)", p.inb, p.unroll, p.looking,
+          p.chunk, source);
+    /* no double entry of either kind: the defaults' interleaved fields */
+    bchol_potrf_interleaved_params(ctx, 'd', 8, &p, &source);
+    CHECK(p.inb == dflt_d.inb && p.looking == dflt_d.looking && p.unroll == dflt_d.unroll &&
+              p.chunking == dflt_d.chunking && p.chunk == dflt_d.chunk &&
+              strstr(source, "no d interleaved-native entry"),
+          "d n = 8: inb %d looking %d chunk %d, wanted the defaults' %d %d %d (%s)", p.inb,
+          p.looking, p.chunk, dflt_d.inb, dflt_d.looking, dflt_d.chunk, source);
+
+    /* the native routine runs the entry's work-group (chunk 16; the interleaved entry's is
+     * 64 and the defaults' another) */
+    const int n = 8, batch = 16;
+    float *host = calloc((size_t)n * n * batch, sizeof *host);
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < n; i++) host[(size_t)(i + i * n) * batch + b] = 1.0f;
+    cl_int err;
+    cl_mem a = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              (size_t)n * n * batch * sizeof *host, host, &err);
+    cl_mem info = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                                 batch * sizeof(int), NULL, &err);
+    st = bchol_spotrf_interleaved(ctx, 'L', n, a, batch, batch, info, NULL);
+    clFinish(bchol_context_queue(ctx));
+    CHECK(!st && shim_last_local() == 16, "bchol_spotrf_interleaved: status %d, work-groups of %zu "
+          "work-items, wanted the interleaved-native entry's 16", (int)st, shim_last_local());
+    st = bchol_sposv_interleaved(ctx, 'L', n, 0, a, NULL, batch, batch, info, NULL);
+    clFinish(bchol_context_queue(ctx));
+    CHECK(!st && shim_last_local() == 16, "bchol_sposv_interleaved (nrhs 0): status %d, "
+          "work-groups of %zu work-items, wanted 16", (int)st, shim_last_local());
+    clReleaseMemObject(a);
+    clReleaseMemObject(info);
+    free(host);
+
+    /* the query's argument checks */
+    CHECK(bchol_potrf_interleaved_params(NULL, 's', 8, &p, NULL) == BCHOL_ERR_CONTEXT, "ctx NULL");
+    CHECK(bchol_potrf_interleaved_params(ctx, 'x', 8, &p, NULL) == BCHOL_ERR_ARGUMENT &&
+              strstr(bchol_last_error(ctx), "argument 2"),
+          "precision 'x': %s", bchol_last_error(ctx));
+    CHECK(bchol_potrf_interleaved_params(ctx, 's', -1, &p, NULL) == BCHOL_ERR_N &&
+              strstr(bchol_last_error(ctx), "argument 3"),
+          "n = -1: %s", bchol_last_error(ctx));
+    CHECK(bchol_potrf_interleaved_params(ctx, 's', 8, NULL, NULL) == BCHOL_ERR_ARGUMENT &&
+              strstr(bchol_last_error(ctx), "argument 4"),
+          "params NULL: %s", bchol_last_error(ctx));
+    CHECK(warnings == 0, "%d warnings (%s)", warnings, last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 /* ---- BCHOL_DEFAULTS ------------------------------------------------------------------- */
 
 /* The largest n that bchol_potrf_params on ctx keeps off the separate variant (bisected, as
@@ -1054,6 +1150,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "vbatched")) case_vbatched();
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "crossover")) case_crossover();
+    else if (!strcmp(c, "native")) case_native();
     else if (!strcmp(c, "defaults_generic")) case_defaults_generic();
     else if (!strcmp(c, "defaults_bad")) case_defaults_bad();
     else known = 0;
