@@ -13,7 +13,8 @@
  * near-best configurations by the next size, through bchol tune --rechoose on a file
  * written here. The "shared" case: one build process per program, not per configuration.
  *
- *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared]
+ *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
+ *                 native]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -192,7 +193,7 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const 
         return p->ib == param_int(q, "ib") && p->tbc == param_int(q, "tbc") && p->rpt == param_int(q, "rpt") &&
                p->shape == param_label(q, "shape", shape);
     const int own = n == cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
-    if (!strcmp(v, "interleaved"))
+    if (!strcmp(v, "interleaved") || !strcmp(v, "interleaved-native"))
         return p->inb == (own ? param_int(q, "inb") : dflt->inb) &&
                p->looking == param_label(q, "looking", looking) &&
                p->unroll == (own ? param_label(q, "unroll", unroll) : dflt->unroll) &&
@@ -313,6 +314,90 @@ static void multi_variant(void)
     CHECK(rc == 0 && file_contains(out, "## s crossovers") && file_contains(out, "## s interleaved") &&
               file_contains(out, "crossovers (s): "),
           "--report of two variants: exit %d or no crossover section", rc);
+    cJSON_Delete(root);
+    remove(out);
+    remove(file);
+    rmdir(dir);
+}
+
+/* ---- interleaved-native (tune_interleaved.c) ----------------------------------------- */
+
+/* n = 4 and 6, tiles of 2, left or top, chunks of 16 or 32 (plus the defaults where they
+ * differ), timed on data already interleaved; small batches. */
+#define SWEEP_NATIVE "--n", "4,6", "--precision", "s", "--variants", "interleaved-native", "--set", \
+                     "inb=2", "--set", "looking=left,top", "--set", "unroll=tiles", "--set",          \
+                     "chunking=chunked", "--set", "chunk=16,32", "--batch", "256", "--reps", "2",      \
+                     "--seed", "17", "--quiet"
+
+/* The native entries: one per size, verified runs, served by bchol_potrf_interleaved_params
+ * (at n = 5: the entry for 4) and not by bchol_potrf_params nor AUTO. */
+static void native_run(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP_NATIVE);
+    CHECK(rc == 0, "bchol tune: exit %d", rc);
+    cJSON *root = load(file);
+    CHECK(root != NULL, "the file is not JSON");
+    if (!root) return;
+    int count = 0;
+    const cJSON *r, *e;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        count++;
+        CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "interleaved-native"),
+              "a %s record", cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring);
+        CHECK(!cJSON_GetObjectItemCaseSensitive(r, "failed"), "%s failed: %s", key_of(r),
+              cJSON_GetObjectItemCaseSensitive(r, "failed")->valuestring);
+    }
+    CHECK(count >= 8, "%d configurations tried, wanted 2 sizes x 4 (plus defaults)", count);
+    const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(section(root), "chosen"), *at[2] = {NULL, NULL};
+    CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2", cJSON_GetArraySize(chosen));
+    cJSON_ArrayForEach(e, chosen) at[cJSON_GetObjectItemCaseSensitive(e, "n")->valueint == 6] = e;
+    bchol_params dflt[3], auto_off;
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx;
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    for (int k = 0; k < 3; k++) bchol_potrf_interleaved_params(ctx, 's', 4 + k, &dflt[k], NULL);
+    bchol_potrf_params(ctx, 's', 4, &auto_off, NULL);
+    bchol_context_destroy(ctx);
+    setenv("BCHOL_TUNING_FILE", file, 1);
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        cJSON_Delete(root);
+        return;
+    }
+    for (int k = 0; k < 3 && at[0] && at[1]; k++) {
+        const int n = 4 + k;
+        const cJSON *want = at[n == 6];
+        bchol_params p;
+        const char *source;
+        bchol_potrf_interleaved_params(ctx, 's', n, &p, &source);
+        char needle[160];
+        snprintf(needle, sizeof needle, "s interleaved-native entry for n = %d", n == 6 ? 6 : 4);
+        printf("n = %d: %s\n", n, source);
+        CHECK(p.variant == BCHOL_VARIANT_INTERLEAVED && has_entry_fields(&p, want, n, &dflt[k]) &&
+                  strstr(source, file) && strstr(source, needle),
+              "n = %d: not the file's interleaved-native entry (source \"%s\")", n, source);
+    }
+    /* the strided routines' choice is the untuned one: the native entries never compete */
+    bchol_params p;
+    const char *source;
+    bchol_potrf_params(ctx, 's', 4, &p, &source);
+    CHECK(p.variant == auto_off.variant && p.inb == auto_off.inb && p.chunk == auto_off.chunk &&
+              p.looking == auto_off.looking,
+          "bchol_potrf_params at n = 4 took the native entry (variant %d, inb %d, chunk %d): %s",
+          (int)p.variant, p.inb, p.chunk, source);
+    CHECK(!*bchol_last_warning(ctx), "warning: %s", bchol_last_warning(ctx));
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    char out[128];
+    snprintf(out, sizeof out, "%s/report.txt", dir);
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "## s interleaved-native") && !file_contains(out, "crossovers"),
+          "--report: exit %d, no interleaved-native section or a crossover section", rc);
     cJSON_Delete(root);
     remove(out);
     remove(file);
@@ -816,7 +901,7 @@ static const struct {
     void (*run)(void);
 } cases[] = {{"variants", "variants", multi_variant},   {"build", "build limits", build_limits},
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
-             {"shared", "shared builds", shared_builds}};
+             {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run}};
 
 int main(int argc, char **argv)
 {
@@ -825,7 +910,8 @@ int main(int argc, char **argv)
     int c = argc == 3 ? 0 : ncases;
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
-        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared]\n");
+        fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
+                        "native]\n");
         return 2;
     }
     bchol = argv[1];

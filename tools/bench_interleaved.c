@@ -373,7 +373,7 @@ static int bench_size(bchol_context *ctx, const options *o, int n)
         failed = 1;
     } else {
         bchol_params def;
-        bchol_potrf_params(ctx, o->precision, n, &def, NULL);
+        bchol_potrf_interleaved_params(ctx, o->precision, n, &def, NULL);
         list nbs = values(&o->nb, def.inb), lks = values(&o->looking, def.looking),
              urs = values(&o->unroll, def.unroll), chs = values(&o->chunking, def.chunking),
              cks = values(&o->chunk, def.chunk), mts = values(&o->math, def.math);

@@ -67,6 +67,9 @@ typedef struct tune_variant {
      * nrhs of the sweep (--nrhs), which is part of the problem: records and entries carry
      * it, and it competes with no other variant */
     int solve;
+    /* 1: times the routine on data already interleaved (the factorization alone), which
+     * competes with no other variant either: the entries the native routines run */
+    int native;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
     /* Bit i set: parameter i is a launch argument, not part of any program the prepare
@@ -88,9 +91,12 @@ typedef struct tune_variant {
     /* Builds what a run needs; the parameters that will actually run in *effective. */
     bchol_status (*prepare)(bchol_context *ctx, const tune_target *t, char uplo,
                             const tune_params *p, tune_params *effective);
-    /* Enqueues one run on the workload's batch (the call that is timed). */
-    bchol_status (*run)(bchol_context *ctx, const tune_target *t, const struct tune_workload *w,
+    /* Enqueues one run on the workload's batch; the timed call is its last library call. */
+    bchol_status (*run)(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
                         const tune_params *p);
+    /* NULL, or what follows a run before its results are checked (not timed). */
+    bchol_status (*after)(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
+                          const tune_params *p);
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
@@ -101,7 +107,7 @@ const tune_variant *tune_variant_named(const char *name);
  * params, so that what is timed is what the dispatcher would run (conversions included). */
 bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char uplo,
                                   const tune_params *p, tune_params *effective);
-bchol_status tune_strided_run(bchol_context *ctx, const tune_target *t, const struct tune_workload *w,
+bchol_status tune_strided_run(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
                               const tune_params *p);
 
 /* "ib=8 tbc=1 rpt=4 shape=fixed" */
@@ -138,6 +144,8 @@ typedef struct tune_workload {
     int *vn_host;
     int max_nrhs;       /* 0: no solve buffers */
     cl_mem F, B0, B;    /* factors, pristine and working right-hand sides */
+    cl_mem ilv;         /* the batch interleaved (interleaved-native; made at its first use) */
+    size_t ilv_bytes;
 } tune_workload;
 
 /* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
@@ -145,6 +153,8 @@ long long tune_default_batch(const bchol_device_info *dev, char precision, int n
 int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, char uplo, int n,
                        long long batch, int max_nrhs, char *why, size_t size);
 void tune_workload_free(tune_workload *w);
+/* w->ilv of at least bytes (kept, or made again larger). 0, or -1. */
+int tune_workload_ilv(tune_workload *w, size_t bytes);
 /* Copies the pristine input over the working copy (not part of the timed call). */
 int tune_workload_reset(tune_workload *w);
 /* After a run: every info against the reference (all 0 but the broken matrix), and the

@@ -1,5 +1,7 @@
 /* The interleaved variant's search space, timed on strided batches as the dispatcher
- * compares it (the conversions to and from the interleaved layout included): tile size inb
+ * compares it (the conversions to and from the interleaved layout included), and the same
+ * space as "interleaved-native", timed on data already interleaved (the factorization
+ * alone: the entries of the interleaved routines themselves): tile size inb
  * (sizes that do not divide n get corner tiles), looking order, unrolling of the tile
  * loops, chunked or simple layout of the internal copy, chunk (also the work-group size),
  * and math (IEEE only unless --set math=... asks for fast math, which changes results).
@@ -98,6 +100,85 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
     bchol_potrf_params(ctx, t->precision, t->n, &p.p, NULL);
     from_params(&p, c);
 }
+
+/* ---- interleaved-native: the same space, timed on data already interleaved ---------- */
+
+/* The layout a native run uses: the simple layout is one chunk of the batch padded to
+ * whole work-groups (as the library's own copy of a strided batch), the chunked one
+ * chunks of the work-group size; *bytes of buffer for it. */
+static int64_t native_chunk(const tune_workload *w, const bchol_params *p, size_t *bytes)
+{
+    const int64_t wg = p->chunk > 0 ? p->chunk : 1;
+    const int64_t lanes = (w->batch + wg - 1) / wg * wg;
+    const int64_t chunk = p->chunking == BCHOL_SIMPLE ? lanes : wg;
+    *bytes = (size_t)((lanes + chunk - 1) / chunk * chunk) * (size_t)w->n * (size_t)w->n * w->elem;
+    return chunk;
+}
+
+static void native_defaults(bchol_context *ctx, const tune_target *t, int *c)
+{
+    tune_params p = {0};
+    bchol_potrf_interleaved_params(ctx, t->precision, t->n, &p.p, NULL);
+    from_params(&p, c);
+}
+
+/* Builds the kernel of the strided path (bchol_potrf_prepare), which lays a batch out
+ * as native_chunk does: the native call then finds it built. */
+static bchol_status native_prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                                   const tune_params *p, tune_params *effective)
+{
+    return tune_strided_prepare(ctx, t, uplo, p, effective);
+}
+
+/* The batch into the interleaved layout (not timed), then the factorization there. */
+static bchol_status native_run(bchol_context *ctx, const tune_target *t, tune_workload *w,
+                               const tune_params *p)
+{
+    (void)t;
+    size_t bytes;
+    const int64_t chunk = native_chunk(w, &p->p, &bytes), n = w->n;
+    if (tune_workload_ilv(w, bytes)) return BCHOL_ERR_OUT_OF_MEMORY;
+    const int dbl = w->precision == 'd';
+    bchol_status st =
+        dbl ? bchol_dinterleave(ctx, w->uplo, w->n, w->A, 0, w->n, n * n, w->batch, w->ilv, chunk, NULL)
+            : bchol_sinterleave(ctx, w->uplo, w->n, w->A, 0, w->n, n * n, w->batch, w->ilv, chunk, NULL);
+    if (st) return st;
+    return dbl ? bchol_dpotrf_interleaved_ex(ctx, &p->p, w->uplo, w->n, w->ilv, w->batch, chunk,
+                                             w->info, NULL)
+               : bchol_spotrf_interleaved_ex(ctx, &p->p, w->uplo, w->n, w->ilv, w->batch, chunk,
+                                             w->info, NULL);
+}
+
+/* The factors back into the strided batch, where the checks read them. */
+static bchol_status native_after(bchol_context *ctx, const tune_target *t, tune_workload *w,
+                                 const tune_params *p)
+{
+    (void)t;
+    size_t bytes;
+    const int64_t chunk = native_chunk(w, &p->p, &bytes), n = w->n;
+    return w->precision == 'd'
+               ? bchol_ddeinterleave(ctx, w->uplo, w->n, w->ilv, w->batch, chunk, w->A, 0, w->n,
+                                     n * n, NULL)
+               : bchol_sdeinterleave(ctx, w->uplo, w->n, w->ilv, w->batch, chunk, w->A, 0, w->n,
+                                     n * n, NULL);
+}
+
+const tune_variant tune_interleaved_native = {
+    .name = "interleaved-native",
+    .variant = BCHOL_VARIANT_INTERLEAVED,
+    .native = 1,
+    .nparams = NPARAMS,
+    .param_names = names,
+    .labels = labels,
+    .values = values,
+    .prune = prune,
+    .to_params = to_params,
+    .from_params = from_params,
+    .defaults = native_defaults,
+    .prepare = native_prepare,
+    .run = native_run,
+    .after = native_after,
+};
 
 const tune_variant tune_interleaved = {
     .name = "interleaved",

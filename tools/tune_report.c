@@ -356,7 +356,8 @@ static void report_crossovers(const cJSON *section, char precision)
     const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
     for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
         /* another workload or another routine: not comparable */
-        if (tune_variants[v]->variable_sizes || tune_variants[v]->solve) continue;
+        if (tune_variants[v]->variable_sizes || tune_variants[v]->solve || tune_variants[v]->native)
+            continue;
         cJSON_ArrayForEach(e, chosen)
         {
             if (str(e, "precision")[0] != precision || strcmp(str(e, "variant"), tune_variants[v]->name))

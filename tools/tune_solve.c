@@ -110,7 +110,7 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     return bchol_potrs_prepare(ctx, &p->solve, t->precision, uplo, t->n, t->nrhs, &effective->solve);
 }
 
-static bchol_status run(bchol_context *ctx, const tune_target *t, const tune_workload *w, const tune_params *p)
+static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
 {
     const int n = w->n, nrhs = t->nrhs;
     if (w->precision == 'd')

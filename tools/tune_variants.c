@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_vbatched, tune_solve;
+extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_interleaved_native,
+    tune_vbatched, tune_solve;
 
 /* Sweep order within a size; each variant's values() returns nothing at sizes outside
  * its range, so that by default every variant that applies to a size is measured. */
-const tune_variant *const tune_variants[] = {&tune_fused, &tune_interleaved, &tune_separate,
-                                             &tune_vbatched, &tune_solve, NULL};
+const tune_variant *const tune_variants[] = {&tune_fused,    &tune_interleaved, &tune_interleaved_native,
+                                             &tune_separate, &tune_vbatched,    &tune_solve,
+                                             NULL};
 
 const tune_variant *tune_variant_named(const char *name)
 {
@@ -26,7 +28,7 @@ bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char
     return bchol_potrf_prepare(ctx, &p->p, t->precision, uplo, t->n, &effective->p);
 }
 
-bchol_status tune_strided_run(bchol_context *ctx, const tune_target *target, const tune_workload *w,
+bchol_status tune_strided_run(bchol_context *ctx, const tune_target *target, tune_workload *w,
                               const tune_params *t)
 {
     (void)target;

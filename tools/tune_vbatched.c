@@ -188,7 +188,7 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     return st;
 }
 
-static bchol_status run(bchol_context *ctx, const tune_target *target, const tune_workload *w,
+static bchol_status run(bchol_context *ctx, const tune_target *target, tune_workload *w,
                         const tune_params *t)
 {
     (void)target;

@@ -41,6 +41,7 @@ void tune_workload_free(tune_workload *w)
     if (w->F) clReleaseMemObject(w->F);
     if (w->B0) clReleaseMemObject(w->B0);
     if (w->B) clReleaseMemObject(w->B);
+    if (w->ilv) clReleaseMemObject(w->ilv);
     free(w->vn_host);
     free(w->sample_in);
     free(w->sample_out);
@@ -206,6 +207,16 @@ int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, cha
     if (variable_sizes_init(w, why, size)) return -1;
     w->max_nrhs = max_nrhs > 0 ? max_nrhs : 0;
     return w->max_nrhs ? solve_init(w, why, size) : 0;
+}
+
+int tune_workload_ilv(tune_workload *w, size_t bytes)
+{
+    if (w->ilv && w->ilv_bytes >= bytes) return 0;
+    if (w->ilv) clReleaseMemObject(w->ilv);
+    cl_int err;
+    w->ilv = clCreateBuffer(bchol_context_cl_context(w->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+    w->ilv_bytes = w->ilv ? bytes : 0;
+    return w->ilv ? 0 : -1;
 }
 
 int tune_workload_reset(tune_workload *w)

@@ -32,7 +32,8 @@
 #             about 30 GiB of host and of device memory at most)
 #   tune      bchol tune on the NVIDIA device into $TUNE_FILE (default
 #             data/tuning/nvidia-h200.json), resuming it, for at most $TUNE_MINUTES (6.5)
-#             minutes: every variant (fused, interleaved n <= 64, separate n >= 32,
+#             minutes: every variant (fused, interleaved and interleaved-native n <= 64,
+#             separate n >= 32,
 #             vbatched n <= 320, and the solve at $TUNE_NRHS, default 1,16 right-hand
 #             sides) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
 #             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
@@ -81,6 +82,9 @@
 #             tune-check-vbatched
 #   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
 #             the default version's time with $TUNE_FILE against BCHOL_TUNING_FILE=off
+#   tune-check-interleaved  the same for the interleaved routines on data already
+#             interleaved (bench --variant interleaved, n = $ILV_SIZES, default
+#             4,8,16,24,32,48,64, batch 16384: the grid's ilv-native rows)
 #   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
 #             (default "1 16"), float and double (about 2 minutes)
 #   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
@@ -91,7 +95,8 @@
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
 # Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
-#        solve-vbatched huge tune tune-offgrid tune-check tune-check-vbatched tune-check-solve grid
+#        solve-vbatched huge tune tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
+#        tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
 # into one results.tgz on exit (also when a step is killed by a timeout).
@@ -234,7 +239,7 @@ for step in "$@"; do
     # resumes where the last one stopped; the log's last lines say how far it got.
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
-      --variants "${TUNE_VARIANTS:-fused,interleaved,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
+      --variants "${TUNE_VARIANTS:-fused,interleaved,interleaved-native,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --quiet ${TUNE_ARGS:-} \
@@ -303,6 +308,26 @@ for step in "$@"; do
       python3 tools/gpu/rounds_ratio.py "$p vbatched" nmax 12 "$OUT/bench-vbatched-untuned$tag-$p.txt" \
         "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched$tag-$p.txt"
       grep "nmax=" "$OUT/tune-check-vbatched$tag-$p.txt" >> "$OUT/tune-check-vbatched$tag-ratios.txt"
+    done ;;
+  tune-check-interleaved)
+    # the interleaved routines on data already interleaved (the grid's ilv-native rows:
+    # n = $ILV_SIZES, batch 16384), the kernel's time (bench column 11) with $TUNE_FILE
+    # against BCHOL_TUNING_FILE=off; UNTUNED_DEFAULTS and TUNE_CHECK_ROUNDS as for tune-check
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    : > "$OUT/tune-check-interleaved$tag-ratios.txt"
+    for p in s d; do
+      : > "$OUT/bench-ilv-untuned$tag-$p.txt"; : > "$OUT/bench-ilv-tuned-$p.txt"
+      for round in $(seq ${TUNE_CHECK_ROUNDS:-1}); do
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol \
+          bench --precision $p --n ${ILV_SIZES:-4,8,16,24,32,48,64} --batch 16384 --variant interleaved \
+          >> "$OUT/bench-ilv-untuned$tag-$p.txt" 2>&1
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
+          --n ${ILV_SIZES:-4,8,16,24,32,48,64} --batch 16384 --variant interleaved \
+          >> "$OUT/bench-ilv-tuned-$p.txt" 2>&1
+      done
+      python3 tools/gpu/rounds_ratio.py "$p interleaved" n 11 "$OUT/bench-ilv-untuned$tag-$p.txt" \
+        "$OUT/bench-ilv-tuned-$p.txt" | tee "$OUT/tune-check-interleaved$tag-$p.txt"
+      grep " n=" "$OUT/tune-check-interleaved$tag-$p.txt" >> "$OUT/tune-check-interleaved$tag-ratios.txt"
     done ;;
   tune-check-solve)
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
