@@ -540,6 +540,18 @@ static void solve_run(void)
         char needle[300];
         snprintf(needle, sizeof needle, "s solve entry for n = %d, nrhs = %d", asks[i].from_n, asks[i].from_nrhs);
         const cJSON *q = want ? cJSON_GetObjectItemCaseSensitive(want, "params") : NULL;
+        /* an entry whose work-group does not fit the device at this n gives way to the
+         * defaults, saying so (which entry wins at n = 4 depends on the device's timing) */
+        bchol_device_info dev;
+        bchol_context_device_info(ctx, &dev);
+        const long long rpt = q ? param_int(q, "rpt") : 1, group = q ? (asks[i].n + rpt - 1) / rpt * param_int(q, "tbc") : 0;
+        if (q && rpt > 0 && group > (long long)dev.max_work_group) {
+            CHECK(strstr(source, "defaults") && strstr(source, "work-items per group"),
+                  "n = %d nrhs = %d: the entry needs %lld work-items, the device takes %zu; source \"%s\"",
+                  asks[i].n, asks[i].nrhs, group, dev.max_work_group, source);
+            printf("n = %d nrhs = %d: %s\n", asks[i].n, asks[i].nrhs, source);
+            continue;
+        }
         CHECK(q && p.nt == param_int(q, "nt") && p.rpt == param_int(q, "rpt") && p.tbc == param_int(q, "tbc") &&
                   strstr(source, file) && strstr(source, needle),
               "n = %d nrhs = %d: nt %d rpt %d tbc %d from \"%s\", wanted the n = %d, nrhs = %d entry", asks[i].n,
