@@ -1026,6 +1026,19 @@ static void fuzz_params(fz_reader *r) {
                 "potrf_vbatched_params(prec=%d max_n=%d out=%d) returned %d (%s)", precision, n,
                 use_out, st, bchol_last_error(ctx));
         if (!st) REQUIRE(vp.crossover >= 0, "potrf_vbatched_params: crossover %d", vp.crossover);
+        /* the native interleaved query on the same arguments (no more input read: the
+         * corpus keeps its meaning) */
+        bchol_params ip;
+        source = NULL;
+        st = bchol_potrf_interleaved_params(ctx, precision, n, use_out ? &ip : NULL,
+                                            use_source ? &source : NULL);
+        REQUIRE(valid ? st == 0 : fz_bad_argument(st),
+                "potrf_interleaved_params(prec=%d n=%d out=%d) returned %d (%s)", precision, n,
+                use_out, st, bchol_last_error(ctx));
+        if (!st) REQUIRE(ip.variant == BCHOL_VARIANT_INTERLEAVED && ip.inb > 0 && ip.chunk > 0,
+                         "potrf_interleaved_params: variant %d inb %d chunk %d", ip.variant, ip.inb,
+                         ip.chunk);
+        if (!st && use_source) REQUIRE(source && *source, "potrf_interleaved_params: no source");
         break;
     }
     default: {
