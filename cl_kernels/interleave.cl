@@ -101,9 +101,9 @@ inline void copied_rows(int j, int n, int mode, int *lo, int *hi)
 __kernel void interleave_loop(__global const REAL *restrict A, const ulong offset, const int lda,
                               const ulong stride, __global REAL *restrict B, const ulong chunk,
                               const int n, const int cols, const int mode, const ulong batch,
-                              const ulong b0)
+                              const ulong g0)
 {
-    const ulong b = b0 + get_global_id(0);
+    const ulong b = g0 * get_local_size(0) + get_global_id(0);
     if (b >= batch) return;
     __global const REAL *a = A + offset + b * stride;
     __global REAL *d = B + lane_base(b, chunk, n * cols);
@@ -117,9 +117,9 @@ __kernel void interleave_loop(__global const REAL *restrict A, const ulong offse
 __kernel void deinterleave_loop(__global const REAL *restrict B, const ulong chunk,
                                 __global REAL *restrict A, const ulong offset, const int lda,
                                 const ulong stride, const int n, const int cols, const int mode,
-                                const ulong batch, const ulong b0)
+                                const ulong batch, const ulong g0)
 {
-    const ulong b = b0 + get_global_id(0);
+    const ulong b = g0 * get_local_size(0) + get_global_id(0);
     if (b >= batch) return;
     __global REAL *a = A + offset + b * stride;
     __global const REAL *d = B + lane_base(b, chunk, n * cols);

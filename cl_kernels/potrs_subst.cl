@@ -140,23 +140,23 @@ PRAGMA_UNROLL
 }
 
 /*
- * Units u = u0 + group*TBC + ty of matrices b0 .. b0+count-1, tiles = ceil(nrhs/NT) units
- * per matrix (tile t holds columns t*NT .. t*NT+NT-1); u0 > 0 where one launch does not
- * take all the units of the matrices. With skip_failed, a matrix whose info is not zero
- * is left alone (posv: its factorization failed).
+ * Units u = (g0 + group)*TBC + ty of matrices b0 .. b0+count-1, tiles = ceil(nrhs/NT)
+ * units per matrix (tile t holds columns t*NT .. t*NT+NT-1); g0 > 0 where one launch does
+ * not take all the units of the matrices. With skip_failed, a matrix whose info is not
+ * zero is left alone (posv: its factorization failed).
  */
 __kernel void potrs_subst(__global const REAL *A, const ulong offset_a, const int lda,
                           const ulong stride_a, __global REAL *B, const ulong offset_b,
                           const int ldb, const ulong stride_b, const int n, const int nrhs,
                           __global const int *info, const int skip_failed, const ulong b0,
-                          const ulong count, const ulong u0)
+                          const ulong count, const ulong g0)
 {
     __local REAL xs_all[TBC * 2 * NT];
     const int lx = (int)get_local_size(0) / TBC;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
     const ulong tiles = (ulong)((nrhs + NT - 1) / NT);
-    const ulong u = u0 + (ulong)get_group_id(0) * TBC + ty;
+    const ulong u = (g0 + get_group_id(0)) * TBC + ty;
     int active = u < count * tiles;
     const ulong b = b0 + (active ? u / tiles : 0);
     const int c0 = active ? (int)(u % tiles) * NT : 0;

@@ -22,8 +22,9 @@ inline int unit_order(const ulong u, const int tiles, const ulong count, const u
 }
 
 /*
- * Matrices b0 .. b0+count-1, tiles = ceil(max_nrhs/NT) units each, from unit u0 (> 0
- * where one launch does not take all the units of the matrices): matrix b has order
+ * Matrices b0 .. b0+count-1, tiles = ceil(max_nrhs/NT) units each, TBC units a group from
+ * group g0 (> 0 where one launch does not take all the units of the matrices): matrix b
+ * has order
  * n[b], nrhs[b] right-hand sides, factor at offsets_a[b] of A with leading dimension
  * lda[b], right-hand sides at offsets_b[b] of B with leading dimension ldb[b].
  */
@@ -32,18 +33,18 @@ __kernel void potrs_subst_vbatched(__global const REAL *A, __global const long *
                                    __global REAL *B, __global const long *offsets_b,
                                    __global const int *nrhs, __global const int *ldb,
                                    __global const int *info, const int tiles, const ulong b0,
-                                   const ulong count, const ulong u0)
+                                   const ulong count, const ulong g0)
 {
     __local REAL xs_all[TBC * 2 * NT];
     const int lx = (int)get_local_size(0) / TBC;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
-    const ulong g0 = u0 + (ulong)get_group_id(0) * TBC;
+    const ulong u_first = (g0 + get_group_id(0)) * TBC;
     /* The group's step count: the same in every work-item, so barriers stay uniform. */
     int steps = 0;
     for (int t = 0; t < TBC; t++)
-        steps = max(steps, unit_order(g0 + t, tiles, count, b0, n, nrhs, info));
-    const ulong u = g0 + ty;
+        steps = max(steps, unit_order(u_first + t, tiles, count, b0, n, nrhs, info));
+    const ulong u = u_first + ty;
     const int nb = unit_order(u, tiles, count, b0, n, nrhs, info);
     const int active = nb > 0;
     const ulong b = b0 + (active ? u / (ulong)tiles : 0);

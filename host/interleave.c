@@ -86,37 +86,24 @@ bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
     bchol_status st = conversion_kernel(ctx, p, to_interleaved, &kernel, &loop, &limit);
     if (st) return st;
 
-    /* A tile group covers TILE matrices of one of etiles element blocks; a loop group
-     * covers up to LOOP_GROUP matrices (one per work-item). The groups are sliced into
-     * launches of at most the driver's grid, within a matrix's element blocks too. */
+    /* A tile group covers TILE matrices of one of etiles element blocks (a matrix's blocks
+     * may span launches); a loop group covers up to LOOP_GROUP matrices (one per
+     * work-item). */
     const uint64_t etiles = loop ? 1 : ((uint64_t)n * (uint64_t)cols + TILE - 1) / TILE;
     const size_t loop_group = limit < LOOP_GROUP ? (limit ? limit : 1) : LOOP_GROUP;
     const uint64_t per_group = loop ? (uint64_t)loop_group : TILE;
     const size_t local = loop ? loop_group : TILE * TILE;
     const uint64_t groups = etiles * (((uint64_t)batch + per_group - 1) / per_group);
-    const uint64_t per_launch = (uint64_t)bchol__launch_batch_limit(ctx, 1, local);
     cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, ch = (cl_ulong)chunk;
-    cl_ulong end = (cl_ulong)batch;
+    cl_ulong end = (cl_ulong)batch, g0 = 0;
     cl_int ld = lda, order = n, ncols = cols, mode = uplo_mode;
-    for (uint64_t g0 = 0; g0 < groups; g0 += per_launch) {
-        const uint64_t count = groups - g0 < per_launch ? groups - g0 : per_launch;
-        const size_t global = (size_t)count * local;
-        /* the loop kernels take their first matrix, the tile kernels their first group */
-        cl_ulong from = loop ? g0 * per_group : g0;
-        if (to_interleaved) {
-            bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off),   BCHOL_ARG(ld),   BCHOL_ARG(str),
-                                BCHOL_ARG(B),  BCHOL_ARG(ch),    BCHOL_ARG(order), BCHOL_ARG(ncols), BCHOL_ARG(mode),
-                                BCHOL_ARG(end), BCHOL_ARG(from)};
-            st = bchol__launch(call, kernel, 11, args, 1, &global, &local);
-        } else {
-            bchol_arg args[] = {BCHOL_ARG(B),   BCHOL_ARG(ch),    BCHOL_ARG(A),   BCHOL_ARG(off),
-                                BCHOL_ARG(ld),  BCHOL_ARG(str),   BCHOL_ARG(order), BCHOL_ARG(ncols), BCHOL_ARG(mode),
-                                BCHOL_ARG(end), BCHOL_ARG(from)};
-            st = bchol__launch(call, kernel, 11, args, 1, &global, &local);
-        }
-        if (st) return st;
-    }
-    return BCHOL_SUCCESS;
+    bchol_arg to[] = {BCHOL_ARG(A),   BCHOL_ARG(off), BCHOL_ARG(ld),    BCHOL_ARG(str),
+                      BCHOL_ARG(B),   BCHOL_ARG(ch),  BCHOL_ARG(order), BCHOL_ARG(ncols),
+                      BCHOL_ARG(mode), BCHOL_ARG(end), BCHOL_ARG(g0)};
+    bchol_arg back[] = {BCHOL_ARG(B),   BCHOL_ARG(ch),  BCHOL_ARG(A),     BCHOL_ARG(off),
+                        BCHOL_ARG(ld),  BCHOL_ARG(str), BCHOL_ARG(order), BCHOL_ARG(ncols),
+                        BCHOL_ARG(mode), BCHOL_ARG(end), BCHOL_ARG(g0)};
+    return bchol__launch_groups(call, kernel, to_interleaved ? to : back, 11, 10, groups, local);
 }
 
 /* 'L' -> 0, 'U' -> 1, 'A' -> 2 (the kernel's copy modes). */

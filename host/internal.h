@@ -169,6 +169,11 @@ bchol_status bchol__call_end(bchol_call *call, bchol_status status, cl_event *ev
  * size: huge batches are split so that no launch exceeds the driver's grid limits
  * (BCHOL_MAX_GROUPS_PER_LAUNCH lowers the limit, so that tests can exercise splitting). */
 int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, size_t local);
+/* Launches groups work-groups of local work-items of kernel (1-D) in slices within that
+ * limit; args[g0_arg] is set to each slice's first group (a cl_ulong), from which the
+ * kernel finds its work (matrices, element blocks, tiles of right-hand sides). */
+bchol_status bchol__launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                  int g0_arg, uint64_t groups, size_t local);
 
 /* Local memory a work-group may ask for: the device's, less what the driver reserves. */
 uint64_t bchol__usable_local_mem(const bchol_context *ctx);
@@ -361,10 +366,6 @@ bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, 
  * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take
  * the carries themselves. */
 bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t blocks);
-/* Launches check kernel k over blocks check blocks, one launch per slice that fits the
- * driver's grid; args[g0_arg] is set to each slice's first block (a cl_ulong). */
-bchol_status bchol__vcheck_launch_blocks(bchol_call *call, cl_kernel k, bchol_arg *args, int nargs,
-                                        int g0_arg, uint64_t blocks);
 bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                 cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                 cl_mem info);

@@ -101,6 +101,20 @@ int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, s
     return groups * per_group;
 }
 
+bchol_status bchol__launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                  int g0_arg, uint64_t groups, size_t local)
+{
+    const uint64_t per_launch = (uint64_t)bchol__launch_batch_limit(call->ctx, 1, local);
+    for (cl_ulong g0 = 0; g0 < groups; g0 += per_launch) {
+        const uint64_t count = groups - g0 < per_launch ? groups - g0 : per_launch;
+        const size_t global = (size_t)count * local;
+        args[g0_arg] = BCHOL_ARG(g0);
+        bchol_status st = bchol__launch(call, kernel, nargs, args, 1, &global, &local);
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
 uint64_t bchol__usable_local_mem(const bchol_context *ctx)
 {
     return ctx->info.local_mem_usable; /* the backend's reserve taken off (device.c) */

@@ -159,23 +159,15 @@ bchol_status bchol__potrs_interleaved_enqueue(bchol_call *call, const bchol_ilv_
                                               cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
                                               cl_mem info)
 {
-    bchol_context *ctx = call->ctx;
     const int64_t tiles = (plan->nrhs + plan->nt - 1) / plan->nt;
     const size_t local = (size_t)plan->wg;
-    /* tiles groups per WG matrices, sliced into launches of at most the driver's grid
-     * (within one group of matrices' tiles too) */
+    /* tiles groups per WG matrices (a group of matrices' tiles may span launches) */
     const uint64_t groups = (uint64_t)tiles * (((uint64_t)batch + plan->wg - 1) / plan->wg);
-    const uint64_t per_launch = (uint64_t)bchol__launch_batch_limit(ctx, 1, local);
-    cl_ulong ch = (cl_ulong)chunk, total = (cl_ulong)batch;
+    cl_ulong ch = (cl_ulong)chunk, total = (cl_ulong)batch, g0 = 0;
     cl_int nrhs = plan->nrhs, skip = info != NULL;
-    bchol_status st;
-    for (cl_ulong g0 = 0; g0 < groups; g0 += per_launch) {
-        const size_t global = (size_t)(groups - g0 < per_launch ? groups - g0 : per_launch) * local;
-        bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(B),    BCHOL_ARG(ch),  BCHOL_ARG(nrhs),
-                            BCHOL_ARG(total), BCHOL_ARG(g0), BCHOL_ARG(info), BCHOL_ARG(skip)};
-        if ((st = bchol__launch(call, plan->kernel, 8, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(B),  BCHOL_ARG(ch),   BCHOL_ARG(nrhs),
+                        BCHOL_ARG(total), BCHOL_ARG(g0), BCHOL_ARG(info), BCHOL_ARG(skip)};
+    return bchol__launch_groups(call, plan->kernel, args, 8, 5, groups, local);
 }
 
 static bchol_status check_params(bchol_context *ctx, const char *routine,

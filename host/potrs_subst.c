@@ -98,23 +98,17 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
     cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b;
     cl_int ld_a = lda, ld_b = ldb, n = plan->n, nrhs = plan->nrhs, skip = info != NULL;
     bchol_status st;
-    /* A launch takes at most per_launch units, a multiple of tbc: where one matrix has
-     * more tiles than that, its units are sliced too (u0). */
-    const cl_ulong per_launch = (cl_ulong)bchol__launch_batch_limit(ctx, prm->tbc, local);
     for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong b0 = (cl_ulong)first, g0 = 0;
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        const cl_ulong units = count * (cl_ulong)tiles;
-        for (cl_ulong u0 = 0; u0 < units; u0 += per_launch) {
-            const cl_ulong slice = units - u0 < per_launch ? units - u0 : per_launch;
-            size_t groups = (size_t)((slice + (cl_ulong)prm->tbc - 1) / (cl_ulong)prm->tbc);
-            size_t global = groups * local;
-            bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off_a), BCHOL_ARG(ld_a), BCHOL_ARG(str_a),
-                                BCHOL_ARG(B),  BCHOL_ARG(off_b), BCHOL_ARG(ld_b), BCHOL_ARG(str_b),
-                                BCHOL_ARG(n),  BCHOL_ARG(nrhs),  BCHOL_ARG(info), BCHOL_ARG(skip),
-                                BCHOL_ARG(b0), BCHOL_ARG(count), BCHOL_ARG(u0)};
-            if ((st = bchol__launch(call, plan->kernel, 15, args, 1, &global, &local))) return st;
-        }
+        /* tbc units a group; where one matrix has more tiles than a launch takes, its units
+         * span launches too */
+        const uint64_t tbc = (uint64_t)prm->tbc, groups = (count * (cl_ulong)tiles + tbc - 1) / tbc;
+        bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off_a), BCHOL_ARG(ld_a), BCHOL_ARG(str_a),
+                            BCHOL_ARG(B),  BCHOL_ARG(off_b), BCHOL_ARG(ld_b), BCHOL_ARG(str_b),
+                            BCHOL_ARG(n),  BCHOL_ARG(nrhs),  BCHOL_ARG(info), BCHOL_ARG(skip),
+                            BCHOL_ARG(b0), BCHOL_ARG(count), BCHOL_ARG(g0)};
+        if ((st = bchol__launch_groups(call, plan->kernel, args, 15, 14, groups, local))) return st;
     }
     return BCHOL_SUCCESS;
 }

@@ -18,24 +18,18 @@ bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_pla
     int64_t chunk = bchol__launch_batch_limit(ctx, prm->tbc, local) / tiles;
     if (chunk < 1) chunk = 1;
     bchol_status st;
-    /* A launch takes at most per_launch units, a multiple of tbc: where one matrix has
-     * more tiles than that, its units are sliced too (u0). */
-    const cl_ulong per_launch = (cl_ulong)bchol__launch_batch_limit(ctx, prm->tbc, local);
     for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong b0 = (cl_ulong)first, g0 = 0;
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        const cl_ulong units = count * (cl_ulong)tiles;
-        for (cl_ulong u0 = 0; u0 < units; u0 += per_launch) {
-            const cl_ulong slice = units - u0 < per_launch ? units - u0 : per_launch;
-            size_t groups = (size_t)((slice + (cl_ulong)prm->tbc - 1) / (cl_ulong)prm->tbc);
-            size_t global = groups * local;
-            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(offsets_a), BCHOL_ARG(n),
-                                BCHOL_ARG(lda),   BCHOL_ARG(B),         BCHOL_ARG(offsets_b),
-                                BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),       BCHOL_ARG(info),
-                                BCHOL_ARG(tiles), BCHOL_ARG(b0),        BCHOL_ARG(count),
-                                BCHOL_ARG(u0)};
-            if ((st = bchol__launch(call, plan->kernel, 13, args, 1, &global, &local))) return st;
-        }
+        /* tbc units a group; where one matrix has more tiles than a launch takes, its units
+         * span launches too */
+        const uint64_t tbc = (uint64_t)prm->tbc, groups = (count * (cl_ulong)tiles + tbc - 1) / tbc;
+        bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(offsets_a), BCHOL_ARG(n),
+                            BCHOL_ARG(lda),   BCHOL_ARG(B),         BCHOL_ARG(offsets_b),
+                            BCHOL_ARG(nrhs),  BCHOL_ARG(ldb),       BCHOL_ARG(info),
+                            BCHOL_ARG(tiles), BCHOL_ARG(b0),        BCHOL_ARG(count),
+                            BCHOL_ARG(g0)};
+        if ((st = bchol__launch_groups(call, plan->kernel, args, 13, 12, groups, local))) return st;
     }
     return BCHOL_SUCCESS;
 }

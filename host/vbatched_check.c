@@ -28,20 +28,6 @@ static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_ke
     return bchol__get_kernel(ctx, check_files, &o, name, k);
 }
 
-bchol_status bchol__vcheck_launch_blocks(bchol_call *call, cl_kernel k, bchol_arg *args, int nargs,
-                                        int g0_arg, uint64_t blocks)
-{
-    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, 1, CHECK_WG);
-    for (cl_ulong g0 = 0; g0 < blocks; g0 += (cl_ulong)per_launch) {
-        cl_ulong groups = blocks - g0 < (cl_ulong)per_launch ? blocks - g0 : (cl_ulong)per_launch;
-        size_t local = CHECK_WG, global = (size_t)groups * CHECK_WG;
-        args[g0_arg] = BCHOL_ARG(g0);
-        bchol_status st = bchol__launch(call, k, nargs, args, 1, &global, &local);
-        if (st) return st;
-    }
-    return BCHOL_SUCCESS;
-}
-
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem lda,
                                   cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                   const bchol_vcheck *vc, cl_mem info)
@@ -55,7 +41,7 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
                         BCHOL_ARG(elems), BCHOL_ARG(mx),          BCHOL_ARG(count),
                         BCHOL_ARG(g0),    BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks),
                         BCHOL_ARG(info)};
-    return bchol__vcheck_launch_blocks(call, k, args, info ? 10 : 9, 6, blocks);
+    return bchol__launch_groups(call, k, args, info ? 10 : 9, 6, blocks, CHECK_WG);
 }
 
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,

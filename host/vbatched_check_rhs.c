@@ -33,7 +33,7 @@ static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, 
                         BCHOL_ARG(offsets_b), BCHOL_ARG(elems), BCHOL_ARG(mx),
                         BCHOL_ARG(count),     BCHOL_ARG(g0),    BCHOL_ARG(scratch),
                         BCHOL_ARG(nblocks),   BCHOL_ARG(info),  BCHOL_ARG(result)};
-    return bchol__vcheck_launch_blocks(call, k, args, 12, 7, blocks);
+    return bchol__launch_groups(call, k, args, 12, 7, blocks, CHECK_WG);
 }
 
 bchol_status bchol__vcheck_rhs(bchol_call *call, cl_mem n, cl_mem nrhs, cl_mem ldb,
