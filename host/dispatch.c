@@ -71,7 +71,7 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
         out->gemm = t->gemm;
         out->tile = t->tile;
         out->gb = t->gb;
-    } else if (e->variant == BCHOL_VARIANT_INTERLEAVED || e->variant == BCHOL__VARIANT_ILV_NATIVE) {
+    } else if (t->variant == BCHOL_VARIANT_INTERLEAVED) { /* interleaved-native ones too */
         out->inb = t->inb;
         out->looking = t->looking;
         out->unroll = t->unroll;
@@ -91,8 +91,7 @@ static void take_entry_at(const bchol_tuning_entry *e, int n, bchol_params *out)
 {
     const int inb = out->inb, unroll = out->unroll;
     take_entry(e, out);
-    if ((e->variant == BCHOL_VARIANT_INTERLEAVED || e->variant == BCHOL__VARIANT_ILV_NATIVE) &&
-        n > e->n) {
+    if (e->params.variant == BCHOL_VARIANT_INTERLEAVED && n > e->n) {
         out->inb = inb;
         out->unroll = unroll;
     }
@@ -254,6 +253,17 @@ void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_par
     if (source) *source = source_text;
 }
 
+/* The interleaved fields of params that are <= 0 from d. */
+static void complete_interleaved_fields(bchol_params *params, const bchol_params *d)
+{
+    if (params->inb <= 0) params->inb = d->inb;
+    if (params->looking <= 0) params->looking = d->looking;
+    if (params->unroll <= 0) params->unroll = d->unroll;
+    if (params->chunking <= 0) params->chunking = d->chunking;
+    if (params->chunk <= 0) params->chunk = d->chunk;
+    if (params->math <= 0) params->math = d->math;
+}
+
 void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params)
 {
     bchol_params d;
@@ -273,24 +283,30 @@ void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_
     if (params->gemm <= 0) params->gemm = d.gemm;
     if (params->tile <= 0) params->tile = d.tile;
     if (params->gb <= 0) params->gb = d.gb;
-    if (params->inb <= 0) params->inb = d.inb;
-    if (params->looking <= 0) params->looking = d.looking;
-    if (params->unroll <= 0) params->unroll = d.unroll;
-    if (params->chunking <= 0) params->chunking = d.chunking;
-    if (params->chunk <= 0) params->chunk = d.chunk;
-    if (params->math <= 0) params->math = d.math;
+    complete_interleaved_fields(params, &d);
+}
+
+/* The parameter queries' first arguments: ctx, precision and the order (argument 3, named
+ * n_name, n_status when negative). */
+static bchol_status check_query(bchol_context *ctx, const char *routine, char precision,
+                                const char *n_name, int n, bchol_status n_status)
+{
+    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", routine);
+    if (precision != 's' && precision != 'd')
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'",
+                           routine, (int)precision);
+    if (n < 0)
+        return bchol__fail(ctx, n_status, "%s: argument 3 (%s = %d) must be >= 0", routine, n_name, n);
+    return BCHOL_SUCCESS;
 }
 
 bchol_status bchol_potrf_params(bchol_context *ctx, char precision, int n, bchol_params *params,
                                 const char **source)
 {
-    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "bchol_potrf_params: argument 1 (ctx) is NULL");
-    if (precision != 's' && precision != 'd')
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "bchol_potrf_params: argument 2 (precision = %d) must be 's' or 'd'",
-                           (int)precision);
-    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "bchol_potrf_params: argument 3 (n = %d) must be >= 0", n);
-    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "bchol_potrf_params: argument 4 (params) is NULL");
+    static const char routine[] = "bchol_potrf_params";
+    bchol_status st = check_query(ctx, routine, precision, "n", n, BCHOL_ERR_N);
+    if (st) return st;
+    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", routine);
     choose(ctx, (bchol_precision)precision, n, BCHOL_VARIANT_AUTO, params, source_text,
            sizeof source_text);
     if (source) *source = source_text;
@@ -341,23 +357,15 @@ void bchol__complete_interleaved_params(bchol_context *ctx, bchol_precision p, i
     bchol_params d;
     choose_native(ctx, p, n, &d, NULL, 0);
     params->variant = BCHOL_VARIANT_INTERLEAVED;
-    if (params->inb <= 0) params->inb = d.inb;
-    if (params->looking <= 0) params->looking = d.looking;
-    if (params->unroll <= 0) params->unroll = d.unroll;
-    if (params->chunking <= 0) params->chunking = d.chunking;
-    if (params->chunk <= 0) params->chunk = d.chunk;
-    if (params->math <= 0) params->math = d.math;
+    complete_interleaved_fields(params, &d);
 }
 
 bchol_status bchol_potrf_interleaved_params(bchol_context *ctx, char precision, int n,
                                             bchol_params *params, const char **source)
 {
     static const char routine[] = "bchol_potrf_interleaved_params";
-    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", routine);
-    if (precision != 's' && precision != 'd')
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'",
-                           routine, (int)precision);
-    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 3 (n = %d) must be >= 0", routine, n);
+    bchol_status st = check_query(ctx, routine, precision, "n", n, BCHOL_ERR_N);
+    if (st) return st;
     if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", routine);
     choose_native(ctx, (bchol_precision)precision, n, params, source_text, sizeof source_text);
     if (source) *source = source_text;
@@ -446,12 +454,8 @@ void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, 
 bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
                                 bchol_solve_params *params, const char **source)
 {
-    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "bchol_potrs_params: argument 1 (ctx) is NULL");
-    if (precision != 's' && precision != 'd')
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "bchol_potrs_params: argument 2 (precision = %d) must be 's' or 'd'",
-                           (int)precision);
-    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "bchol_potrs_params: argument 3 (n = %d) must be >= 0", n);
+    bchol_status st = check_query(ctx, "bchol_potrs_params", precision, "n", n, BCHOL_ERR_N);
+    if (st) return st;
     if (nrhs < 0)
         return bchol__fail(ctx, BCHOL_ERR_NRHS, "bchol_potrs_params: argument 4 (nrhs = %d) must be >= 0", nrhs);
     if (!params)
@@ -580,11 +584,8 @@ bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int
                                          bchol_vbatched_params *params, const char **source)
 {
     const char *r = "bchol_potrf_vbatched_params";
-    if (!ctx) return bchol__fail(NULL, BCHOL_ERR_CONTEXT, "%s: argument 1 (ctx) is NULL", r);
-    if (precision != 's' && precision != 'd')
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'",
-                           r, (int)precision);
-    if (max_n < 0) return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 3 (max_n = %d) must be >= 0", r, max_n);
+    bchol_status st = check_query(ctx, r, precision, "max_n", max_n, BCHOL_ERR_MAX_N);
+    if (st) return st;
     if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", r);
     bchol__vbatched_params(ctx, (bchol_precision)precision, max_n, params, source);
     return BCHOL_SUCCESS;
