@@ -122,14 +122,6 @@ static void native_defaults(bchol_context *ctx, const tune_target *t, int *c)
     from_params(&p, c);
 }
 
-/* Builds the kernel of the strided path (bchol_potrf_prepare), which lays a batch out
- * as native_chunk does: the native call then finds it built. */
-static bchol_status native_prepare(bchol_context *ctx, const tune_target *t, char uplo,
-                                   const tune_params *p, tune_params *effective)
-{
-    return tune_strided_prepare(ctx, t, uplo, p, effective);
-}
-
 /* The batch into the interleaved layout (not timed), then the factorization there. */
 static bchol_status native_run(bchol_context *ctx, const tune_target *t, tune_workload *w,
                                const tune_params *p)
@@ -175,7 +167,9 @@ const tune_variant tune_interleaved_native = {
     .to_params = to_params,
     .from_params = from_params,
     .defaults = native_defaults,
-    .prepare = native_prepare,
+    /* the strided path's kernel (bchol_potrf_prepare) lays a batch out as native_chunk
+     * does: the native call finds it built */
+    .prepare = tune_strided_prepare,
     .run = native_run,
     .after = native_after,
 };
