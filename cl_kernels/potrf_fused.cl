@@ -6,8 +6,9 @@
  *      columns IB at a time: the next block is prefetched into registers while the current
  *      one is multiplied (Algorithm 3's double buffer), and the top ib rows of the block
  *      -- the B operand -- are transposed from registers into local memory;
- *   2. load the panel minus C into local memory and factor it there: POTF2 of the ib-by-ib
- *      diagonal block and TRSM of the rows below, right-looking over the ib columns;
+ *   2. load the panel minus C into registers and factor it there: POTF2 of the ib-by-ib
+ *      diagonal block and TRSM of the rows below, right-looking over the ib columns, each
+ *      column of the diagonal block shared through local memory;
  *   3. write the panel back (only the lower part of its diagonal block).
  * Work-item tx of a matrix owns panel rows tx, tx+lx, ... (RPT of them). TBC matrices
  * share a work-group for tiny n. Upper storage is read as the transpose of lower
@@ -64,21 +65,21 @@
 
 /*
  * One step on one matrix of order n at Ab: panel columns j..j+ib-1, rows j..n-1.
- * P is this matrix's local memory, max(n-j, IB)*IB elements. It holds barriers: every
- * work-item of the work-group must call it with the same group bounds jg and ibg, which
- * bound the loops that contain barriers: jg >= j (the left-looking update runs k < jg) and
- * ibg >= ib = min(IB, n-j) (the POTF2 column loop runs c < ibg). A matrix does nothing in
- * an iteration it does not have (k >= j, c >= ib) but pass its barriers, so that
- * matrices at different steps share a work-group (variable sizes). active = 0 makes a
- * matrix go through the barriers without touching memory (with n = 0 and jg = ibg = 0:
- * one barrier). Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is
- * then not written back).
+ * P is this matrix's local memory, max(n-j, IB)*IB elements, of which it uses IB*IB (the
+ * update's B operand, then two copies of a panel column). It holds barriers: every
+ * work-item of the work-group must call it with the same group bound jg >= j (the
+ * left-looking update runs k < jg), and the panel's column loop always runs IB columns. A matrix does nothing in an
+ * iteration it does not have (k >= j, c >= ib) but pass its barriers, so that matrices at
+ * different steps share a work-group (variable sizes). active = 0 makes a matrix go
+ * through the barriers without touching memory (with n = 0 and jg = 0: IB barriers).
+ * Returns 0, or j+c+1 when the pivot of panel column c fails (the panel is then not
+ * written back).
  * Loops over a work-item's rows (r) are innermost: consecutive rows are consecutive in
  * memory for lower storage.
  */
 inline int fused_step_group(__global REAL *Ab, const int lda, const int n, const int j,
                             int active, __local REAL *P, const int tx, const int lx,
-                            const int jg, const int ibg)
+                            const int jg)
 {
     const int m = n - j;
     const int ib = min(IB, m);
@@ -145,54 +146,61 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
                 for (int r = 0; r < RPT; r++) rA[kk][r] = rN[kk][r];
         }
-        barrier(CLK_LOCAL_MEM_FENCE); /* everyone is done with sB before P overwrites it */
+        barrier(CLK_LOCAL_MEM_FENCE); /* everyone is done with sB before P is reused */
     }
 
-    /* P = A(j:n, j:j+ib) - C, lower part of the diagonal block only */
+    /* X = A(j:n, j:j+ib) - C, in registers (rC; the lower part of the diagonal block only) */
     if (busy)
 PRAGMA_UNROLL
         for (int c = 0; c < IB; c++)
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                if (c < ib && c <= row && row < m)
-                    P[c * m + row] = ELEM(Ab, lda, j + row, j + c) - rC[c][r];
+                rC[c][r] = (c < ib && c <= row && row < m) ? ELEM(Ab, lda, j + row, j + c) - rC[c][r]
+                                                           : (REAL)0;
             }
-    barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* POTF2 + TRSM in local memory: for each column, take the pivot's square root, scale
-     * the column below it, and subtract its outer product from the columns to its right. */
-    for (int c = 0; c < ibg; c++) {
+    /* POTF2 + TRSM in registers, right-looking over the panel's columns: the owners of the
+     * diagonal block's rows c..ib-1 publish column c in local memory, one barrier, then
+     * every work-item takes the pivot's square root, scales its rows of column c and
+     * subtracts the outer product from its columns to the right. Column c's copy
+     * alternates between two IB-element halves of P, so one barrier per column suffices:
+     * column c+2 overwrites a half only after every work-item has passed column c+1's
+     * barrier, hence finished reading column c. The loop runs to IB with its barrier
+     * unconditional (unrolled on GPUs, so rC stays in registers; under `if (c < the group's
+     * widest panel)` PoCL gave wrong factors to groups of several matrices); a matrix
+     * skips the columns its panel lacks. */
+PRAGMA_UNROLL
+    for (int c = 0; c < IB; c++) {
         const int has = c < ib; /* this matrix's panel has column c */
-        REAL ld = (REAL)1;
+        __local REAL *col = P + (c & 1) * IB;
+        if (busy && has)
+PRAGMA_UNROLL
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                if (row >= c && row < ib) col[row] = rC[c][r];
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (!IDLE && has) {
-            const REAL d = P[c * m + c];
+            const REAL d = col[c];
             if (busy && !PIVOT_OK(d)) {
                 status = j + c + 1;
                 busy = 0;
             }
-            ld = busy ? sqrt(d) : (REAL)1;
+            const REAL ld = busy ? sqrt(d) : (REAL)1;
             const REAL inv = (REAL)1 / ld;
-            if (busy)
 PRAGMA_UNROLL
-                for (int r = 0; r < RPT; r++) {
-                    const int row = tx + r * LANES;
-                    if (row > c && row < m) P[c * m + row] *= inv;
-                }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (busy && has) {
-            if (tx == 0) P[c * m + c] = ld;
-            for (int cc = c + 1; cc < ib; cc++) {
-                const REAL u = P[c * m + cc];
+            for (int r = 0; r < RPT; r++) {
+                const int row = tx + r * LANES;
+                rC[c][r] = row == c ? ld : rC[c][r] * inv;
+            }
 PRAGMA_UNROLL
-                for (int r = 0; r < RPT; r++) {
-                    const int row = tx + r * LANES;
-                    if (row >= cc && row < m) P[cc * m + row] = mad(-P[c * m + row], u, P[cc * m + row]);
-                }
+            for (int cc = c + 1; cc < IB; cc++) {
+                const REAL u = cc < ib ? col[cc] * inv : (REAL)0;
+PRAGMA_UNROLL
+                for (int r = 0; r < RPT; r++) rC[cc][r] = mad(-rC[c][r], u, rC[cc][r]);
             }
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     if (busy)
@@ -201,7 +209,7 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                if (c < ib && c <= row && row < m) ELEM(Ab, lda, j + row, j + c) = P[c * m + row];
+                if (c < ib && c <= row && row < m) ELEM(Ab, lda, j + row, j + c) = rC[c][r];
             }
     return status;
 #undef IDLE
@@ -212,7 +220,7 @@ PRAGMA_UNROLL
 inline int fused_step(__global REAL *Ab, const int lda, const int n, const int j, int active,
                       __local REAL *P, const int tx, const int lx)
 {
-    return fused_step_group(Ab, lda, n, j, active, P, tx, lx, j, min(IB, n - j));
+    return fused_step_group(Ab, lda, n, j, active, P, tx, lx, j);
 }
 
 /*

@@ -15,7 +15,7 @@
  * last, narrow one): the loops that hold barriers run to the group's largest j and panel
  * width, which every work-item reads from local memory, and each matrix works only in the
  * iterations it has. A work-group whose matrices are all idle returns at once with
- * EARLY_EXIT (ETM-classic); otherwise (PoCL) it takes fused_step_group's one-barrier path.
+ * EARLY_EXIT (ETM-classic); otherwise (PoCL) it passes fused_step_group's barriers idle.
  * ETM_AGGRESSIVE (see potrf_fused.cl) also idles the work-items of a live matrix that hold
  * no row.
  *
@@ -118,6 +118,6 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
 #endif
     __global REAL *Ab = A + (active ? offsets[b] : 0);
     const int status = fused_step_group(Ab, active ? lda[b] : 1, active ? nb : 0, active ? jb : 0,
-                                        active, work + ty * slot, tx, lx, jg, ibg);
+                                        active, work + ty * slot, tx, lx, jg);
     if (active && tx == 0 && status != 0) info[b] = status;
 }
