@@ -204,6 +204,19 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const 
 
 /* The two-variant run: stopped after 2 configurations, resumed; then what the dispatcher
  * makes of the file at n = 4, 5 (nearest below: 4) and 6. */
+/* A context that reads the tuning file `tuning` ("off": none); NULL, with a failed check,
+ * when none can be made. */
+static bchol_context *context_with(const char *tuning)
+{
+    bchol_context *ctx;
+    setenv("BCHOL_TUNING_FILE", tuning, 1);
+    if (bchol_context_create(NULL, &ctx)) {
+        CHECK(0, "no context");
+        return NULL;
+    }
+    return ctx;
+}
+
 static void multi_variant(void)
 {
     int rc = RUN(NULL, "tune", "--output", file, SWEEP_VARIANTS, "--max-configs", "2");
@@ -257,18 +270,14 @@ static void multi_variant(void)
         }
     }
     bchol_params dflt[3];
-    setenv("BCHOL_TUNING_FILE", "off", 1);
-    bchol_context *ctx;
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    bchol_context *ctx = context_with("off");
+    if (!ctx) {
         cJSON_Delete(root);
         return;
     }
     for (int k = 0; k < 3; k++) bchol_potrf_params(ctx, 's', 4 + k, &dflt[k], NULL);
     bchol_context_destroy(ctx);
-    setenv("BCHOL_TUNING_FILE", file, 1);
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    if (!(ctx = context_with(file))) {
         cJSON_Delete(root);
         return;
     }
@@ -353,19 +362,15 @@ static void native_run(void)
     CHECK(cJSON_GetArraySize(chosen) == 2, "%d chosen entries, wanted 2", cJSON_GetArraySize(chosen));
     cJSON_ArrayForEach(e, chosen) at[cJSON_GetObjectItemCaseSensitive(e, "n")->valueint == 6] = e;
     bchol_params dflt[3], auto_off;
-    setenv("BCHOL_TUNING_FILE", "off", 1);
-    bchol_context *ctx;
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    bchol_context *ctx = context_with("off");
+    if (!ctx) {
         cJSON_Delete(root);
         return;
     }
     for (int k = 0; k < 3; k++) bchol_potrf_interleaved_params(ctx, 's', 4 + k, &dflt[k], NULL);
     bchol_potrf_params(ctx, 's', 4, &auto_off, NULL);
     bchol_context_destroy(ctx);
-    setenv("BCHOL_TUNING_FILE", file, 1);
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    if (!(ctx = context_with(file))) {
         cJSON_Delete(root);
         return;
     }
@@ -481,10 +486,8 @@ static void solve_run(void)
     }
     /* nrhs 1: nt 1 x rpt 2; nrhs 3: nt 2 x rpt 2; each plus the defaults where they are not
      * among them */
-    setenv("BCHOL_TUNING_FILE", "off", 1);
-    bchol_context *ctx;
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    bchol_context *ctx = context_with("off");
+    if (!ctx) {
         cJSON_Delete(root);
         return;
     }
@@ -521,9 +524,7 @@ static void solve_run(void)
     }
 
     /* the library: each (n, nrhs) asked gets the chosen entry of (from_n, from_nrhs) */
-    setenv("BCHOL_TUNING_FILE", file, 1);
-    if (bchol_context_create(NULL, &ctx)) {
-        CHECK(0, "no context");
+    if (!(ctx = context_with(file))) {
         cJSON_Delete(root);
         return;
     }

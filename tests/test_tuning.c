@@ -368,17 +368,26 @@ static void case_file(void)
     remove(path);
 }
 
+/* dir/name: a tuning file whose one section, for this device, holds entries (a JSON list's
+ * items); its path in path. */
+static void entries_file(const bchol_device_info *d, const char *entries, const char *name, char *path,
+                         size_t size)
+{
+    char sec[8192], text[16384];
+    section(sec, sizeof sec, d->family, d->vendor, arch_of(d), d->name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, size, "%s/%s", dir, name);
+    write_file(path, text);
+}
+
 /* A file for this device with one float fused entry at n = 1 (and a slower interleaved
  * one), made BCHOL_TUNING_FILE; its path in path. */
 static void one_entry_file(const bchol_device_info *d, const char *name, int ib, int tbc, const char *shape,
                            char *path, size_t size)
 {
-    char entries[2048] = "", sec[4096], text[8192];
+    char entries[2048] = "";
     entry(entries, sizeof entries, 's', 1, ib, tbc, 1, shape);
-    section(sec, sizeof sec, d->family, d->vendor, arch_of(d), d->name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, size, "%s/%s", dir, name);
-    write_file(path, text);
+    entries_file(d, entries, name, path, size);
     setenv("BCHOL_TUNING_FILE", path, 1);
 }
 
@@ -549,7 +558,7 @@ static void case_prepare(void)
 static void case_vbatched(void)
 {
     const bchol_device_info d = device();
-    char entries[4096] = "", sec[8192], text[16384], path[128];
+    char entries[4096] = "", path[128];
     entry(entries, sizeof entries, 's', 8, 4, 1, 2, "fixed");
     size_t len = strlen(entries);
     snprintf(entries + len, sizeof entries - len,
@@ -558,10 +567,7 @@ static void case_vbatched(void)
              "\"ms\": 0.01}, {\"precision\": \"s\", \"variant\": \"vbatched\", \"n\": 20, \"params\": "
              "{\"ib\": 4, \"tbc\": 3, \"rpt\": 2, \"shape\": \"pack\", \"etm\": \"aggressive\", "
              "\"schedule\": \"lazy\", \"order\": \"steps\"}}");
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/vbatched.json", dir);
-    write_file(path, text);
+    entries_file(&d, entries, "vbatched.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     warnings = 0;
     bchol_context *ctx = new_context();
@@ -719,7 +725,7 @@ static void case_solve(void)
     const bchol_solve_params e2 = {BCHOL_SOLVE_SUBST, 2, 1, 3}, e16 = {BCHOL_SOLVE_SUBST, 4, 2, 2},
                              e1 = {BCHOL_SOLVE_SUBST, 1, 1, 64};
     const int big = (int)(d.max_work_group / 64) + 1 > 17 ? (int)(d.max_work_group / 64) + 1 : 17;
-    char entries[2048], sec[4096], text[8192], path[128];
+    char entries[2048], path[128];
     snprintf(entries, sizeof entries,
              "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
              "\"rpt\": 1, \"tbc\": 3}, \"ms\": 0.5, \"default_ms\": 0.75}, "
@@ -727,10 +733,7 @@ static void case_solve(void)
              "\"rpt\": 2, \"tbc\": 2}}, "
              "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 16, \"nrhs\": 1, \"params\": {\"nt\": 1, "
              "\"rpt\": 1, \"tbc\": 64}}");
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/solve.json", dir);
-    write_file(path, text);
+    entries_file(&d, entries, "solve.json", path, sizeof path);
     const bchol_solve_params dflt_big = solve_defaults('s', big, 3), dflt = solve_defaults('s', 4, 2);
     setenv("BCHOL_TUNING_FILE", path, 1);
     warnings = 0;
@@ -862,7 +865,7 @@ static void case_crossover(void)
     }
     printf("the backend's float crossover: n = %d\n", c);
     const int lo = c / 2, hi = 2 * c;
-    char entries[4096] = "", sec[8192], text[16384], path[128];
+    char entries[4096] = "", path[128];
     const char *sep = "\"params\": {\"nb\": 32, \"pb\": 8, \"gemm\": \"own\", \"tile\": 32, \"gb\": 128}";
     const char *fus = "\"params\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}";
     snprintf(entries, sizeof entries,
@@ -871,10 +874,7 @@ static void case_crossover(void)
              "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": %d, %s, \"ms\": 2.0, \"default_ms\": 2.0}, "
              "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": %d, %s, \"ms\": 1.0, \"default_ms\": 1.0}",
              lo, fus, lo, sep, hi, fus, hi, sep);
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/crossover.json", dir);
-    write_file(path, text);
+    entries_file(&d, entries, "crossover.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     bchol_context *ctx = new_context();
     const struct {
@@ -907,7 +907,7 @@ static void case_native(void)
 {
     const bchol_device_info d = device();
     const bchol_params dflt_s = defaults('s', 8), dflt_d = defaults('d', 8);
-    char entries[4096] = "", sec[8192], text[16384], path[128];
+    char entries[4096] = "", path[128];
     entry(entries, sizeof entries, 's', 8, 8, 1, 1, "shrink"); /* fused 1 ms, interleaved 9 ms */
     size_t len = strlen(entries);
     /* faster than every strided entry: it must not make AUTO pick the interleaved variant */
@@ -915,10 +915,7 @@ static void case_native(void)
              ", {\"precision\": \"s\", \"variant\": \"interleaved-native\", \"n\": 8, \"params\": "
              "{\"inb\": 2, \"looking\": \"right\", \"unroll\": \"tiles\", \"chunking\": \"simple\", "
              "\"chunk\": 16, \"math\": \"ieee\"}, \"ms\": 0.001, \"default_ms\": 0.002}");
-    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
-    file_of(text, sizeof text, sec);
-    snprintf(path, sizeof path, "%s/native.json", dir);
-    write_file(path, text);
+    entries_file(&d, entries, "native.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     bchol_context *ctx = new_context();
     bchol_params p;
