@@ -12,9 +12,9 @@
  * A matrix that has no step in this launch (not started, finished, failed, or rejected by
  * the checks) is idle: it passes the group's barriers and touches nothing. The matrices of
  * one group may be at different steps (lazy) or have panels of different widths (the
- * last, narrow one): the loops that hold barriers run to the group's largest j and panel
- * width, which every work-item reads from local memory, and each matrix works only in the
- * iterations it has. A work-group whose matrices are all idle returns at once with
+ * last, narrow one): the update's loop runs to the group's largest j, which every
+ * work-item reads from local memory, the panel's column loop always to IB, and each
+ * matrix works only in the iterations it has. A work-group whose matrices are all idle returns at once with
  * EARLY_EXIT (ETM-classic); otherwise (PoCL) it passes fused_step_group's barriers idle.
  * ETM_AGGRESSIVE (see potrf_fused.cl) also idles the work-items of a live matrix that hold
  * no row.
@@ -100,21 +100,21 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
     const int jb = launch * IB;
 #endif
     const int active = g < count && nb <= n_hi && jb >= 0 && jb < nb && info[b] == 0;
-    /* the group's bounds: its largest j and panel width among the matrices with a step */
-    int jg = active ? jb : 0, ibg = active ? min(IB, nb - jb) : 0;
+    /* the group's bounds: its largest j among the matrices with a step, and whether any has one */
+    int jg = active ? jb : 0, live = active;
     if (tbc > 1) {
         if (tx == 0) {
             bounds[ty] = jg;
-            bounds[tbc + ty] = ibg;
+            bounds[tbc + ty] = live;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int i = 0; i < tbc; i++) {
             jg = max(jg, bounds[i]);
-            ibg = max(ibg, bounds[tbc + i]);
+            live |= bounds[tbc + i];
         }
     }
 #if EARLY_EXIT
-    if (ibg == 0) return; /* ETM-classic: no matrix of the group has a step; the group leaves */
+    if (!live) return; /* ETM-classic: no matrix of the group has a step; the group leaves */
 #endif
     __global REAL *Ab = A + (active ? offsets[b] : 0);
     const int status = fused_step_group(Ab, active ? lda[b] : 1, active ? nb : 0, active ? jb : 0,
