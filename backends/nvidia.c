@@ -24,45 +24,49 @@ static void identify(cl_device_id device, bchol_device_info *info)
         snprintf(info->architecture, sizeof info->architecture, "SM%u.%u", major, minor);
 }
 
-/* ib = 8 is the seed's best on Kepler; several matrices per work-group below n = 32 keep
- * warps full (Abdelfattah et al., Fig. 3). Float above n = 256: panels of 16 with two rows
- * per work-item; exhaustive sweeps on the H200 (2026-11-24, 0ae2f30 and e4be83a's file,
- * batch 1000) found them 1.23x faster than ib = 8 at n = 384 (2.49 against 3.06 ms, the
- * fastest fused configuration there) and 1.19x at 512 (5.24 against 6.26 ms); at 256
- * ib = 8 was still faster (2.68 against 2.83 ms with one matrix per group). */
+/* The fused kernel factors its panel in registers (0375b01), so a wider panel costs little
+ * more there and halves the launches: exhaustive sweeps of that kernel on the H200 and the
+ * H100 (2026-11-24, docs/results/2026-11-24-h200-retune-fused and -h100-retune-fused, both
+ * files' picks agreeing) chose ib = 16 for float from n = 16 and for double from n = 64
+ * (1.3-1.6x ib = 8's time at n = 64-256), two matrices per work-group for float up to
+ * n = 255 and two rows per work-item from 256, and below n = 8 panels of 4 with 16 or
+ * more matrices per work-group in groups of a fixed shape (1.2-1.35x). Below n = 32
+ * several matrices per work-group keep warps full (Abdelfattah et al., Fig. 3). Double
+ * panels of 16 stop at the crossover (320): a panel of n rows takes n * ib doubles of
+ * local memory, and 48 KiB hold ib = 16 only up to n = 376, ib = 8 up to 752, so that a
+ * caller who asks for the fused kernel above the crossover can still have it. */
 static void fused_defaults(char precision, int n, bchol_params *p)
 {
-    const int wide = precision == 's' && n > 256;
-    p->ib = wide ? 16 : 8;
-    p->rpt = wide ? 2 : 1;
-    p->shape = BCHOL_SHAPE_SHRINK;
-    if (n <= 8)
-        p->tbc = 8;
-    else if (n <= 16)
-        p->tbc = 4;
-    else if (n <= 32)
+    const int s = precision == 's';
+    p->ib = n < 8 ? 4 : s ? (n >= 16 ? 16 : 8) : (n >= 64 && n <= 320 ? 16 : 8);
+    p->rpt = s ? (n >= 256 ? 2 : 1) : (n >= 8 && n < 16 ? 2 : 1);
+    p->shape = n < 8 ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+    if (n < 8)
+        p->tbc = 16;
+    else if (n < 16)
+        p->tbc = s ? 16 : 8;
+    else if (n < 32)
+        p->tbc = s ? 4 : 8;
+    else if (n < (s ? 256 : 64))
         p->tbc = 2;
     else
         p->tbc = 1;
 }
 
-/* Variable sizes, measured on the H200 (2026-11-24, b52b669, float, uniform orders,
- * docs/results/2026-11-24-h200-vbatched-pack): two matrices per work-group did not pay at
- * nmax = 32 (lazy-classic 282 Gflop/s against 295 with one), so one matrix per group; PACK
- * groups (as many work-items at every launch) beat the shrinking groups of the previous
- * kernel from nmax = 96 on (911 against 806 at 96, 1445 against 1273 at 128; a run of the
- * day before, d648591), not below (293 against 316 at 32); grouping the matrices by their
- * number of panels (ORDER_STEPS) costs its three extra commands up to nmax = 128 (-4 to
- * -15%) and pays from 192 (2557 against 2441, 3727 against 3296 at 256). */
+/* Variable sizes, from the same sweeps (H200 and H100, 2026-11-24, the fused kernel of
+ * 0375b01, orders uniform in [1, nmax]): several matrices per work-group below nmax = 32
+ * (1.1-1.4x), one from nmax = 32 (both devices' picks from 64; at 32 they differ);
+ * PACK groups (as many work-items at every launch) and the matrices grouped by their
+ * number of panels (ORDER_STEPS, three more commands) from nmax = 64 and 128; double keeps
+ * panels of 8 up to nmax = 255 (both devices' picks at 64 and 128), where the fixed size
+ * takes 16, and from 256 to the crossover takes 16 (as the fixed size, for local memory). */
 static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
 {
-    /* Panels of 16 for large float orders: the fused kernel alone ran max_n = 384 and 512 at
-     * 3247-3319 and 4544-4661 Gflop/s with ib = 16 (b52b669) and at 2302 and 3028 with
-     * ib = 8 (the grid of fd7e751): half the launches of the largest matrix. */
-    if (precision == 's' && n > 256) p->fused.ib = 16;
-    p->fused.tbc = 1;
-    p->fused.shape = n > 64 ? BCHOL_SHAPE_PACK : BCHOL_SHAPE_SHRINK;
-    p->order = n >= 192 ? BCHOL_ORDER_STEPS : BCHOL_ORDER_INDEX;
+    if (precision == 'd') p->fused.ib = n < 8 ? 4 : n >= 256 && n <= 320 ? 16 : 8;
+    p->fused.tbc = n < 32 ? 8 : 1;
+    p->fused.rpt = 1;
+    p->fused.shape = n >= 64 ? BCHOL_SHAPE_PACK : BCHOL_SHAPE_SHRINK;
+    p->order = n >= 128 ? BCHOL_ORDER_STEPS : BCHOL_ORDER_INDEX;
 }
 
 /* Solve: one work-item per row, whole right-hand-side tiles of up to 16 columns in
