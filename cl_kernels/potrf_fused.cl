@@ -15,7 +15,7 @@
  * (element (i,j) of L is U(j,i)), so both triangles run natively.
  *
  * Build macros: N (order), IB (panel width), TBC (matrices per work-group), RPT (rows per
- * work-item), UPPER (0/1), REAL/PRECISION_DOUBLE (see common.cl).
+ * work-item), UPPER (0/1), TAIL (0/1, below), REAL/PRECISION_DOUBLE (see common.cl).
  */
 #ifndef N
 #define N 16
@@ -31,6 +31,14 @@
 #endif
 #ifndef UPPER
 #define UPPER 0
+#endif
+
+/* TAIL = 1: the fixed-size kernel of the last step where its panel is narrower than the
+ * others (N not a multiple of their width): built with IB = that width, so that the panel
+ * loop and the update's tile have no empty columns. Its IB need not divide j, so the update
+ * reads no column at or beyond j (the blocks of the left-looking sum overhang j). */
+#ifndef TAIL
+#define TAIL 0
 #endif
 
 /* Element (i, j) of the lower factor in the stored triangle. */
@@ -107,7 +115,8 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                rA[kk][r] = (busy && j > 0 && row < m) ? ELEM(Ab, lda, j + row, kk) : (REAL)0;
+                rA[kk][r] = (busy && j > 0 && row < m && (!TAIL || kk < j)) ? ELEM(Ab, lda, j + row, kk)
+                                                                              : (REAL)0;
             }
         for (int k = 0; k < jg; k += IB) {
             const int has = k < j; /* this matrix has block column k to apply */
@@ -129,7 +138,8 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
                     for (int r = 0; r < RPT; r++) {
                         const int row = tx + r * LANES;
-                        rN[kk][r] = (busy && row < m) ? ELEM(Ab, lda, j + row, kn + kk) : (REAL)0;
+                        rN[kk][r] = (busy && row < m && (!TAIL || kn + kk < j)) ? ELEM(Ab, lda, j + row, kn + kk)
+                                                                          : (REAL)0;
                     }
             /* C += A_k * B**T; columns c >= ib of C are never used */
             if (!IDLE && has)

@@ -239,9 +239,10 @@ int bchol__fused_fit_tbc(const bchol_context *ctx, bchol_precision p, int rows, 
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *params);
 
 /* Builds the fused kernel for prm and fits its work-group to the built kernel's limit
- * (prm->rpt or prm->tbc may change); fails when n does not fit local memory. */
+ * (prm->rpt or prm->tbc may change); fails when n does not fit local memory. *tail: the
+ * kernel of a last panel narrower than prm->ib, or NULL (the last step runs *kernel). */
 bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_params *prm,
-                                  int upper, int n, cl_kernel *kernel);
+                                  int upper, int n, cl_kernel *kernel, cl_kernel *tail);
 
 /* Enqueues the fused left-looking factorization of a checked, non-empty batch. */
 bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,

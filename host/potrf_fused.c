@@ -39,23 +39,36 @@ int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_
     return n > 1000000 ? 1000000 : (int)n;
 }
 
+/* The kernel for panels of ib columns (prm->ib, or the last panel's narrower width with
+ * tail = 1); the work-group shape and the rest from prm. */
 static bchol_status get_fused_kernel(bchol_context *ctx, bchol_precision p,
-                                     const bchol_params *prm, int upper, int n, cl_kernel *k)
+                                     const bchol_params *prm, int ib, int tail, int upper, int n,
+                                     cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D N=%d", n);
-    bchol__options_add(&o, "-D IB=%d", prm->ib);
+    bchol__options_add(&o, "-D IB=%d", ib);
     bchol__options_add(&o, "-D TBC=%d", prm->tbc);
     bchol__options_add(&o, "-D RPT=%d", prm->rpt);
     bchol__options_add(&o, "-D UPPER=%d", upper);
+    if (tail) bchol__options_add(&o, "-D TAIL=1");
     if (prm->shape == BCHOL_SHAPE_FIXED) bchol__options_add(&o, "-D LX=%d", ceil_div(n, prm->rpt));
     return bchol__get_kernel(ctx, fused_files, &o, "potrf_fused_step", k);
 }
 
+/* The width the last panel's kernel is built for: ib where ib divides n, else the panel's
+ * width rounded up to a multiple of 4 (PoCL 3.1's compiler aborts on this kernel with
+ * IB = 2 in double: "Incoming edges to non-entry block!"). */
+static int last_width(int n, int ib)
+{
+    const int w = (n - (n - 1) / ib * ib + 3) / 4 * 4;
+    return w < ib ? w : ib;
+}
+
 bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_params *prm,
-                                  int upper, int n, cl_kernel *kernel)
+                                  int upper, int n, cl_kernel *kernel, cl_kernel *tail)
 {
     bchol_status st;
     if (local_bytes(p, prm, n) > bchol__usable_local_mem(ctx))
@@ -68,10 +81,10 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
     /* The first step has the most rows. If the built kernel takes fewer work-items than
      * that needs, give each work-item more rows, or put fewer matrices in a group. */
     for (int tries = 0;; tries++) {
-        if ((st = get_fused_kernel(ctx, p, prm, upper, n, kernel))) return st;
+        if ((st = get_fused_kernel(ctx, p, prm, prm->ib, 0, upper, n, kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
         size_t want = (size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc;
-        if (want <= limit) return BCHOL_SUCCESS;
+        if (want <= limit) break;
         if (tries == 8)
             return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
                                "fused kernel: no work-group shape fits n = %d (the kernel "
@@ -84,6 +97,17 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
             prm->rpt = prm->rpt * 2 > ceil_div(n, (int)limit) ? prm->rpt * 2 : ceil_div(n, (int)limit);
         }
     }
+    /* A narrower last panel gets its own kernel (potrf_fused.cl, TAIL): with the panel's
+     * width built in, its step skips the empty columns' barriers and flops. Where that
+     * kernel takes fewer work-items than the shape needs, the last step runs the other. */
+    *tail = NULL;
+    const int w = last_width(n, prm->ib);
+    if (w != prm->ib) {
+        cl_kernel k;
+        if ((st = get_fused_kernel(ctx, p, prm, w, 1, upper, n, &k))) return st;
+        if ((size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc <= bchol__kernel_wg_limit(ctx, k)) *tail = k;
+    }
+    return BCHOL_SUCCESS;
 }
 
 bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol_params *params,
@@ -92,9 +116,9 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
 {
     bchol_context *ctx = call->ctx;
     bchol_params prm = *params;
-    cl_kernel kernel = NULL;
+    cl_kernel kernel = NULL, tail = NULL;
     bchol_status st;
-    if ((st = bchol__fused_prepare(ctx, p, &prm, upper, n, &kernel))) return st;
+    if ((st = bchol__fused_prepare(ctx, p, &prm, upper, n, &kernel, &tail))) return st;
 
     const int lx_first = ceil_div(n, prm.rpt);
     const int64_t chunk = bchol__launch_batch_limit(ctx, prm.tbc, (size_t)lx_first * prm.tbc);
@@ -107,13 +131,18 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
         for (cl_int j = 0; j < n; j += prm.ib) {
             const int m = n - j;
             const int lx = prm.shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(m, prm.rpt);
+            /* the last, narrower panel: the tail kernel, built for its width */
+            const int last = m < prm.ib && tail;
+            bchol_params step = prm;
+            if (last) step.ib = last_width(n, prm.ib);
             size_t local = (size_t)lx * (size_t)prm.tbc;
             size_t global = groups * local;
             bchol_arg args[] = {BCHOL_ARG(A),   BCHOL_ARG(off), BCHOL_ARG(ld),
                                 BCHOL_ARG(str), BCHOL_ARG(info), BCHOL_ARG(j),
                                 BCHOL_ARG(b0),  BCHOL_ARG(count),
-                                BCHOL_LOCAL(local_bytes(p, &prm, m))};
-            if ((st = bchol__launch(call, kernel, 9, args, 1, &global, &local))) return st;
+                                BCHOL_LOCAL(local_bytes(p, &step, m))};
+            if ((st = bchol__launch(call, last ? tail : kernel, 9, args, 1, &global, &local)))
+                return st;
         }
     }
     return BCHOL_SUCCESS;

@@ -33,8 +33,8 @@ bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
                                "%s: n = %d is larger than the fused kernel can hold in local "
                                "memory on this device (at most %d with ib = %d, tbc = %d)",
                                routine, n, bchol__fused_max_n(ctx, p, &chosen), chosen.ib, chosen.tbc);
-        cl_kernel kernel;
-        if ((st = bchol__fused_prepare(ctx, p, &chosen, upper, n, &kernel))) return st;
+        cl_kernel kernel, tail;
+        if ((st = bchol__fused_prepare(ctx, p, &chosen, upper, n, &kernel, &tail))) return st;
     } else if (n > 0 && chosen.variant == BCHOL_VARIANT_SEPARATE) {
         bchol_separate_kernels k;
         if ((st = bchol__separate_kernels(ctx, p, &chosen, upper, 0, &k))) return st;
