@@ -20,6 +20,9 @@ typedef struct bchol_backend {
     /* Bytes of local memory per work-group the driver keeps for itself (NVIDIA reserves
      * 1 KiB per block from sm_80 on: a kernel asking for all 48 KiB fails at launch). */
     int local_mem_reserve;
+    /* A panel width (ib) whose double fused kernels the device's compiler aborts on (PoCL
+     * 3.1: 2), refused with BCHOL_ERR_BUILD instead of taking the process down; 0: none. */
+    int broken_fused_ib_d;
     /* Most work-groups one launch may hold (grid limits of the driver). */
     int64_t max_groups_per_launch;
     /* Defaults for the solve at this precision ('s'/'d'), n and nrhs. */

@@ -132,6 +132,8 @@ const bchol_backend bchol__backend_pocl = {
     .identify = identify,
     .build_options = "-D EARLY_EXIT=0 -D UNROLL=0",
     .binary_cache = 0,
+    /* "Incoming edges to non-entry block!" (an assertion in its ParallelRegion pass) */
+    .broken_fused_ib_d = 2,
     .fused_defaults = fused_defaults,
     .max_groups_per_launch = 2147483647,
     .solve_defaults = solve_defaults,

@@ -238,6 +238,10 @@ int bchol__fused_fit_tbc(const bchol_context *ctx, bchol_precision p, int rows, 
 /* Largest n the fused kernel can factor with these parameters (local memory). */
 int bchol__fused_max_n(const bchol_context *ctx, bchol_precision p, const bchol_params *params);
 
+/* BCHOL_ERR_BUILD where the device's compiler is known to abort on fused kernels of this
+ * panel width and precision (the backend's broken_fused_ib_d). */
+bchol_status bchol__fused_ib_buildable(bchol_context *ctx, bchol_precision p, int ib);
+
 /* Builds the fused kernel for prm and fits its work-group to the built kernel's limit
  * (prm->rpt or prm->tbc may change); fails when n does not fit local memory. *tail: the
  * kernel of a last panel narrower than prm->ib, or NULL (the last step runs *kernel). */

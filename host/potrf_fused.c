@@ -23,6 +23,16 @@ int bchol__fused_fit_tbc(const bchol_context *ctx, bchol_precision p, int rows, 
     return fit < (uint64_t)want ? (fit > 1 ? (int)fit : 1) : want;
 }
 
+bchol_status bchol__fused_ib_buildable(bchol_context *ctx, bchol_precision p, int ib)
+{
+    if (p == BCHOL_D && ib == ctx->backend->broken_fused_ib_d)
+        return bchol__fail(ctx, BCHOL_ERR_BUILD,
+                           "fused kernel: ib = %d in double is not built on this device: its "
+                           "OpenCL compiler aborts on that kernel (%s); any other ib up to 32 builds",
+                           ib, ctx->info.platform);
+    return BCHOL_SUCCESS;
+}
+
 /* Local memory of a work-group: tbc matrices' panels of m rows. */
 static size_t local_bytes(bchol_precision p, const bchol_params *prm, int m)
 {
@@ -71,6 +81,7 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
                                   int upper, int n, cl_kernel *kernel, cl_kernel *tail)
 {
     bchol_status st;
+    if ((st = bchol__fused_ib_buildable(ctx, p, prm->ib))) return st;
     if (local_bytes(p, prm, n) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "fused kernel: n = %d needs %zu bytes of local memory (ib = %d, "

@@ -55,6 +55,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     cl_kernel kernel = NULL;
     bchol_status st;
     if (max_n == 0) return BCHOL_SUCCESS;
+    if ((st = bchol__fused_ib_buildable(ctx, p, ib))) return st;
     const uint64_t one = bchol__fused_local_bytes(p, max_n, ib, 1); /* a matrix and its bounds */
     if (one > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,

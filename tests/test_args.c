@@ -7,6 +7,7 @@
 #include "bchol.h"
 #include "cl_shim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,42 @@ static void case_params(void)
     /* The _ex form counts params as argument 2: lda is argument 7. */
     st = bchol_spotrf_batched_ex(ctx, NULL, 'L', N, A, 0, N - 1, N * N, BATCH, info, NULL);
     expect("_ex lda = n - 1 names argument 7", st, BCHOL_ERR_LDA, "argument 7");
+}
+
+/* ib = 2 in double: factored where the device's compiler builds that kernel, else refused
+ * with BCHOL_ERR_BUILD naming ib (PoCL 3.1's compiler aborts on it: the process must not). */
+static void case_ib2_double(void)
+{
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    if (!d.fp64) return; /* double is refused before any kernel is built */
+    double a[N * N * BATCH];
+    for (int b = 0; b < BATCH; b++)
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < N; i++) a[b * N * N + i + j * N] = i == j ? N + 1.0 + b : 1.0;
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_mem buf = clCreateBuffer(bchol_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                sizeof a, a, NULL);
+    bchol_params p = {.variant = BCHOL_VARIANT_FUSED, .ib = 2};
+    bchol_status st = bchol_dpotrf_batched_ex(ctx, &p, 'L', N, buf, 0, N, N * N, BATCH, info, NULL);
+    if (st != BCHOL_SUCCESS) {
+        expect("fused ib = 2 in double", st, BCHOL_ERR_BUILD, "ib = 2");
+    } else {
+        int out[BATCH];
+        double l[N * N * BATCH];
+        clEnqueueReadBuffer(q, info, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof l, l, 0, NULL, NULL);
+        /* L(0,0) and L(1,0) of each matrix: sqrt(a00) and a10 / sqrt(a00) */
+        for (int b = 0; b < BATCH; b++) {
+            const double d0 = sqrt(N + 1.0 + b);
+            if (out[b] != 0 || fabs(l[b * N * N] - d0) > 1e-12 * d0 || fabs(l[b * N * N + 1] - 1.0 / d0) > 1e-12) {
+                printf("fused ib = 2 in double: matrix %d info %d L00 %g L10 %g: FAILED\n", b, out[b],
+                       l[b * N * N], l[b * N * N + 1]);
+                failures++;
+            }
+        }
+    }
+    clReleaseMemObject(buf);
 }
 
 /* A size whose panel does not fit local memory with the largest ib and tbc. */
@@ -346,7 +383,7 @@ static const struct {
     {"host", case_host},           {"quick_return", case_quick_return},
     {"no_fp64", case_no_fp64},     {"context", case_context}, {"build_failure", case_build_failure},
     {"separate_params", case_separate_params}, {"clblast_unavailable", case_clblast_unavailable},
-    {"dispatch", case_dispatch},
+    {"dispatch", case_dispatch},   {"ib2_double", case_ib2_double},
 };
 
 int main(int argc, char **argv)
