@@ -91,10 +91,11 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
 
     /* The first step has the most rows. If the built kernel takes fewer work-items than
      * that needs, give each work-item more rows, or put fewer matrices in a group. */
+    size_t want;
     for (int tries = 0;; tries++) {
         if ((st = get_fused_kernel(ctx, p, prm, prm->ib, 0, upper, n, kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
-        size_t want = (size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc;
+        want = (size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc;
         if (want <= limit) break;
         if (tries == 8)
             return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
@@ -116,7 +117,7 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
     if (w != prm->ib) {
         cl_kernel k;
         if ((st = get_fused_kernel(ctx, p, prm, w, 1, upper, n, &k))) return st;
-        if ((size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc <= bchol__kernel_wg_limit(ctx, k)) *tail = k;
+        if (want <= bchol__kernel_wg_limit(ctx, k)) *tail = k;
     }
     return BCHOL_SUCCESS;
 }
@@ -132,6 +133,9 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
     if ((st = bchol__fused_prepare(ctx, p, &prm, upper, n, &kernel, &tail))) return st;
 
     const int lx_first = ceil_div(n, prm.rpt);
+    /* the last, narrower panel's step: the tail kernel, built for its width */
+    bchol_params last_step = prm;
+    last_step.ib = last_width(n, prm.ib);
     const int64_t chunk = bchol__launch_batch_limit(ctx, prm.tbc, (size_t)lx_first * prm.tbc);
     cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride;
     cl_int ld = lda;
@@ -142,16 +146,13 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
         for (cl_int j = 0; j < n; j += prm.ib) {
             const int m = n - j;
             const int lx = prm.shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(m, prm.rpt);
-            /* the last, narrower panel: the tail kernel, built for its width */
             const int last = m < prm.ib && tail;
-            bchol_params step = prm;
-            if (last) step.ib = last_width(n, prm.ib);
             size_t local = (size_t)lx * (size_t)prm.tbc;
             size_t global = groups * local;
             bchol_arg args[] = {BCHOL_ARG(A),   BCHOL_ARG(off), BCHOL_ARG(ld),
                                 BCHOL_ARG(str), BCHOL_ARG(info), BCHOL_ARG(j),
                                 BCHOL_ARG(b0),  BCHOL_ARG(count),
-                                BCHOL_LOCAL(local_bytes(p, &step, m))};
+                                BCHOL_LOCAL(local_bytes(p, last ? &last_step : &prm, m))};
             if ((st = bchol__launch(call, last ? tail : kernel, 9, args, 1, &global, &local)))
                 return st;
         }

@@ -202,8 +202,6 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const 
     return 0;
 }
 
-/* The two-variant run: stopped after 2 configurations, resumed; then what the dispatcher
- * makes of the file at n = 4, 5 (nearest below: 4) and 6. */
 /* A context that reads the tuning file `tuning` ("off": none); NULL, with a failed check,
  * when none can be made. */
 static bchol_context *context_with(const char *tuning)
@@ -217,6 +215,8 @@ static bchol_context *context_with(const char *tuning)
     return ctx;
 }
 
+/* The two-variant run: stopped after 2 configurations, resumed; then what the dispatcher
+ * makes of the file at n = 4, 5 (nearest below: 4) and 6. */
 static void multi_variant(void)
 {
     int rc = RUN(NULL, "tune", "--output", file, SWEEP_VARIANTS, "--max-configs", "2");
