@@ -56,9 +56,11 @@ __kernel void potrf_vbatched_sort(__global const int *n, __global const int *inf
     for (ulong g = lid; g < count; g += lsize)
         atomic_inc(&hist[step_key(n[b0 + g], info[b0 + g], n_hi)]);
     barrier(CLK_LOCAL_MEM_FENCE);
+    /* one work-item's running sum, over the keys in use only: a matrix of at most n_hi
+     * rows has at most n_hi/IB + 1 panels */
     if (lid == 0) {
         uint s = 0;
-        for (int k = STEP_KEYS - 1; k >= 0; k--) {
+        for (int k = min(n_hi / IB + 1, STEP_KEYS - 1); k >= 0; k--) {
             cursor[k] = s;
             s += hist[k];
         }
