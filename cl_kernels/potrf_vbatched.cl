@@ -123,3 +123,54 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
                                         active, work + ty * slot, tx, lx, jg);
     if (active && tx == 0 && status != 0) info[b] = status;
 }
+
+/*
+ * Every step of matrices b0 .. b0+count-1 in one launch (loop-inclusive): a work-group
+ * takes tbc matrices and runs their ib-wide steps in turn, j = 0, IB, ... up to its largest
+ * matrix, each matrix while j < n[b] (greedy within the group; the order by steps puts
+ * matrices of the same step count together). Work-groups are sized for n_hi rows; the
+ * hardware scheduler balances them, and there is no launch per step. Arguments as
+ * potrf_vbatched_step (slot: fused_slot for n_hi rows); bounds holds 2*tbc ints.
+ */
+__kernel void potrf_vbatched_all(__global REAL *A, __global const ulong *offsets,
+                                 __global const int *n, __global const int *lda,
+                                 __global int *info, const ulong b0, const ulong count,
+                                 const int n_hi, const int tbc, const int slot, const int sorted,
+                                 __global const uint *order, __local REAL *work,
+                                 __local int *bounds)
+{
+    const int lx = (int)get_local_size(0) / tbc;
+    const int lid = (int)get_local_id(0);
+    const int tx = lid % lx, ty = lid / lx;
+    const ulong g = (ulong)get_group_id(0) * (ulong)tbc + (ulong)ty;
+    const ulong b = b0 + (g < count ? (sorted ? (ulong)order[g] : g) : 0);
+    const int nb = n[b];
+    const int mine = g < count && nb <= n_hi && nb > 0 && info[b] == 0;
+    /* the group's largest order */
+    int ng = mine ? nb : 0;
+    if (tbc > 1) {
+        if (tx == 0) bounds[ty] = ng;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int i = 0; i < tbc; i++) ng = max(ng, bounds[i]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#if EARLY_EXIT
+    if (ng == 0) return;
+#endif
+    __global REAL *Ab = A + (mine ? offsets[b] : 0);
+    const int ld = mine ? lda[b] : 1;
+    int failed = 0;
+    for (int j = 0; j < ng; j += IB) {
+        const int active = mine && !failed && j < nb;
+        const int status = fused_step_group(Ab, ld, active ? nb : 0, active ? j : 0, active,
+                                            work + ty * slot, tx, lx, j);
+        /* a failed pivot ends its matrix: every work-item of it must agree */
+        if (active && tx == 0) bounds[tbc + ty] = status;
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        if (active && bounds[tbc + ty] != 0) {
+            failed = 1;
+            if (tx == 0) info[b] = bounds[tbc + ty];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

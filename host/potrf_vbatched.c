@@ -59,7 +59,7 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
     if ((int)p->etm < 0 || p->etm > BCHOL_ETM_AGGRESSIVE)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->etm = %d) is not an ETM", routine, (int)p->etm);
-    if ((int)p->schedule < 0 || p->schedule > BCHOL_SCHEDULE_LAZY)
+    if ((int)p->schedule < 0 || p->schedule > BCHOL_SCHEDULE_ONE_LAUNCH)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->schedule = %d) is not a schedule", routine,
                            (int)p->schedule);

@@ -3,7 +3,9 @@
  * ceil(rows/rpt) work-items) to the device, and enqueues one launch per ib-wide panel of
  * the largest matrix, each sized for the rows that the schedule leaves at that launch. tbc
  * is a launch argument, not a build macro: it costs no program, and with the PACK shape
- * each launch packs as many matrices as the work-items that their rows leave free. */
+ * each launch packs as many matrices as the work-items that their rows leave free. The
+ * ONE_LAUNCH schedule enqueues potrf_vbatched_all instead: every step in one launch, its
+ * work-groups sized for max_n. */
 #include "internal.h"
 
 static const char *const vbatched_files[] = {"common.cl", "potrf_fused.cl", "potrf_vbatched.cl",
@@ -28,7 +30,25 @@ int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
     return n > 1000000 ? 1000000 : (int)n;
 }
 
-/* A kernel of the step program: the step or the sort. */
+/* The ONE_LAUNCH schedule on matrices b0 .. b0+count-1: potrf_vbatched_all, tbc matrices
+ * of lx work-items and panel bytes each per work-group. */
+static bchol_status launch_all(bchol_call *call, bchol_precision p, cl_kernel k, cl_int tbc, int lx,
+                               uint64_t panel, cl_mem A, cl_mem offsets, cl_mem n, cl_mem lda, cl_mem info,
+                               cl_ulong b0, cl_ulong count, cl_int n_hi, cl_int sorted, cl_mem order)
+{
+    const cl_int slot = (cl_int)(panel / bchol__elem_size(p));
+    const size_t local = (size_t)lx * (size_t)tbc;
+    const size_t global = (size_t)((count + (cl_ulong)tbc - 1) / (cl_ulong)tbc) * local;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(offsets), BCHOL_ARG(n),
+                        BCHOL_ARG(lda),   BCHOL_ARG(info),    BCHOL_ARG(b0),
+                        BCHOL_ARG(count), BCHOL_ARG(n_hi),    BCHOL_ARG(tbc),
+                        BCHOL_ARG(slot),  BCHOL_ARG(sorted),  BCHOL_ARG(order),
+                        BCHOL_LOCAL((size_t)tbc * (size_t)panel),
+                        BCHOL_LOCAL((size_t)tbc * 2 * sizeof(cl_int))};
+    return bchol__launch(call, k, 14, args, 1, &global, &local);
+}
+
+/* A kernel of the step program: the step, the sort or every step in one launch. */
 static bchol_status get_step_kernel(bchol_context *ctx, bchol_precision p,
                                     const bchol_vbatched_params *prm, int upper, const char *name,
                                     cl_kernel *k)
@@ -64,6 +84,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                            max_n, (size_t)one, ib,
                            (unsigned long long)bchol__usable_local_mem(ctx));
 
+    const int one_launch = prm.schedule == BCHOL_SCHEDULE_ONE_LAUNCH;
     /* The first launch has the most rows: no more matrices per group than their panels
      * fit local memory there, nor than the batch has. */
     int tbc = prm.fused.tbc > 1 ? prm.fused.tbc : 1;
@@ -72,7 +93,9 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     /* If the built kernel takes fewer work-items than that needs, put fewer matrices in a
      * group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
-        if ((st = get_step_kernel(ctx, p, &prm, upper, "potrf_vbatched_step", &kernel))) return st;
+        if ((st = get_step_kernel(ctx, p, &prm, upper, one_launch ? "potrf_vbatched_all" : "potrf_vbatched_step",
+                                  &kernel)))
+            return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
         const size_t lx = (size_t)ceil_div(max_n, prm.fused.rpt);
         if (lx * (size_t)tbc <= limit) break;
@@ -102,7 +125,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
      * than one step; its order of the chunk's matrices lives in the workspace, so chunks
      * stay below SORT_CHUNK. */
     const cl_int sorted = prm.order == BCHOL_ORDER_STEPS && launches > 1 &&
-                          (tbc > 1 || shape == BCHOL_SHAPE_PACK);
+                          (tbc > 1 || (shape == BCHOL_SHAPE_PACK && !one_launch));
     cl_kernel sort_k = NULL;
     cl_mem ws = NULL;
     if (sorted) {
@@ -123,6 +146,11 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
             bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(info), BCHOL_ARG(b0),
                                 BCHOL_ARG(count), BCHOL_ARG(n_hi), BCHOL_ARG(ws)};
             if ((st = bchol__launch(call, sort_k, 6, args, 1, &local, &local))) break;
+        }
+        if (one_launch) {
+            st = launch_all(call, p, kernel, tbc, lx_first, bchol__fused_local_bytes(p, max_n, ib, 0),
+                            A, offsets, n, lda, info, b0, count, n_hi, sorted, order);
+            continue;
         }
         for (cl_int t = 0; t < launches && !st; t++) {
             /* Most rows any matrix has left: greedy, the largest matrix's; lazy, up to

@@ -68,7 +68,7 @@ static const param_def interleaved_params[] = {
 };
 
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
-static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+static const char *const schedule_labels[] = {"default", "greedy", "lazy", "one-launch", NULL};
 static const char *const order_labels[] = {"default", "index", "steps", NULL};
 
 static const param_def vbatched_params[] = {
@@ -77,7 +77,7 @@ static const param_def vbatched_params[] = {
     {"rpt", P(rpt), 1, 64, NULL, 0},
     {"shape", P(shape), BCHOL_SHAPE_FIXED, BCHOL_SHAPE_PACK, shape_labels, 0},
     {"etm", offsetof(bchol_tuning_entry, etm), BCHOL_ETM_CLASSIC, BCHOL_ETM_AGGRESSIVE, etm_labels, 0},
-    {"schedule", offsetof(bchol_tuning_entry, schedule), BCHOL_SCHEDULE_GREEDY, BCHOL_SCHEDULE_LAZY,
+    {"schedule", offsetof(bchol_tuning_entry, schedule), BCHOL_SCHEDULE_GREEDY, BCHOL_SCHEDULE_ONE_LAUNCH,
      schedule_labels, 0},
     {"order", offsetof(bchol_tuning_entry, order), BCHOL_ORDER_INDEX, BCHOL_ORDER_STEPS, order_labels, 1},
 };

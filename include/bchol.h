@@ -634,8 +634,11 @@ typedef enum bchol_etm {
 /* When each matrix starts: launches are sized for the largest one. */
 typedef enum bchol_schedule {
     BCHOL_SCHEDULE_DEFAULT = 0,
-    BCHOL_SCHEDULE_GREEDY = 1, /* every matrix at the first launch */
-    BCHOL_SCHEDULE_LAZY = 2    /* each as late as possible: all finish on the last launch */
+    BCHOL_SCHEDULE_GREEDY = 1,    /* every matrix at the first launch */
+    BCHOL_SCHEDULE_LAZY = 2,      /* each as late as possible: all finish on the last launch */
+    BCHOL_SCHEDULE_ONE_LAUNCH = 3 /* loop-inclusive: one launch in which each work-group runs
+                                     all steps of its matrices (work-groups sized for the
+                                     largest; the shape is not used) */
 } bchol_schedule;
 
 /* Which matrices share a work-group of the fused kernel (with tbc > 1 or the PACK shape). */

@@ -8,7 +8,7 @@
  *
  *   test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B]
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
- *       [--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
+ *       [--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
  *       [--order index|steps|index,steps] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
@@ -16,7 +16,8 @@
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
  * (invalid entries in the arrays get their BCHOL_INFO_* code, the rest is factored),
- * versions (the four ETM/scheduling versions give the same factors), args (argument
+ * versions (the four ETM/scheduling versions and one launch for all steps with either
+ * ETM give the same factors), args (argument
  * checks). Forms: ex (bchol_?potrf_vbatched_ex with max_n = nmax), plain (the device
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
  * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
@@ -52,7 +53,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
-            "[--schedule greedy|lazy] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
+            "[--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
             "[--order index|steps|index,steps] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
             "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
@@ -81,7 +82,9 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--etm"))
             o.etm = !strcmp(v, "classic") ? BCHOL_ETM_CLASSIC : BCHOL_ETM_AGGRESSIVE;
         else if (!strcmp(k, "--schedule"))
-            o.schedule = !strcmp(v, "greedy") ? BCHOL_SCHEDULE_GREEDY : BCHOL_SCHEDULE_LAZY;
+            o.schedule = !strcmp(v, "greedy")       ? BCHOL_SCHEDULE_GREEDY
+                         : !strcmp(v, "one-launch") ? BCHOL_SCHEDULE_ONE_LAUNCH
+                                                    : BCHOL_SCHEDULE_LAZY;
         else if (!strcmp(k, "--ib")) o.ib = atoi(v);
         else if (!strcmp(k, "--tbc")) o.tbc = atoi(v);
         else if (!strcmp(k, "--order")) {
@@ -148,7 +151,9 @@ typedef struct {
 } batch_t;
 
 /* Which broken input matrix b gets in --mode info. */
-enum { GOOD, NOT_SPD, NAN_DIAG, NAN_OFFDIAG, INF_DIAG, INF_OFFDIAG, KINDS };
+/* NEG_DIAG: every diagonal element -1, so that the first pivot fails and every later one
+ * would too, had the factorization of that matrix gone on (info must stay 1) */
+enum { GOOD, NOT_SPD, NAN_DIAG, NAN_OFFDIAG, INF_DIAG, INF_OFFDIAG, NEG_DIAG, KINDS };
 
 /* Invalid entries planted in --mode bad, each at its own spot of the batch. */
 enum {
@@ -222,8 +227,9 @@ static void make_batch(const options *o, batch_t *t)
         if (kind == NAN_OFFDIAG) util_set(m, util_idx(i, j, lda), t->dbl, NAN);
         if (kind == INF_DIAG) util_set(m, util_idx(col, col, lda), t->dbl, INFINITY);
         if (kind == INF_OFFDIAG) util_set(m, util_idx(i, j, lda), t->dbl, INFINITY);
+        for (int d = 0; kind == NEG_DIAG && d < n; d++) util_set(m, util_idx(d, d, lda), t->dbl, -1.0);
         t->expect[b] = util_ref_info(m, t->dbl, o->uplo, n, lda);
-        if ((kind == NOT_SPD || kind == NAN_DIAG || kind == INF_DIAG) && t->expect[b] == 0) {
+        if ((kind == NOT_SPD || kind == NAN_DIAG || kind == INF_DIAG || kind == NEG_DIAG) && t->expect[b] == 0) {
             fprintf(stderr, "FAILED: test setup: matrix %lld of kind %d is not broken\n", b, kind);
             exit(1);
         }
@@ -404,7 +410,10 @@ static double factor_difference(const batch_t *t, char uplo, const void *x, cons
 static const char *version_name(const bchol_vbatched_params *p)
 {
     static char s[48];
-    snprintf(s, sizeof s, "%s-%s", p->schedule == BCHOL_SCHEDULE_GREEDY ? "greedy" : "lazy",
+    snprintf(s, sizeof s, "%s-%s",
+             p->schedule == BCHOL_SCHEDULE_GREEDY       ? "greedy"
+             : p->schedule == BCHOL_SCHEDULE_ONE_LAUNCH ? "one-launch"
+                                                        : "lazy",
              p->etm == BCHOL_ETM_CLASSIC ? "classic" : "aggressive");
     return s;
 }
@@ -687,15 +696,17 @@ int main(int argc, char **argv)
     int failed = 0;
     if (!strcmp(o.mode, "versions")) {
         /* every version on the same input; each must pass, and agree with the first */
-        static const int versions[4][2] = {{BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_CLASSIC},
+        static const int versions[6][2] = {{BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_CLASSIC},
                                            {BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_AGGRESSIVE},
                                            {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
-                                           {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE}};
+                                           {BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE},
+                                           {BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_CLASSIC},
+                                           {BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_AGGRESSIVE}};
         void *first = malloc(t.total * t.es);
-        for (int v = 0; v < 4 * o.norders; v++) {
-            prm.schedule = (bchol_schedule)versions[v % 4][0];
-            prm.etm = (bchol_etm)versions[v % 4][1];
-            prm.order = (bchol_order)o.orders[v / 4];
+        for (int v = 0; v < 6 * o.norders; v++) {
+            prm.schedule = (bchol_schedule)versions[v % 6][0];
+            prm.etm = (bchol_etm)versions[v % 6][1];
+            prm.order = (bchol_order)o.orders[v / 6];
             char label[64];
             snprintf(label, sizeof label, "%s%s", version_name(&prm),
                      prm.order == BCHOL_ORDER_STEPS ? " by steps" : "");

@@ -534,7 +534,7 @@ static void case_variants(void)
     rejects_variant("vbatched: etm unknown", "\"etm\": \"classic\"", "\"etm\": \"eager\"",
                     "chosen[5].params.etm: expected \"classic\" or \"aggressive\", found another string");
     rejects_variant("vbatched: schedule a number", "\"schedule\": \"greedy\"", "\"schedule\": 1",
-                    "chosen[5].params.schedule: expected \"greedy\" or \"lazy\", found a number");
+                    "chosen[5].params.schedule: expected \"greedy\", \"lazy\" or \"one-launch\", found a number");
     rejects_variant("vbatched: no rpt", "\"rpt\": 2, ", "", "chosen[5].params.rpt");
     rejects_variant("vbatched: ib 33", "\"ib\": 4, \"rpt\": 2", "\"ib\": 33, \"rpt\": 2", "chosen[5].params.ib");
     rejects_variant("interleaved: params a number", "\"params\": {\"inb\": 6,", "\"params\": 6, \"p\": {\"inb\": 6,",

@@ -6,7 +6,8 @@
  * nmax with the identity, all counted on the real orders (sum of n^3/3), the default
  * version's speed-up over the padded run and the faster lazy version's over greedy-classic
  * (the trends of Abdelfattah et al. 2016, Figures 4 and 6, and the aims of issue 3);
- * "default" names the library's default version, the one default_ms times. With --variant LIST it times the listed variants instead
+ * "default" names the library's default version, the one default_ms times; last, the
+ * two ETM versions of the ONE_LAUNCH schedule (every step in one launch). With --variant LIST it times the listed variants instead
  * (fused, separate, auto: the batch split at the crossover), each with its default
  * version, and auto against the better of fused and separate. Device time from OpenCL
  * profiling events, median after warm-up; a vbatched time includes its device-side
@@ -228,20 +229,24 @@ static int parse(int argc, char **argv, vb_options *o)
     return 0;
 }
 
-/* The four versions, in the seed's order; the last is the library's default. */
+/* The seed's four versions in its order, then one launch for every step (printed after
+ * the columns that scripts read by position). */
+enum { NVERSIONS = 6 };
 static const struct {
     const char *name;
     bchol_schedule schedule;
     bchol_etm etm;
-} versions[4] = {{"greedy-cl", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_CLASSIC},
-                 {"greedy-ag", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_AGGRESSIVE},
-                 {"lazy-cl", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
-                 {"lazy-ag", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE}};
+} versions[NVERSIONS] = {{"greedy-cl", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_CLASSIC},
+                         {"greedy-ag", BCHOL_SCHEDULE_GREEDY, BCHOL_ETM_AGGRESSIVE},
+                         {"lazy-cl", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_CLASSIC},
+                         {"lazy-ag", BCHOL_SCHEDULE_LAZY, BCHOL_ETM_AGGRESSIVE},
+                         {"one-cl", BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_CLASSIC},
+                         {"one-ag", BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_AGGRESSIVE}};
 
 typedef struct {
     long long batch;
     int max_n;
-    double flops, gflops[4], pad_gflops, default_ms, error, peer_gflops;
+    double flops, gflops[NVERSIONS], pad_gflops, default_ms, error, peer_gflops;
     int ok, pad_ok, default_version, peer_ok;
     long long above; /* matrices above the crossover (--variant) */
     int crossover;
@@ -421,7 +426,7 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
         row->tbc = tbc > 0 ? tbc : dflt.fused.tbc;
         row->shape = shape > 0 ? shape : dflt.fused.shape;
         row->order = order > 0 ? order : (int)dflt.order;
-        const int runs = o->nvariants ? o->nvariants : 4;
+        const int runs = o->nvariants ? o->nvariants : NVERSIONS;
         for (int v = 0; v < runs && !failed; v++) {
             /* packed with lda = n: the n array serves as lda too */
             vb_call c = {o,          {o->fused, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0,
@@ -593,7 +598,7 @@ int bench_vbatched(int argc, char **argv)
     printf("%6s %6s %9s %4s %-6s %-5s %9s %9s %9s %9s %9s %10s %8s %8s %9s %-6s", "nmax", "max_n",
            "batch", "tbc", "shape", "order", versions[0].name, versions[1].name, versions[2].name,
            versions[3].name, "padded", "default_ms", "vb/pad", "lazy/gc", "error", "check");
-    printf(" %-9s", "default");
+    printf(" %-9s %9s %9s", "default", versions[4].name, versions[5].name);
     if (o.compare) printf(" %9s %9s", "lapack", "vb/lapack");
     printf("\n");
     int failed = 0;
@@ -625,6 +630,7 @@ int bench_vbatched(int argc, char **argv)
                    row->gflops[0], row->gflops[1], row->gflops[2], row->gflops[3], pad,
                    row->default_ms, ratio, lazy / row->gflops[0], row->error, ok ? "ok" : "FAILED");
             printf(" %-9s", versions[row->default_version].name); /* the version default_ms timed */
+            printf(" %9.2f %9.2f", row->gflops[4], row->gflops[5]);
             if (o.compare)
                 printf(" %9.4g %8.2fx%s", row->peer_gflops,
                        row->gflops[row->default_version] / row->peer_gflops,

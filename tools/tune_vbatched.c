@@ -2,7 +2,7 @@
  * rpt and work-group shape (fixed, shrinking, or packing more matrices as the rows left
  * shrink), early termination (classic: idle work-groups leave; aggressive: idle work-items
  * skip the work too), the schedule (greedy: every matrix at the first launch; lazy: each
- * as late as possible) and which matrices share a group (index order, or by steps). Timed on the workload's
+ * as late as possible; one-launch: every step in one launch) and which matrices share a group (index order, or by steps). Timed on the workload's
  * variable-size view: the leading blocks of its matrices, orders uniform in [1, n], so the
  * entry at n serves batches whose largest order is about n. Swept where the fused kernel
  * holds n in local memory, up to the crossover where the vbatched routines hand larger
@@ -18,7 +18,7 @@ enum { IB, TBC, RPT, SHAPE, ETM, SCHEDULE, ORDER, NPARAMS };
 static const char *const names[NPARAMS] = {"ib", "tbc", "rpt", "shape", "etm", "schedule", "order"};
 static const char *const shape_labels[] = {"default", "fixed", "shrink", "pack", NULL};
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
-static const char *const schedule_labels[] = {"default", "greedy", "lazy", NULL};
+static const char *const schedule_labels[] = {"default", "greedy", "lazy", "one-launch", NULL};
 static const char *const order_labels[] = {"default", "index", "steps", NULL};
 static const char *const *const labels[NPARAMS] = {NULL,       NULL,         NULL, shape_labels,
                                                    etm_labels, schedule_labels, order_labels};
@@ -69,6 +69,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     case SCHEDULE:
         out[k++] = BCHOL_SCHEDULE_GREEDY;
         if (k < max) out[k++] = BCHOL_SCHEDULE_LAZY;
+        if (k < max) out[k++] = BCHOL_SCHEDULE_ONE_LAUNCH;
         return k;
     case ORDER:
         out[k++] = BCHOL_ORDER_INDEX;
@@ -80,6 +81,10 @@ static int values(int param, const tune_target *t, int *out, int max)
 
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
+    if (c[SCHEDULE] == BCHOL_SCHEDULE_ONE_LAUNCH && c[SHAPE] != BCHOL_SHAPE_FIXED) {
+        snprintf(why, size, "one launch sizes its work-groups for the largest order: the shape changes nothing");
+        return "shape";
+    }
     if (c[ORDER] == BCHOL_ORDER_STEPS && c[TBC] == 1 && c[SHAPE] != BCHOL_SHAPE_PACK) {
         snprintf(why, size, "one matrix per work-group: the order of the groups changes nothing");
         return "order";
