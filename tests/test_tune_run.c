@@ -908,13 +908,62 @@ static void rechoose(void)
     CHECK(rc == 1, "bchol tune --rechoose on a folder: exit %d, wanted 1", rc);
 }
 
+/* A vbatched sweep added to a file of a fused sweep at the same size: its confirmation
+ * round is its own, so the fused records (confirm_ms included) stay as they were; the
+ * vbatched records are confirmed, the ONE_LAUNCH schedule among them. */
+static void vbatched_round(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "8", "--precision", "s", "--variants", "fused", "--set",
+                 "ib=4,8", "--set", "tbc=1", "--set", "rpt=2", "--set", "shape=fixed", "--batch", "64", "--reps", "2",
+                 "--seed", "16", "--quiet");
+    cJSON *fused = load(file);
+    char *fused_text = fused ? cJSON_PrintUnformatted(tried(fused)) : NULL;
+    const int nfused = fused ? cJSON_GetArraySize(tried(fused)) : 0;
+    int confirmed = 0;
+    const cJSON *r;
+    if (fused) cJSON_ArrayForEach(r, tried(fused)) confirmed += cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"));
+    CHECK(rc == 0 && nfused >= 2 && confirmed >= 2, "the fused sweep: exit %d, %d records, %d confirmed", rc, nfused,
+          confirmed);
+    cJSON_Delete(fused);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--variants", "vbatched", "--set", "ib=4", "--set", "tbc=1",
+             "--set", "rpt=2", "--set", "shape=fixed", "--set", "etm=classic", "--set", "schedule=lazy,one-launch",
+             "--set", "order=index", "--quiet");
+    cJSON *root = load(file);
+    CHECK(rc == 0 && root, "the vbatched sweep: exit %d", rc);
+    if (!root) {
+        free(fused_text);
+        return;
+    }
+    cJSON *head = cJSON_CreateArray();
+    for (int i = 0; i < nfused; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
+    char *head_text = cJSON_PrintUnformatted(head);
+    CHECK(fused_text && head_text && !strcmp(fused_text, head_text),
+          "the fused records changed with the vbatched sweep (its confirmation round timed them again)");
+    free(fused_text);
+    free(head_text);
+    cJSON_Delete(head);
+    int vb = 0, vb_confirmed = 0, one = 0;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "vbatched")) continue;
+        vb++;
+        vb_confirmed += cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"));
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), "schedule");
+        one += cJSON_IsString(s) && !strcmp(s->valuestring, "one-launch") && !cJSON_GetObjectItemCaseSensitive(r, "failed");
+    }
+    CHECK(vb >= 2 && vb_confirmed >= 2 && one == 1, "vbatched: %d records, %d confirmed, %d one-launch (wanted 1)", vb,
+          vb_confirmed, one);
+    cJSON_Delete(root);
+}
+
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
 static const struct {
     const char *name, *label;
     void (*run)(void);
 } cases[] = {{"variants", "variants", multi_variant},   {"build", "build limits", build_limits},
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
-             {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run}};
+             {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
+             {"vbatched_round", "vbatched round", vbatched_round}};
 
 int main(int argc, char **argv)
 {
@@ -924,7 +973,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native]\n");
+                        "native | vbatched_round]\n");
         return 2;
     }
     bchol = argv[1];

@@ -444,11 +444,21 @@ static int in_group(const cJSON *r, char precision, int n)
     return cJSON_IsString(p) && p->valuestring[0] == precision && cJSON_IsNumber(rn) && rn->valueint == n;
 }
 
-/* The confirmation round a record of a size takes part in: 0 for the factorizations (the
- * strided variants compete there, vbatched alongside them), nrhs for the solve's (each nrhs
- * its own round: they compete with nothing else, so that adding or resuming the solve at a
- * size re-times neither the factorizations' finalists nor the other nrhs'). */
-static int round_of(const cJSON *r) { return tune_record_nrhs(r); }
+/* The confirmation round a record of a size takes part in: 0 for the strided
+ * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
+ * nrhs for the solve's (each nrhs its own round). vbatched and the solve compete with
+ * nothing else: a round of their own means that adding or resuming them at a size re-times
+ * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
+ * 78 strided entries by the noise of their confirmation round). */
+#define VBATCHED_ROUND (-1)
+
+static int round_of(const cJSON *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
+    return cJSON_IsString(v) && !strcmp(v->valuestring, "vbatched") ? VBATCHED_ROUND : tune_record_nrhs(r);
+}
+
+static int item_round(const tune_item *it) { return it->v->variable_sizes ? VBATCHED_ROUND : it->nrhs; }
 
 static int in_round(const cJSON *r, char precision, int n, int round)
 {
@@ -518,7 +528,7 @@ static int rounds_of(const tune_file *f, char precision, int n, const tune_item 
         if (i == k && k < max) out[k++] = round;
     }
     for (int j = 0; j < count; j++) {
-        int i = 0, round = items[which[j]].nrhs;
+        int i = 0, round = item_round(&items[which[j]]);
         while (i < k && out[i] != round) i++;
         if (i == k && k < max) out[k++] = round;
     }
@@ -545,7 +555,7 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
     char why[600];
     for (int k = 0; k < nrounds; k++) {
         int measured = 0;
-        for (int j = 0; j < ntodo; j++) measured |= items[todo[j]].nrhs == rounds[k];
+        for (int j = 0; j < ntodo; j++) measured |= item_round(&items[todo[j]]) == rounds[k];
         if (!measured && !needs_confirmation(f, t->precision, t->n, rounds[k])) continue;
         cJSON *final[TUNE_CONFIRM_MAX], *r;
         cJSON_ArrayForEach(r, f->tried)
@@ -555,7 +565,8 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
         int count = finalists(f, t->precision, t->n, rounds[k], final);
         if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
-                            "times decide\n", t->precision, t->n, rounds[k] ? " (solve)" : "", why);
+                            "times decide\n", t->precision, t->n,
+                    rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] ? " (solve)" : "", why);
             for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
         }
     }
