@@ -46,8 +46,10 @@
 #             kernels). The file and its report land in $OUT. Carry the file back into the
 #             tree and run again until the log says "complete".
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
-#             no file: add the file's --set, below, to list a resumed plan). Estimated
-#             from the spaces with the H200's limits (not listed there): about 1670
+#             no file: add the file's --set, below, to list a resumed plan). Listed on the
+#             H200 at 4336912 with --set unroll=tiles: 4345 configurations, vbatched 2896
+#             of them (docs/DEVELOPING.md, tuning). Estimated earlier, before vbatched's
+#             packing and schedules grew its space: about 1670
 #             configurations (fused 283, interleaved 537, separate 221, vbatched 210, solve
 #             about 420: 0.2 of its 1950, nrhs 16 1620 of them, plus 32 defaults); the
 #             shipped file was begun with --set unroll=tiles, which a resume keeps (options
