@@ -41,6 +41,12 @@
 #define TAIL 0
 #endif
 
+#if PRECISION_DOUBLE
+typedef double4 REAL4;
+#else
+typedef float4 REAL4;
+#endif
+
 /* Element (i, j) of the lower factor in the stored triangle. */
 #if UPPER
 #define ELEM(A, lda, i, j) (A)[(j) + (i) * (lda)]
@@ -141,16 +147,36 @@ PRAGMA_UNROLL
                         rN[kk][r] = (busy && row < m && (!TAIL || kn + kk < j)) ? ELEM(Ab, lda, j + row, kn + kk)
                                                                           : (REAL)0;
                     }
-            /* C += A_k * B**T; columns c >= ib of C are never used */
+            /* C += A_k * B**T; columns c >= ib of C are never used. B's rows are read four
+             * elements at a time where IB allows (one local load per four columns: with a
+             * scalar load per column, local loads are half the update's instructions at
+             * RPT = 2). P and B's rows start at multiples of IB elements from the kernels'
+             * REAL4-typed local argument, so are aligned (typed REAL *, NVIDIA's driver did
+             * not align it for REAL4 reads: the kernel faulted wherever the update ran). */
             if (!IDLE && has)
 PRAGMA_UNROLL
-            for (int kk = 0; kk < IB; kk++)
+            for (int kk = 0; kk < IB; kk++) {
+#if IB % 4 == 0
+PRAGMA_UNROLL
+                for (int c = 0; c < IB; c += 4) {
+                    const REAL4 b = ((__local const REAL4 *)sB)[(kk * IB + c) / 4];
+PRAGMA_UNROLL
+                    for (int r = 0; r < RPT; r++) {
+                        rC[c][r] = mad(rA[kk][r], b.x, rC[c][r]);
+                        rC[c + 1][r] = mad(rA[kk][r], b.y, rC[c + 1][r]);
+                        rC[c + 2][r] = mad(rA[kk][r], b.z, rC[c + 2][r]);
+                        rC[c + 3][r] = mad(rA[kk][r], b.w, rC[c + 3][r]);
+                    }
+                }
+#else
 PRAGMA_UNROLL
                 for (int c = 0; c < IB; c++) {
                     const REAL b = sB[kk * IB + c];
 PRAGMA_UNROLL
                     for (int r = 0; r < RPT; r++) rC[c][r] = mad(rA[kk][r], b, rC[c][r]);
                 }
+#endif
+            }
 PRAGMA_UNROLL
             for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -244,8 +270,9 @@ __attribute__((reqd_work_group_size(LX * TBC, 1, 1)))
 #endif
 __kernel void potrf_fused_step(__global REAL *A, const ulong offset, const int lda,
                                const ulong stride, __global int *info, const int j,
-                               const ulong b0, const ulong count, __local REAL *work)
+                               const ulong b0, const ulong count, __local REAL4 *work4)
 {
+    __local REAL *work = (__local REAL *)work4; /* REAL4-typed: aligned for the update's reads */
     const int lx = (int)get_local_size(0) / TBC;
     const int lid = (int)get_local_id(0);
     const int tx = lid % LANES, ty = lid / LANES;

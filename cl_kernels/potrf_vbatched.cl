@@ -87,9 +87,10 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
                                   __global int *info, const int launch, const int launches,
                                   const ulong b0, const ulong count, const int n_hi,
                                   const int tbc, const int slot, const int sorted,
-                                  __global const uint *order, __local REAL *work,
+                                  __global const uint *order, __local REAL4 *work4,
                                   __local int *bounds)
 {
+    __local REAL *work = (__local REAL *)work4; /* REAL4-typed: aligned for the update's reads */
     const int lx = (int)get_local_size(0) / tbc;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
@@ -136,9 +137,10 @@ __kernel void potrf_vbatched_all(__global REAL *A, __global const ulong *offsets
                                  __global const int *n, __global const int *lda,
                                  __global int *info, const ulong b0, const ulong count,
                                  const int n_hi, const int tbc, const int slot, const int sorted,
-                                 __global const uint *order, __local REAL *work,
+                                 __global const uint *order, __local REAL4 *work4,
                                  __local int *bounds)
 {
+    __local REAL *work = (__local REAL *)work4; /* REAL4-typed: aligned for the update's reads */
     const int lx = (int)get_local_size(0) / tbc;
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
