@@ -9,15 +9,15 @@
  *   test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B]
  *       [--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive]
  *       [--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
- *       [--order index|steps|index,steps] [--seed X]
+ *       [--order index|steps|index,steps] [--versions 4|6] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
  *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
  *       [--tell-max-n M]
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
  * (invalid entries in the arrays get their BCHOL_INFO_* code, the rest is factored),
- * versions (the four ETM/scheduling versions and one launch for all steps with either
- * ETM give the same factors), args (argument
+ * versions (the four ETM/scheduling versions give the same factors; --versions 6 adds
+ * one launch for all steps with either ETM), args (argument
  * checks). Forms: ex (bchol_?potrf_vbatched_ex with max_n = nmax), plain (the device
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
  * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
@@ -39,7 +39,7 @@
 
 typedef struct {
     char precision, uplo, mode[16], form[8];
-    int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule;
+    int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule, nversions;
     int orders[2], norders; /* --order; versions mode runs each version with each */
     int variant, crossover, nb, pb, tile, tell_max_n;
     util_dist dist;
@@ -54,7 +54,7 @@ static void usage(void)
             "usage: test_potrf_vbatched --precision s|d --uplo L|U --nmax N [--batch B] "
             "[--dist uniform|gaussian|mix] [--lda-pad P] [--gap G] [--etm classic|aggressive] "
             "[--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
-            "[--order index|steps|index,steps] [--seed X] "
+            "[--order index|steps|index,steps] [--versions 4|6] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
             "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
             "[--tell-max-n M]\n");
@@ -64,7 +64,7 @@ static void usage(void)
 static options parse(int argc, char **argv)
 {
     options o = {.precision = 's', .uplo = 'L', .mode = "factor", .form = "ex", .nmax = 16,
-                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1, .norders = 1};
+                 .dist = UTIL_DIST_UNIFORM, .batch = 30, .seed = 1, .norders = 1, .nversions = 4};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -79,6 +79,7 @@ static options parse(int argc, char **argv)
             o.dist = (util_dist)d;
         } else if (!strcmp(k, "--lda-pad")) o.lda_pad = atoi(v);
         else if (!strcmp(k, "--gap")) o.gap = atoi(v);
+        else if (!strcmp(k, "--versions")) o.nversions = atoi(v) == 6 ? 6 : 4;
         else if (!strcmp(k, "--etm"))
             o.etm = !strcmp(v, "classic") ? BCHOL_ETM_CLASSIC : BCHOL_ETM_AGGRESSIVE;
         else if (!strcmp(k, "--schedule"))
@@ -703,10 +704,10 @@ int main(int argc, char **argv)
                                            {BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_CLASSIC},
                                            {BCHOL_SCHEDULE_ONE_LAUNCH, BCHOL_ETM_AGGRESSIVE}};
         void *first = malloc(t.total * t.es);
-        for (int v = 0; v < 6 * o.norders; v++) {
-            prm.schedule = (bchol_schedule)versions[v % 6][0];
-            prm.etm = (bchol_etm)versions[v % 6][1];
-            prm.order = (bchol_order)o.orders[v / 6];
+        for (int v = 0; v < o.nversions * o.norders; v++) {
+            prm.schedule = (bchol_schedule)versions[v % o.nversions][0];
+            prm.etm = (bchol_etm)versions[v % o.nversions][1];
+            prm.order = (bchol_order)o.orders[v / o.nversions];
             char label[64];
             snprintf(label, sizeof label, "%s%s", version_name(&prm),
                      prm.order == BCHOL_ORDER_STEPS ? " by steps" : "");

@@ -6,7 +6,7 @@
 #             reusing the kernels the main suite compiled
 #   tsan      ThreadSanitizer build of the concurrency tests, run
 #   valgrind  memcheck on a small subset of the main build
-#   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 30) from its corpus,
+#   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 20) from its corpus,
 #             all at once
 # Arguments: the steps to run (default: all four). Suppressions: tools/hardening/.
 set -eu
@@ -115,7 +115,7 @@ for step in $STEPS; do
       local work
       work=$(mktemp -d) # new inputs stay out of the repository
       seed_cache "$MAIN/pocl-cache/$name"
-      POCL_CACHE_DIR=$MAIN/pocl-cache/$name "$1" -max_total_time="${BCHOL_FUZZ_SECONDS:-30}" \
+      POCL_CACHE_DIR=$MAIN/pocl-cache/$name "$1" -max_total_time="${BCHOL_FUZZ_SECONDS:-20}" \
         -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" \
         "$ROOT/tests/fuzz/corpus/${name#fuzz_}" > "$2" 2>&1 || status=$?
       rm -rf "$work"
@@ -128,7 +128,7 @@ for step in $STEPS; do
       name=$(basename "$target")
       # BCHOL_FUZZ_TARGETS: the targets to run (default: all)
       [ -z "${BCHOL_FUZZ_TARGETS:-}" ] || [[ " $BCHOL_FUZZ_TARGETS " == *" $name "* ]] || continue
-      echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-30} s"
+      echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-20} s"
       fuzz_one "$target" "$logs/$name" &
       pids="$pids $!" names="$names $name"
     done
