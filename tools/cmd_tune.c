@@ -452,13 +452,15 @@ static int in_group(const cJSON *r, char precision, int n)
  * 78 strided entries by the noise of their confirmation round). */
 #define VBATCHED_ROUND (-1)
 
+static int variant_round(const tune_variant *v, int nrhs) { return v && v->variable_sizes ? VBATCHED_ROUND : nrhs; }
+
 static int round_of(const cJSON *r)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "variant");
-    return cJSON_IsString(v) && !strcmp(v->valuestring, "vbatched") ? VBATCHED_ROUND : tune_record_nrhs(r);
+    return variant_round(cJSON_IsString(v) ? tune_variant_named(v->valuestring) : NULL, tune_record_nrhs(r));
 }
 
-static int item_round(const tune_item *it) { return it->v->variable_sizes ? VBATCHED_ROUND : it->nrhs; }
+static int item_round(const tune_item *it) { return variant_round(it->v, it->nrhs); }
 
 static int in_round(const cJSON *r, char precision, int n, int round)
 {
