@@ -72,6 +72,14 @@ __kernel void potrf_vbatched_sort(__global const int *n, __global const int *inf
     }
 }
 
+/* The matrix of group slot g (g < count: b0 + g, or b0 + order[g] when sorted; beyond the
+ * chunk, b0: a slot without a matrix reads a valid entry and stays idle). */
+inline ulong group_matrix(const ulong g, const ulong b0, const ulong count, const int sorted,
+                          __global const uint *order)
+{
+    return b0 + (g < count ? (sorted ? (ulong)order[g] : g) : 0);
+}
+
 /*
  * Launch `launch` (panel columns j = launch*IB of the largest matrix) of `launches` on
  * matrices b0 .. b0+count-1, tbc of them per work-group: matrix b has order n[b] and
@@ -95,7 +103,7 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
     const ulong g = (ulong)get_group_id(0) * (ulong)tbc + (ulong)ty;
-    const ulong b = b0 + (g < count ? (sorted ? (ulong)order[g] : g) : 0);
+    const ulong b = group_matrix(g, b0, count, sorted, order);
     const int nb = n[b];
 #if LAZY
     const int jb = (launch - (launches - (nb + IB - 1) / IB)) * IB;
@@ -145,7 +153,7 @@ __kernel void potrf_vbatched_all(__global REAL *A, __global const ulong *offsets
     const int lid = (int)get_local_id(0);
     const int tx = lid % lx, ty = lid / lx;
     const ulong g = (ulong)get_group_id(0) * (ulong)tbc + (ulong)ty;
-    const ulong b = b0 + (g < count ? (sorted ? (ulong)order[g] : g) : 0);
+    const ulong b = group_matrix(g, b0, count, sorted, order);
     const int nb = n[b];
     const int mine = g < count && nb <= n_hi && nb > 0 && info[b] == 0;
     /* the group's largest order */
