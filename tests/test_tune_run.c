@@ -423,6 +423,19 @@ static int rec_nrhs(const cJSON *r)
     return cJSON_IsNumber(k) ? k->valueint : -1;
 }
 
+/* Whether the first count records of root's tried list print as text (the records of an
+ * earlier run, as they were: a later run timed none of them again). */
+static int same_head(cJSON *root, const char *text, int count)
+{
+    cJSON *head = cJSON_CreateArray();
+    for (int i = 0; i < count; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
+    char *head_text = cJSON_PrintUnformatted(head);
+    const int same = text && head_text && !strcmp(text, head_text);
+    free(head_text);
+    cJSON_Delete(head);
+    return same;
+}
+
 /* A tiny solve run added to a file of a fused sweep at the same size, stopped after 3
  * configurations and resumed with build processes (their arguments carry nrhs); every
  * configuration once with its nrhs, one chosen entry per (n, nrhs), the fastest confirmed,
@@ -450,13 +463,8 @@ static void solve_run(void)
     const cJSON *r, *x, *e;
     int per[2] = {0, 0}, defaults[2] = {0, 0}, built = 0;
     /* the fused records first, as they were: the solve's rounds did not time them again */
-    cJSON *head = cJSON_CreateArray();
-    for (int i = 0; i < nfused; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
-    char *head_text = cJSON_PrintUnformatted(head);
-    CHECK(fused_text && head_text && !strcmp(fused_text, head_text), "the fused records changed with the solve's runs");
+    CHECK(same_head(root, fused_text, nfused), "the fused records changed with the solve's runs");
     free(fused_text);
-    free(head_text);
-    cJSON_Delete(head);
     cJSON_ArrayForEach(r, tried(root))
     {
         if (!strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "fused")) continue;
@@ -934,14 +942,9 @@ static void vbatched_round(void)
         free(fused_text);
         return;
     }
-    cJSON *head = cJSON_CreateArray();
-    for (int i = 0; i < nfused; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
-    char *head_text = cJSON_PrintUnformatted(head);
-    CHECK(fused_text && head_text && !strcmp(fused_text, head_text),
+    CHECK(same_head(root, fused_text, nfused),
           "the fused records changed with the vbatched sweep (its confirmation round timed them again)");
     free(fused_text);
-    free(head_text);
-    cJSON_Delete(head);
     int vb = 0, vb_confirmed = 0, one = 0;
     cJSON_ArrayForEach(r, tried(root))
     {
