@@ -655,6 +655,7 @@ static int stop_while_building(int sig)
 {
     setenv("BCHOL_TUNE_BUILD_DELAY_MS", "20000", 1);
     setenv("BCHOL_TUNE_BUILD_DELAY_MATCH", "rpt=2", 1);
+    setenv("BCHOL_TUNE_PAUSE_MS", "1", 1); /* the first record saved at once, not seconds later */
     char out[160];
     snprintf(out, sizeof out, "%s/stopped.json", dir);
     remove(out);
@@ -663,6 +664,7 @@ static int stop_while_building(int sig)
                       NULL);
     unsetenv("BCHOL_TUNE_BUILD_DELAY_MS");
     unsetenv("BCHOL_TUNE_BUILD_DELAY_MATCH");
+    unsetenv("BCHOL_TUNE_PAUSE_MS");
     /* the rpt = 2 configuration comes second: its child sleeps once the first is saved */
     int seen = 0;
     for (int i = 0; i < 3000 && !seen; i++) {

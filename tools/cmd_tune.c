@@ -8,8 +8,8 @@
  * --statistic min). After a size's sweep its finalists (each variant's fastest few and
  * the defaults) are timed again in interleaved rounds, and that round decides the chosen
  * entry. The untuned library's configuration (the backend defaults) is always measured.
- * The file is saved after every configuration, so a killed or budget-limited run
- * continues with --resume. Builds may run in child processes (tune_prebuild.c): ahead of
+ * The file is saved as the run goes (every few seconds: tune_save_due), so a killed or
+ * budget-limited run continues with --resume. Builds may run in child processes (tune_prebuild.c): ahead of
  * the timing (--jobs), and under a time limit (--build-timeout) past which a configuration
  * is recorded as failed, so that one slow compilation cannot stall the sweep.
  */
@@ -572,11 +572,32 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
             for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
         }
     }
+    return 0; /* the caller saves */
+}
+
+/* Saving rewrites the whole file and chooses its entries again: on a file of 5000
+ * records that took longer than timing a configuration (0.2-0.3 s of the tuner's own
+ * time each). So the sweep saves at most every SAVE_EVERY_S seconds, at the end of a size
+ * and when it stops; a killed run loses at most those seconds' records, and --resume
+ * measures them again. A testing aid's pause (BCHOL_TUNE_PAUSE_MS) saves every one. */
+#define SAVE_EVERY_S 3.0
+
+/* Where the sweep's time went, for its last line. */
+typedef struct {
+    double builds, timing, saving, batches;
+} sweep_clock;
+
+static int save_now(const tune_options *o, tune_file *f, sweep_clock *clock, double *last_save)
+{
+    char why[600];
+    const double t0 = now_s();
     tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
     if (tune_file_save(f, why, sizeof why)) {
         fprintf(stderr, "bchol tune: saving failed: %s\n", why);
         return -1;
     }
+    *last_save = now_s();
+    clock->saving += *last_save - t0;
     return 0;
 }
 
@@ -593,6 +614,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
      * run between two of them */
     const char *pause_env = getenv("BCHOL_TUNE_PAUSE_MS");
     const long pause_ms = pause_env ? atol(pause_env) : 0;
+    sweep_clock clock = {0, 0, 0, 0};
+    double last_save = start, t0;
     int *todo = malloc((size_t)(p->count + 1) * sizeof *todo);
     for (int g = 0; g < p->count && !stopped;) {
         /* one group: a precision and a size (every variant), one workload and context */
@@ -626,7 +649,10 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             /* the builds start while the batch is made */
             const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
             tune_prebuild_start(&bo, o->timing.uplo, p->items, todo, ntodo);
-            if (tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, max_nrhs, why, sizeof why)) {
+            t0 = now_s();
+            const int no_batch = tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, max_nrhs, why, sizeof why);
+            clock.batches += now_s() - t0;
+            if (no_batch) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
                 tune_prebuild_stop();
                 tune_workload_free(&w);
@@ -644,7 +670,9 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     break;
                 }
                 double build_s;
+                t0 = now_s();
                 const int built = tune_prebuild_wait(k, why, sizeof why, &build_s);
+                clock.builds += now_s() - t0;
                 if (built == -2) {
                     stopped = 1;
                     break;
@@ -653,7 +681,9 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 if (built == 1) {
                     r = tune_record_failed(&w, it, why, build_s);
                 } else {
+                    t0 = now_s();
                     r = tune_measure(&o->timing, ctx, &t, &w, it);
+                    clock.timing += now_s() - t0;
                     if (built == 0) cJSON_AddNumberToObject(r, "build_seconds", build_s);
                 }
                 double ms = record_ms(r);
@@ -665,9 +695,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     stopped = -1;
                     break;
                 }
-                tune_file_update_chosen(f, *o->also_default ? o->also_default : NULL);
-                if (tune_file_save(f, why, sizeof why)) {
-                    fprintf(stderr, "bchol tune: saving failed: %s\n", why);
+                if ((pause_ms > 0 || now_s() - last_save >= SAVE_EVERY_S) &&
+                    save_now(o, f, &clock, &last_save)) {
                     stopped = -1;
                     break;
                 }
@@ -698,7 +727,10 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 }
             }
             tune_prebuild_stop();
+            t0 = now_s();
             if (!stopped && confirm_size(o, f, ctx, &t, &w, p->items, todo, ntodo)) stopped = -1;
+            clock.timing += now_s() - t0;
+            if (stopped >= 0 && save_now(o, f, &clock, &last_save)) stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
         }
@@ -729,9 +761,13 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
     cJSON_AddStringToObject(tuner, "status", done == total ? "complete" : "incomplete");
     cJSON_AddNumberToObject(tuner, "done", done);
     cJSON_AddNumberToObject(tuner, "total", total);
-    if (tune_file_save(f, why, sizeof why)) {
-        fprintf(stderr, "bchol tune: saving failed: %s\n", why);
-        return -1;
+    if (save_now(o, f, &clock, &last_save)) return -1;
+    if (new_done) {
+        char el[32];
+        hms(now_s() - start, el, sizeof el);
+        fprintf(stderr, "bchol tune: %d configurations in %s: waiting for builds %.0f s, timing and "
+                        "checking %.0f s, saving %.0f s, making batches %.0f s\n",
+                new_done, el, clock.builds, clock.timing, clock.saving, clock.batches);
     }
     if (stopped < 0) return -1;
     if (done < total) {

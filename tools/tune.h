@@ -3,7 +3,7 @@
  *                     rules, how to build and run one candidate (listed in tune_variants.c)
  *   tune_workload.c   a strided batch on the device, its reference results and checks
  *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
- *                     atomic saves after every configuration (so a killed run resumes)
+ *                     atomic saves every few seconds (so a killed run resumes)
  *   tune_prebuild.c   builds in child processes: ahead of the timing, under a time limit
  *   tune_report.c     bchol tune --report
  *   cmd_tune.c        options, the sweep, progress and ETA on stderr

@@ -2,8 +2,8 @@
  * tuned, every configuration tried ("tried", with its time or why it failed) and the
  * fastest one per precision, variant and size, and nrhs for the solve ("chosen", what the
  * library reads). It is
- * written whole after every configuration (temporary file + rename), so a run killed at
- * any point leaves a valid file that --resume continues. */
+ * written whole every few seconds of the sweep (temporary file + rename), so a run killed
+ * at any point leaves a valid file that --resume continues. */
 #include "tune.h"
 
 #include <errno.h>
