@@ -616,19 +616,25 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
     const long pause_ms = pause_env ? atol(pause_env) : 0;
     sweep_clock clock = {0, 0, 0, 0};
     double last_save = start, t0;
-    int *todo = malloc((size_t)(p->count + 1) * sizeof *todo);
+    /* the configurations to measure, in the plan's order; the builds start at once */
+    int *all = malloc((size_t)(p->count + 1) * sizeof *all), nall = 0, first = 0;
+    for (int i = 0; i < p->count; i++)
+        if (!tune_file_find(f, p->items[i].key)) all[nall++] = i;
+    const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
+    tune_prebuild_start(&bo, o->timing.uplo, p->items, all, nall);
     for (int g = 0; g < p->count && !stopped;) {
         /* one group: a precision and a size (every variant), one workload and context */
         int end = g;
         while (end < p->count && p->items[end].precision == p->items[g].precision &&
                p->items[end].n == p->items[g].n)
             end++;
+        /* its share of the list: all[first + k] for k < ntodo */
+        int *todo = all + first, ntodo = 0, max_nrhs = 0;
+        while (first + ntodo < nall && all[first + ntodo] < end) ntodo++;
+        first += ntodo;
         /* the solve's right-hand sides: for the plan's and for the records' to confirm */
-        int ntodo = 0, max_nrhs = 0;
-        for (int i = g; i < end; i++) {
-            if (!tune_file_find(f, p->items[i].key)) todo[ntodo++] = i;
+        for (int i = g; i < end; i++)
             if (p->items[i].nrhs > max_nrhs) max_nrhs = p->items[i].nrhs;
-        }
         const cJSON *rec;
         cJSON_ArrayForEach(rec, f->tried)
         {
@@ -643,18 +649,15 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             long long batch = o->batch ? o->batch : tune_default_batch(dev, t.precision, t.n);
             if (bchol_context_create_from_queue(bchol_context_queue(base), &ctx)) {
                 fprintf(stderr, "bchol tune: %s\n", bchol_last_error(NULL));
-                free(todo);
+                tune_prebuild_stop();
+                free(all);
                 return -1;
             }
-            /* the builds start while the batch is made */
-            const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
-            tune_prebuild_start(&bo, o->timing.uplo, p->items, todo, ntodo);
             t0 = now_s();
             const int no_batch = tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, max_nrhs, why, sizeof why);
             clock.batches += now_s() - t0;
             if (no_batch) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
-                tune_prebuild_stop();
                 tune_workload_free(&w);
                 bchol_context_destroy(ctx);
                 g = end;
@@ -671,7 +674,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 }
                 double build_s;
                 t0 = now_s();
-                const int built = tune_prebuild_wait(k, why, sizeof why, &build_s);
+                const int built = tune_prebuild_wait((int)(todo - all) + k, why, sizeof why, &build_s);
                 clock.builds += now_s() - t0;
                 if (built == -2) {
                     stopped = 1;
@@ -726,7 +729,6 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     if (*failed_text) fprintf(stderr, "              %s\n", failed_text);
                 }
             }
-            tune_prebuild_stop();
             t0 = now_s();
             if (!stopped && confirm_size(o, f, ctx, &t, &w, p->items, todo, ntodo)) stopped = -1;
             clock.timing += now_s() - t0;
@@ -753,7 +755,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
         }
         g = end;
     }
-    free(todo);
+    tune_prebuild_stop();
+    free(all);
     cJSON *tuner = cJSON_GetObjectItemCaseSensitive(f->root, "tuner");
     cJSON_DeleteItemFromObjectCaseSensitive(tuner, "status");
     cJSON_DeleteItemFromObjectCaseSensitive(tuner, "done");

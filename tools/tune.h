@@ -284,8 +284,8 @@ int tune_confirm(const tune_timing *timing, bchol_context *ctx, const tune_targe
 cJSON *tune_record_failed(const tune_workload *w, const tune_item *it, const char *why, double seconds);
 
 /*
- * Builds in child processes (tune_prebuild.c): each configuration of a size is built by a
- * child process with a time limit, up to jobs - 1 of them at once ahead of the one being
+ * Builds in child processes (tune_prebuild.c): each configuration of the sweep is built by
+ * a child process with a time limit, up to jobs - 1 of them at once ahead of the one being
  * timed (one at a time with jobs = 1), so that the parent's own build is a load from the
  * on-disk caches. Used when timeout_s > 0 or jobs > 1; otherwise the caller builds.
  */
@@ -296,14 +296,14 @@ typedef struct {
     volatile const sig_atomic_t *stop; /* set by a signal: waits give up */
 } tune_build_options;
 
-/* Starts building items[todo[0..count-1]] (the configurations of one size). */
+/* Starts building items[todo[0..count-1]] (the sweep's configurations, in its order). */
 void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item *items,
                          const int *todo, int count);
 /* Waits for the build of todo[k] (called for k = 0, 1, ... in turn). 0: built (*seconds:
  * its build time); 1: failed or too slow, why says it (*seconds: how long it ran); -1: not
  * built in a child (the caller builds it); -2: a stop was requested. */
 int tune_prebuild_wait(int k, char *why, size_t size, double *seconds);
-/* Ends the size's builds (a child still running is killed). */
+/* Ends the sweep's builds (a child still running is killed). */
 void tune_prebuild_stop(void);
 /* The hidden mode `bchol tune --build-child ...` that a child runs (argv[0] is
  * "--build-child"); its exit status. */

@@ -1,6 +1,7 @@
 /*
- * Builds of a size's configurations in child processes, each with a time limit
- * (--build-timeout), up to --jobs - 1 at once ahead of the configuration being timed.
+ * Builds of the sweep's configurations in child processes, each with a time limit
+ * (--build-timeout), up to --jobs - 1 at once ahead of the configuration being timed (also
+ * across sizes: the next size's builds run while this one's finalists are confirmed).
  *
  * An OpenCL build cannot be stopped inside a process (NVIDIA's compiler takes minutes for
  * some generated kernels), so each configuration is built by a child that is killed, with
@@ -269,13 +270,19 @@ static void pump(void)
             finish(j, it, status, 1);
         }
     }
-    while (pb.running < pb.max_running && pb.next < pb.count && pb.next <= pb.consumed + pb.window) {
+    /* the window counts builds, not configurations: on the H200 a vbatched build served
+     * four configurations on average, and a window of configurations kept half the
+     * builders idle */
+    int ahead = 0;
+    for (int k = pb.consumed; k < pb.next; k++) ahead += pb.jobs[k].state != SAME;
+    while (pb.running < pb.max_running && pb.next < pb.count && ahead <= pb.window) {
         const int k = pb.next++, j = same_build(k);
         if (j >= 0) {
             pb.jobs[k].state = SAME;
             pb.jobs[k].same = j;
         } else {
             spawn(k);
+            ahead++;
         }
     }
 }
@@ -293,7 +300,7 @@ void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item
     pb.todo = todo;
     pb.count = count;
     /* jobs = J: J - 1 children while the parent times (the J-th job), within 2 (J - 1)
-     * configurations of it; J = 1: one child, for the configuration about to be timed */
+     * builds of it; J = 1: one child, for the configuration about to be timed */
     pb.max_running = o->jobs > 1 ? o->jobs - 1 : 1;
     pb.window = o->jobs > 1 ? 2 * (o->jobs - 1) : 0;
     pump();
