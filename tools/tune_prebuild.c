@@ -299,10 +299,13 @@ void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item
     pb.items = items;
     pb.todo = todo;
     pb.count = count;
-    /* jobs = J: J - 1 children while the parent times (the J-th job), within 2 (J - 1)
-     * builds of it; J = 1: one child, for the configuration about to be timed */
+    /* jobs = J: J - 1 children while the parent times (the J-th job), within 8 (J - 1)
+     * builds of it; J = 1: one child, for the configuration about to be timed. The window
+     * is wide because one slow build (an interleaved kernel runs into the limit) holds the
+     * parent while the others go on: with 2 (J - 1) the H200's builders were busy 63% of a
+     * sweep */
     pb.max_running = o->jobs > 1 ? o->jobs - 1 : 1;
-    pb.window = o->jobs > 1 ? 2 * (o->jobs - 1) : 0;
+    pb.window = o->jobs > 1 ? 8 * (o->jobs - 1) : 0;
     pump();
 }
 
