@@ -46,31 +46,23 @@
 #             kernels). The file and its report land in $OUT. Carry the file back into the
 #             tree and run again until the log says "complete".
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
-#             no file: add the file's --set, below, to list a resumed plan). Listed on the
-#             H200 at 4336912 with --set unroll=tiles: 4345 configurations, vbatched 2896
-#             of them (docs/DEVELOPING.md, tuning). Estimated earlier, before vbatched's
-#             packing and schedules grew its space: about 1670
-#             configurations (fused 283, interleaved 537, separate 221, vbatched 210, solve
-#             about 420: 0.2 of its 1950, nrhs 16 1620 of them, plus 32 defaults); the
-#             shipped file was begun with --set unroll=tiles, which a resume keeps (options
-#             not given come from the file): about 1400 (interleaved 266); TUNE_ARGS="--set
-#             unroll=tiles,full" brings full unrolling back. From the 2026-11-23 run: about
-#             5 fused/separate/vbatched configurations a second with their builds ahead (the
-#             solve's kernels are smaller than the fused one's: assumed as fast, about 1.5
-#             minutes); interleaved builds of 1 s (tiles of 2-8) up to minutes (tiles of 24
-#             and more, full unrolling), so 1-2 a second over 15 builders with the 30 s
-#             limit, fewer with full unrolling: some 8 minutes of tuning with tiles only, 13
-#             with full unrolling. TUNE_VARIANTS=solve (with the shipped file: its other
-#             variants' records are kept and not timed again) tunes the solve alone in one
-#             call. A call of `tune` takes at most 9 minutes (the build: 1-2 minutes
-#             on a fresh machine; 6.5 minutes of tuning; at most one more build limit for
-#             the configuration started last; the report), so one or two calls made back
-#             to back (the machine's idle time counts) should end with "complete", a third
-#             if not, then `tune-check` (2 minutes): within 20 minutes of device time. If
-#             the first call's ETA (tune.log) says the plan will not fit, lower
-#             TUNE_FRACTION in the next calls: a smaller fraction draws a subset of the
-#             same configurations (same seed), and those measured outside it stay in the
-#             file without competing.
+#             no file: add the file's --set, below, to list a resumed plan): on the H200
+#             with --set unroll=tiles, 4345 configurations, vbatched 2896 of them. From an
+#             empty file (2026-11-24, 7e3446f/9b3408d) the whole plan took 12m19s of tuning
+#             in two calls, about 12.8 minutes of device time, 4-9 configurations a second
+#             (builds of 1.8-2.5 s in 15 processes; docs/performance.md, the tuner's
+#             pipeline). The shipped file was begun with --set unroll=tiles, which a resume
+#             keeps (options not given come from the file); TUNE_ARGS="--set
+#             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
+#             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
+#             records are kept and not timed again) tunes the solve alone in one call. A
+#             call of `tune` takes at most TUNE_MINUTES plus the build of bchol (12 s on
+#             the H200's 16 cores), one more build limit for the configuration started
+#             last and the report; with TUNE_MINUTES=8.75 two calls made back to back
+#             end with "complete". If the first call's ETA (tune.log) says the plan will
+#             not fit, lower TUNE_FRACTION in the next calls: a smaller fraction draws a
+#             subset of the same configurations (same seed), and those measured outside
+#             it stay in the file without competing.
 #   tune-offgrid  exhaustive fused and separate sweeps at sizes outside the tuning grid
 #             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
 #             --against $TUNE_FILE: how close the file's picks there come to the best
