@@ -315,7 +315,11 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
         printf("timing noise: (max - min) / median of the repeats: median %.1f%%, 90th percentile %.1f%%\n",
                100 * noise[nnoise / 2], 100 * noise[(nnoise * 9) / 10]);
     }
-    printf("measuring took %.1f minutes (builds, checks and timed runs)\n", seconds / 60);
+    /* "seconds" is the tuner's own time for a configuration: its builds are in build
+     * processes (build_seconds, shared between configurations) when --jobs or a build
+     * limit is in force */
+    printf("measuring took %.1f minutes of the tuner's own time (checks and timed runs, and the "
+           "builds it did not leave to build processes)\n", seconds / 60);
     report_pruned(pruned, precision, v, nrhs);
 
     /* parameters ordered by how much holding them at their worst value costs */
