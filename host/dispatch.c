@@ -56,10 +56,18 @@ static int crossover(const bchol_context *ctx, bchol_precision p)
     return p == BCHOL_D ? ctx->backend->crossover_d : ctx->backend->crossover_s;
 }
 
-/* Copies the tuned fields of e's variant into out, leaving the other variants' fields. */
-static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
+/* The parameters e gives order n: its "between" ones strictly between its size and the
+ * next measured one, where the file has them. */
+static const bchol_params *params_at(const bchol_tuning_entry *e, int n)
 {
-    const bchol_params *t = &e->params;
+    return n > e->n && n <= e->between_to ? &e->between : &e->params;
+}
+
+/* Copies the tuned fields of e's variant for order n into out, leaving the other
+ * variants' fields. */
+static void take_entry(const bchol_tuning_entry *e, int n, bchol_params *out)
+{
+    const bchol_params *t = params_at(e, n);
     if (e->variant == BCHOL_VARIANT_FUSED) {
         out->ib = t->ib;
         out->tbc = t->tbc;
@@ -90,7 +98,7 @@ static void take_entry(const bchol_tuning_entry *e, bchol_params *out)
 static void take_entry_at(const bchol_tuning_entry *e, int n, bchol_params *out)
 {
     const int inb = out->inb, unroll = out->unroll;
-    take_entry(e, out);
+    take_entry(e, n, out);
     if (e->params.variant == BCHOL_VARIANT_INTERLEAVED && n > e->n) {
         out->inb = inb;
         out->unroll = unroll;
@@ -195,7 +203,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
         for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_INTERLEAVED; w++) {
             if (w == (int)variant) continue;
             bchol_tuning_pick o = bchol__tuning_lookup(t, &ctx->info, (char)p, (bchol_variant)w, n);
-            if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &o.entry->params)))
+            if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, params_at(o.entry, n))))
                 continue;
             take_entry_at(o.entry, n, out);
             out->variant = variant;
@@ -222,7 +230,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
         return;
     }
     const bchol_tuning_section *s = pick.section;
-    if (e->variant == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, &e->params)) {
+    if (e->variant == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, params_at(e, n))) {
         snprintf(why, size,
                  "%s defaults (%sthe tuned %c %s entry for n = %d in %s needs more local "
                  "memory than the device has at n = %d)%s%s%s",
@@ -234,11 +242,14 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
     if (e->ms >= 0 && e->default_ms >= 0)
         snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
                  e->default_ms);
-    char where[96];
+    char where[128];
     if (pick.below_smallest)
         snprintf(where, sizeof where, "the smallest measured size (n = %d is below it)", n);
     else if (e->n == n)
         snprintf(where, sizeof where, "measured at this size");
+    else if (params_at(e, n) != &e->params)
+        snprintf(where, sizeof where, "its parameters for the sizes between it and n = %d, the next measured one",
+                 e->between_to + 1);
     else
         snprintf(where, sizeof where, "the nearest measured size below n = %d", n);
     snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s%s%s%s",

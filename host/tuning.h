@@ -43,6 +43,9 @@ typedef struct bchol_tuning_entry {
                             the parser writes every field) */
     bchol_solve_params solve; /* solve entries only (variant BCHOL_SOLVE_SUBST) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
+    int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next
+                            measured size - 1) take `between` instead of params; 0: none */
+    bchol_params between;
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
 } bchol_tuning_entry;

@@ -11,7 +11,9 @@
  *                    "tried": [ ... every configuration measured; not read here ... ] } ] }
  *
  * An entry serves the sizes from its n up to the next entry's ("n_to", written for the
- * reader, is not needed here). Solve entries also name the nrhs they were measured at
+ * reader, is not needed here). A fused or separate entry may name other parameters for
+ * the sizes strictly between its n and the next measured one: "between": { ... },
+ * "between_to": next - 1 (the tuner's minimax pick over the two ends, tools/tune_file.c). Solve entries also name the nrhs they were measured at
  * (required; one entry per precision, n and nrhs).
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
@@ -179,11 +181,11 @@ static int get_time(const cJSON *obj, const char *key, double *out, const char *
     return 0;
 }
 
-static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const char *path,
+static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_entry *e, const char *path,
                         char *why, size_t why_size)
 {
     if (!cJSON_IsObject(obj))
-        return reject(why, why_size, "%s.params: expected an object, found %s", path, type_name(obj));
+        return reject(why, why_size, "%s.%s: expected an object, found %s", path, key, type_name(obj));
     memset(&e->params, 0, sizeof e->params);
     memset(&e->solve, 0, sizeof e->solve);
     e->etm = e->schedule = e->order = 0;
@@ -217,15 +219,37 @@ static int parse_params(const cJSON *obj, int vi, bchol_tuning_entry *e, const c
                                      k == d->min ? "" : k == d->max ? " or " : ", ", d->labels[k]);
                     if (w > 0) used += (size_t)w;
                 }
-                return reject(why, why_size, "%s.params.%s: expected %s, found %s", path, d->key,
+                return reject(why, why_size, "%s.%s.%s: expected %s, found %s", path, key, d->key,
                               list, cJSON_IsString(v) ? "another string" : type_name(v));
             }
-            return reject(why, why_size, "%s.params.%s: expected an integer in %d..%d, found %s",
-                          path, d->key, d->min, d->max,
+            return reject(why, why_size, "%s.%s.%s: expected an integer in %d..%d, found %s",
+                          path, key, d->key, d->min, d->max,
                           cJSON_IsNumber(v) ? "a number outside that range" : type_name(v));
         }
         *(int *)((char *)e + d->offset) = value;
     }
+    return 0;
+}
+
+/* The optional "between" parameters and "between_to" of a fused or separate entry. */
+static int parse_between(const cJSON *e, int vi, bchol_tuning_entry *t, const char *path, char *why,
+                         size_t why_size)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, "between"),
+                *to = cJSON_GetObjectItemCaseSensitive(e, "between_to");
+    t->between_to = 0;
+    if (!b && !to) return 0;
+    if (variants[vi].variant != BCHOL_VARIANT_FUSED && variants[vi].variant != BCHOL_VARIANT_SEPARATE)
+        return reject(why, why_size, "%s.between: only fused and separate entries have one", path);
+    if (!b || !to)
+        return reject(why, why_size, "%s.%s: missing (\"between\" and \"between_to\" come together)", path,
+                      b ? "between_to" : "between");
+    if (get_int(to, t->n + 1, 1 << 20, &t->between_to))
+        return reject(why, why_size, "%s.between_to: expected an integer in %d..%d, found %s", path, t->n + 1,
+                      1 << 20, cJSON_IsNumber(to) ? "a number outside that range" : type_name(to));
+    bchol_tuning_entry tmp = *t;
+    if (parse_params(b, "between", vi, &tmp, path, why, why_size)) return -1;
+    t->between = tmp.params;
     return 0;
 }
 
@@ -294,9 +318,10 @@ static int parse_section(const cJSON *dev, int index, bchol_tuning_section *s, c
                 return reject(why, why_size, "%s.nrhs: expected an integer in 1..%d, found %s", epath,
                               1 << 20, cJSON_IsNumber(r) ? "a number outside that range" : type_name(r));
         }
-        if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), vi, t, epath, why, why_size) ||
+        if (parse_params(cJSON_GetObjectItemCaseSensitive(e, "params"), "params", vi, t, epath, why, why_size) ||
             get_time(e, "ms", &t->ms, epath, why, why_size) ||
-            get_time(e, "default_ms", &t->default_ms, epath, why, why_size))
+            get_time(e, "default_ms", &t->default_ms, epath, why, why_size) ||
+            parse_between(e, vi, t, epath, why, why_size))
             return -1;
         for (int i = 0; i < s->nentries; i++)
             if (!cmp_entry(&s->entries[i], t)) {

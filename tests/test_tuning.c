@@ -259,6 +259,20 @@ static void case_bad(const char *kind)
         section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
         file_of(text, sizeof text, s2);
         bad_file(kind, text, "params.gemm: expected \"own\" or \"clblast\", found another string");
+    } else if (!strcmp(kind, "between")) {
+        /* "between" parameters without "between_to" */
+        char *at = strstr(good, "\"shape\": \"fixed\"}") + strlen("\"shape\": \"fixed\"}");
+        char text[8192];
+        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": "
+                 "\"shrink\"}%s", (int)(at - good), good, at);
+        bad_file(kind, text, "chosen[0].between_to: missing");
+        /* and a range that does not lie above the entry's size */
+        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": "
+                 "\"shrink\"}, \"between_to\": 8%s", (int)(at - good), good, at);
+        bad_file(kind, text, "chosen[0].between_to: expected an integer in 9..");
+        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 99, \"tbc\": 1, \"rpt\": 1, \"shape\": "
+                 "\"shrink\"}, \"between_to\": 15%s", (int)(at - good), good, at);
+        bad_file(kind, text, "chosen[0].between.ib: expected an integer in 1..32");
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
         section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);
@@ -389,6 +403,33 @@ static void one_entry_file(const bchol_device_info *d, const char *name, int ib,
     entry(entries, sizeof entries, 's', 1, ib, tbc, 1, shape);
     entries_file(d, entries, name, path, size);
     setenv("BCHOL_TUNING_FILE", path, 1);
+}
+
+/* An entry's parameters for the sizes between its n and the next measured one ("between",
+ * up to "between_to"): its own at n, those between, the next entry's at the next size. */
+static void case_between(void)
+{
+    const bchol_device_info d = device();
+    char entries[4096] = "", path[128];
+    entry(entries, sizeof entries, 's', 16, 16, 4, 1, "fixed");
+    entry(entries, sizeof entries, 's', 32, 16, 2, 2, "shrink");
+    char *at = strstr(entries, "\"shape\": \"fixed\"}") + strlen("\"shape\": \"fixed\"}");
+    char text[8192];
+    snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 2, \"rpt\": 1, \"shape\": "
+             "\"shrink\"}, \"between_to\": 31%s", (int)(at - entries), entries, at);
+    entries_file(&d, text, "between.json", path, sizeof path);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    bchol_context *ctx = new_context();
+    expect_params(ctx, 's', 16, 16, 4, 1, BCHOL_SHAPE_FIXED, "measured at this size");
+    expect_params(ctx, 's', 17, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
+    expect_params(ctx, 's', 24, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
+    expect_params(ctx, 's', 31, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
+    expect_params(ctx, 's', 32, 16, 2, 2, BCHOL_SHAPE_SHRINK, "measured at this size");
+    factor(ctx, NULL, 24, 5); /* the dispatcher's choice runs and factors */
+    CHECK(warnings == 0, "%d warnings", warnings);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
 }
 
 /* A tuned entry that does not fit local memory at a larger n gives way to the defaults. */
@@ -1123,7 +1164,7 @@ static void case_defaults_bad(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_tuning bad KIND | off | file | local_memory | caller_ib | dir "
+        fprintf(stderr, "usage: test_tuning bad KIND | off | file | between | local_memory | caller_ib | dir "
                         "| shipped | prepare | prepare_builds | vbatched | solve | crossover | "
                         "defaults_generic | defaults_bad\n");
         return 2;
@@ -1139,6 +1180,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "off")) case_off();
     else if (!strcmp(c, "file")) case_file();
     else if (!strcmp(c, "local_memory")) case_local_memory();
+    else if (!strcmp(c, "between")) case_between();
     else if (!strcmp(c, "caller_ib")) case_caller_ib();
     else if (!strcmp(c, "dir")) case_dir();
     else if (!strcmp(c, "shipped")) case_shipped();

@@ -343,6 +343,58 @@ static const cJSON *carry_over(const tune_file *f, const group *g, const group *
     return pick;
 }
 
+/* The sizes strictly between two measured ones, for the fused and separate variants: the
+ * configuration measured at both ends whose worse ratio to the end's best is smallest
+ * (minimax). The nearest size below alone gave float n = 24 on the H200 n = 16's best,
+ * whose fixed shape is 1.16x the best at 32 and was 1.163x at 24; the minimax pick was
+ * 1.048x there (docs/results/2026-11-24-h200-tune-pipeline). Sweep medians: only a size's
+ * finalists have confirmation times. Only where the entry's own configuration was
+ * measured at both ends and does worse by that measure (a fraction of the space may
+ * have sampled other configurations at the two sizes), and only if the pick is within
+ * BETWEEN_MAX_RATIO of the best at both ends: where no configuration is, there is nothing
+ * to say which one suits the sizes between (the shipped PoCL file's best compromise at
+ * 16-32 was 2.36x at one end); else NULL. ratio: the pick's worse ratio. */
+#define BETWEEN_MAX_RATIO 1.10
+static const cJSON *between_pick(const tune_file *f, const group *g, const group *next, const cJSON *own,
+                                 double *ratio)
+{
+    const int cap = cJSON_GetArraySize(f->tried) + 1;
+    const cJSON **hi = malloc((size_t)cap * sizeof *hi), *r, *pick = NULL;
+    double best_lo = -1, best_hi = -1;
+    int nhi = 0, index = -1;
+    if (!hi) return NULL;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        const double ms = tune_file_in_space(f, ++index) ? ms_of(r) : -1;
+        if (ms < 0) continue;
+        if (in_group_of(g, r) && (best_lo < 0 || ms < best_lo)) best_lo = ms;
+        if (in_group_of(next, r)) {
+            hi[nhi++] = r;
+            if (best_hi < 0 || ms < best_hi) best_hi = ms;
+        }
+    }
+    double own_ratio = -1;
+    index = -1;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        const double ms = tune_file_in_space(f, ++index) && in_group_of(g, r) ? ms_of(r) : -1;
+        if (ms < 0 || best_lo <= 0 || best_hi <= 0) continue;
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+        for (int i = 0; i < nhi; i++) {
+            if (!cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(hi[i], "params"), 1)) continue;
+            const double a = ms / best_lo, b = ms_of(hi[i]) / best_hi, worse = a > b ? a : b;
+            if (cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(own, "params"), 1)) own_ratio = worse;
+            if (!pick || worse < *ratio) {
+                pick = r;
+                *ratio = worse;
+            }
+            break;
+        }
+    }
+    free(hi);
+    return own_ratio > *ratio && *ratio <= BETWEEN_MAX_RATIO ? pick : NULL;
+}
+
 static cJSON *chosen_of(const tune_file *f)
 {
     int count = 0, cap = cJSON_GetArraySize(f->tried) + 1, index = -1;
@@ -399,6 +451,20 @@ static cJSON *chosen_of(const tune_file *f)
             }
         cJSON_AddItemToObject(e, "params",
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
+        /* the sizes up to the next measured one, where another configuration does better */
+        int k = i + 1;
+        while (k < count && !(g[k].best && same_group(&g[k], &g[i]))) k++;
+        double worse = 0;
+        const cJSON *b = k < count && g[k].n > g[i].n + 1 &&
+                                 (!strcmp(g[i].variant, "fused") || !strcmp(g[i].variant, "separate"))
+                             ? between_pick(f, &g[i], &g[k], g[i].best, &worse)
+                             : NULL;
+        const cJSON *bp = b ? cJSON_GetObjectItemCaseSensitive(b, "params") : NULL;
+        if (bp) {
+            cJSON_AddItemToObject(e, "between", cJSON_Duplicate(bp, 1));
+            cJSON_AddNumberToObject(e, "between_to", g[k].n - 1);
+            cJSON_AddNumberToObject(e, "between_ratio", round(worse * 1000) / 1000);
+        }
         const int conf = g[i].confirmed;
         cJSON_AddNumberToObject(e, "ms", conf ? confirmed_ms(g[i].best) : ms_of(g[i].best));
         if (g[i].deflt)

@@ -167,7 +167,12 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
         int failed, count = collect(tried, precision, v, sizes[s], nrhs, rec, max, &failed), cfg[TUNE_MAX_PARAMS];
         const cJSON *e = pick(tuned, precision, v, sizes[s], nrhs);
         char params[200] = "-";
-        if (!e || tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(e, "params"), cfg)) {
+        /* strictly between its size and the next measured one: its "between" parameters
+         * where it has them (host/dispatch.c, params_at) */
+        const cJSON *use = e ? cJSON_GetObjectItemCaseSensitive(e, "params") : NULL;
+        if (e && sizes[s] > num(e, "n", -1) && sizes[s] <= num(e, "between_to", -1))
+            use = cJSON_GetObjectItemCaseSensitive(e, "between");
+        if (!e || tune_config_from_json(v, use, cfg)) {
             printf("%6d %8s %11s %11s %8s  (no entry in %s)\n", sizes[s], "-", "-", "-", "-", against);
             continue;
         }
