@@ -875,7 +875,7 @@ static void shared_builds(void)
  * not; after a confirmation round only its finalists compete; the largest size takes its
  * fastest; the derived default section follows. For the sizes between two measured ones,
  * the configuration whose worse ratio to the best at the two ends is smallest, where the
- * entry's own does worse (sweep times). */
+ * entry's own does worse (sweep times), with panels no wider than the entry's own. */
 static void rechoose(void)
 {
 #define REC(n, ib, ms, extra) "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": " #n ", \"params\": " \
@@ -888,7 +888,9 @@ static void rechoose(void)
         REC(32, 4, 1.0, ", \"failed\": \"too big\"") ", " REC(32, 8, 2.0, "") ", " REC(32, 16, 1.5, "") ", "
         REC(64, 4, 1.00, ", \"confirm_ms\": 1.00") ", " REC(64, 8, 1.01, ", \"confirm_ms\": 1.02") ", "
         REC(64, 16, 1.005, "") ", "
-        REC(128, 4, 3.0, "") ", " REC(128, 8, 2.0, "") ", " REC(128, 16, 1.0, "") "]}, "
+        REC(128, 4, 3.0, "") ", " REC(128, 8, 2.0, "") ", " REC(128, 16, 1.0, "") ", "
+        REC(256, 8, 1.05, "") ", " REC(256, 16, 1.00, "") ", " REC(256, 32, 1.04, "") ", "
+        REC(512, 8, 1.02, "") ", " REC(512, 16, 1.50, "") ", " REC(512, 32, 1.00, "") "]}, "
         "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A\", \"name\": \"default\", "
         "\"derived_from\": \"V/A/D (family f)\", \"chosen\": []}]}\n";
 #undef REC
@@ -900,15 +902,18 @@ static void rechoose(void)
     CHECK(root != NULL, "the rechosen file is not JSON");
     if (!root) return;
     /* n -> the ib chosen: 16 takes 8 (4 failed at 32, 16 is 8% slower at 16); 32 its
-     * fastest, 16; 64 takes 8 (16 is faster at 128 but no finalist); 128 its fastest */
-    const int sizes[4] = {16, 32, 64, 128}, want[4] = {8, 16, 8, 16};
-    /* between: 16-31 takes 16 (1.08 at 16, 1.0 at 32; 8's entry is 1.33 at 32); 32's own
-     * (16) is the minimax one; 65-127 takes 16 (8 is 2x at 128); 128 has no next size */
-    const int want_between[4] = {16, 0, 16, 0}, want_to[4] = {31, 0, 127, 0};
+     * fastest, 16; 64 takes 8 (16 is faster at 128 but no finalist); 128, 256 (32 is 4%
+     * slower there) and 512 their fastest */
+    const int sizes[6] = {16, 32, 64, 128, 256, 512}, want[6] = {8, 16, 8, 16, 16, 32};
+    /* between: 16-31 none (4 failed at 32; 16 has wider panels than 8's entry); 32's and
+     * 128's own are the minimax ones; 65-127 none (16 would be 1.005 at the ends, but its
+     * panels are wider than 8's); 257-511 take 8 (1.05 at the ends; 16's own is 1.5 at
+     * 512, 32 is 1.04 but wider); 512 has no next size */
+    const int want_between[6] = {0, 0, 0, 0, 8, 0}, want_to[6] = {0, 0, 0, 0, 511, 0};
     for (int d = 0; d < 2; d++) {
         const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "devices"), d), "chosen");
-        CHECK(cJSON_GetArraySize(chosen) == 4, "section %d: %d chosen entries, wanted 4", d, cJSON_GetArraySize(chosen));
+        CHECK(cJSON_GetArraySize(chosen) == 6, "section %d: %d chosen entries, wanted 6", d, cJSON_GetArraySize(chosen));
         const cJSON *e;
         cJSON_ArrayForEach(e, chosen)
         {
@@ -918,7 +923,7 @@ static void rechoose(void)
                         *to = cJSON_GetObjectItemCaseSensitive(e, "between_to");
             const int bib = b ? cJSON_GetObjectItemCaseSensitive(b, "ib")->valueint : 0,
                       bto = cJSON_IsNumber(to) ? to->valueint : 0;
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 6; i++)
                 if (sizes[i] == n) {
                     CHECK(ib == want[i], "section %d, n = %d: ib %d chosen, wanted %d", d, n, ib, want[i]);
                     CHECK(bib == want_between[i] && bto == want_to[i],

@@ -353,8 +353,19 @@ static const cJSON *carry_over(const tune_file *f, const group *g, const group *
  * have sampled other configurations at the two sizes), and only if the pick is within
  * BETWEEN_MAX_RATIO of the best at both ends: where no configuration is, there is nothing
  * to say which one suits the sizes between (the shipped PoCL file's best compromise at
- * 16-32 was 2.36x at one end); else NULL. ratio: the pick's worse ratio. */
+ * 16-32 was 2.36x at one end); else NULL. ratio: the pick's worse ratio. A pick may not
+ * have wider panels than the entry's own (fused ib, separate nb): the two ends are
+ * multiples of every panel width tried, the sizes between are not, and a wider panel
+ * leaves a narrow last panel at more of them (on the H100, double 32-64 took ib 16 over
+ * ib 8 by the ends, 1.051x, and n = 40 ran 1.16x slower). */
 #define BETWEEN_MAX_RATIO 1.10
+
+static int panel_of(const cJSON *params)
+{
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(params, "ib");
+    if (!w) w = cJSON_GetObjectItemCaseSensitive(params, "nb");
+    return cJSON_IsNumber(w) ? w->valueint : 0;
+}
 static const cJSON *between_pick(const tune_file *f, const group *g, const group *next, const cJSON *own,
                                  double *ratio)
 {
@@ -374,6 +385,7 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
         }
     }
     double own_ratio = -1;
+    const int own_panel = panel_of(cJSON_GetObjectItemCaseSensitive(own, "params"));
     index = -1;
     cJSON_ArrayForEach(r, f->tried)
     {
@@ -384,7 +396,7 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
             if (!cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(hi[i], "params"), 1)) continue;
             const double a = ms / best_lo, b = ms_of(hi[i]) / best_hi, worse = a > b ? a : b;
             if (cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(own, "params"), 1)) own_ratio = worse;
-            if (!pick || worse < *ratio) {
+            if (panel_of(params) <= own_panel && (!pick || worse < *ratio)) {
                 pick = r;
                 *ratio = worse;
             }
