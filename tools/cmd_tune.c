@@ -8,10 +8,11 @@
  * --statistic min). After a size's sweep its finalists (each variant's fastest few and
  * the defaults) are timed again in interleaved rounds, and that round decides the chosen
  * entry. The untuned library's configuration (the backend defaults) is always measured.
- * The file is saved as the run goes (every few seconds: tune_save_due), so a killed or
- * budget-limited run continues with --resume. Builds may run in child processes (tune_prebuild.c): ahead of
- * the timing (--jobs), and under a time limit (--build-timeout) past which a configuration
- * is recorded as failed, so that one slow compilation cannot stall the sweep.
+ * The file is saved as the run goes (every few seconds: save_now, SAVE_EVERY_S), so a
+ * killed or budget-limited run continues with --resume. Builds may run in child processes
+ * (tune_prebuild.c): ahead of the timing (--jobs), and under a time limit (--build-timeout)
+ * past which a configuration is recorded as failed, so that one slow compilation cannot
+ * stall the sweep.
  */
 #include "bchol_util.h"
 #include "commands.h"

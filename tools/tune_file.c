@@ -366,6 +366,7 @@ static int panel_of(const cJSON *params)
     if (!w) w = cJSON_GetObjectItemCaseSensitive(params, "nb");
     return cJSON_IsNumber(w) ? w->valueint : 0;
 }
+
 static const cJSON *between_pick(const tune_file *f, const group *g, const group *next, const cJSON *own,
                                  double *ratio)
 {
@@ -385,7 +386,8 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
         }
     }
     double own_ratio = -1;
-    const int own_panel = panel_of(cJSON_GetObjectItemCaseSensitive(own, "params"));
+    const cJSON *own_params = cJSON_GetObjectItemCaseSensitive(own, "params");
+    const int own_panel = panel_of(own_params);
     index = -1;
     cJSON_ArrayForEach(r, f->tried)
     {
@@ -395,7 +397,7 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
         for (int i = 0; i < nhi; i++) {
             if (!cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(hi[i], "params"), 1)) continue;
             const double a = ms / best_lo, b = ms_of(hi[i]) / best_hi, worse = a > b ? a : b;
-            if (cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(own, "params"), 1)) own_ratio = worse;
+            if (cJSON_Compare(params, own_params, 1)) own_ratio = worse;
             if (panel_of(params) <= own_panel && (!pick || worse < *ratio)) {
                 pick = r;
                 *ratio = worse;
@@ -405,6 +407,15 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
     }
     free(hi);
     return own_ratio > *ratio && *ratio <= BETWEEN_MAX_RATIO ? pick : NULL;
+}
+
+/* The group after g[i] (sorted) of the same precision, variant and nrhs that has a best
+ * configuration: the next measured size; count if none. */
+static int next_measured(const group *g, int count, int i)
+{
+    int k = i + 1;
+    while (k < count && !(g[k].best && same_group(&g[k], &g[i]))) k++;
+    return k;
 }
 
 static cJSON *chosen_of(const tune_file *f)
@@ -441,8 +452,7 @@ static cJSON *chosen_of(const tune_file *f)
     }
     if (g) qsort(g, (size_t)count, sizeof *g, cmp_group);
     for (int i = 0; i < count; i++) {
-        int k = i + 1;
-        while (k < count && !(g[k].best && same_group(&g[k], &g[i]))) k++;
+        const int k = next_measured(g, count, i);
         if (g[i].best && k < count) g[i].best = carry_over(f, &g[i], &g[k]);
     }
     cJSON *chosen = cJSON_CreateArray();
@@ -455,17 +465,11 @@ static cJSON *chosen_of(const tune_file *f)
         cJSON_AddNumberToObject(e, "n", g[i].n);
         if (g[i].nrhs) cJSON_AddNumberToObject(e, "nrhs", g[i].nrhs);
         /* the sizes it serves: up to the next measured size (none: all above) */
-        for (int k = i + 1; k < count; k++)
-            if (g[k].best && g[k].precision == g[i].precision && !strcmp(g[k].variant, g[i].variant) &&
-                g[k].nrhs == g[i].nrhs) {
-                cJSON_AddNumberToObject(e, "n_to", g[k].n - 1);
-                break;
-            }
+        const int k = next_measured(g, count, i);
+        if (k < count) cJSON_AddNumberToObject(e, "n_to", g[k].n - 1);
         cJSON_AddItemToObject(e, "params",
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
-        /* the sizes up to the next measured one, where another configuration does better */
-        int k = i + 1;
-        while (k < count && !(g[k].best && same_group(&g[k], &g[i]))) k++;
+        /* the sizes between it and the next one, where another configuration does better */
         double worse = 0;
         const cJSON *b = k < count && g[k].n > g[i].n + 1 &&
                                  (!strcmp(g[i].variant, "fused") || !strcmp(g[i].variant, "separate"))
