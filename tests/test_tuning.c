@@ -181,6 +181,14 @@ static void *ask(void *arg)
     return NULL;
 }
 
+/* text with fields added to its first fixed-shape fused entry, after its params. */
+static void with_between(char *out, size_t size, const char *text, const char *fields)
+{
+    const char *params_end = "\"shape\": \"fixed\"}";
+    const char *at = strstr(text, params_end) + strlen(params_end);
+    snprintf(out, size, "%.*s, %s%s", (int)(at - text), text, fields, at);
+}
+
 static void bad_file(const char *kind, const char *text, const char *needle)
 {
     char path[128];
@@ -261,17 +269,18 @@ static void case_bad(const char *kind)
         bad_file(kind, text, "params.gemm: expected \"own\" or \"clblast\", found another string");
     } else if (!strcmp(kind, "between")) {
         /* "between" parameters without "between_to" */
-        char *at = strstr(good, "\"shape\": \"fixed\"}") + strlen("\"shape\": \"fixed\"}");
         char text[8192];
-        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": "
-                 "\"shrink\"}%s", (int)(at - good), good, at);
+        with_between(text, sizeof text, good,
+                     "\"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}");
         bad_file(kind, text, "chosen[0].between_to: missing");
         /* and a range that does not lie above the entry's size */
-        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": "
-                 "\"shrink\"}, \"between_to\": 8%s", (int)(at - good), good, at);
+        with_between(text, sizeof text, good,
+                     "\"between\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}, "
+                     "\"between_to\": 8");
         bad_file(kind, text, "chosen[0].between_to: expected an integer in 9..");
-        snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 99, \"tbc\": 1, \"rpt\": 1, \"shape\": "
-                 "\"shrink\"}, \"between_to\": 15%s", (int)(at - good), good, at);
+        with_between(text, sizeof text, good,
+                     "\"between\": {\"ib\": 99, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}, "
+                     "\"between_to\": 15");
         bad_file(kind, text, "chosen[0].between.ib: expected an integer in 1..32");
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
@@ -413,10 +422,10 @@ static void case_between(void)
     char entries[4096] = "", path[128];
     entry(entries, sizeof entries, 's', 16, 16, 4, 1, "fixed");
     entry(entries, sizeof entries, 's', 32, 16, 2, 2, "shrink");
-    char *at = strstr(entries, "\"shape\": \"fixed\"}") + strlen("\"shape\": \"fixed\"}");
     char text[8192];
-    snprintf(text, sizeof text, "%.*s, \"between\": {\"ib\": 8, \"tbc\": 2, \"rpt\": 1, \"shape\": "
-             "\"shrink\"}, \"between_to\": 31%s", (int)(at - entries), entries, at);
+    with_between(text, sizeof text, entries,
+                 "\"between\": {\"ib\": 8, \"tbc\": 2, \"rpt\": 1, \"shape\": \"shrink\"}, "
+                 "\"between_to\": 31");
     entries_file(&d, text, "between.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     bchol_context *ctx = new_context();
