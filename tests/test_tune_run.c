@@ -14,13 +14,14 @@
  * written here. The "shared" case: one build process per program, not per configuration.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native]
+ *                 native | vbatched_round | probes]
  */
 #include "bchol.h"
 #include "bchol_util.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -980,6 +981,113 @@ static void vbatched_round(void)
     cJSON_Delete(root);
 }
 
+/* --probe-between 1 on the grid 4, 6: once both sizes are measured, n = 5 is measured with
+ * exactly the fastest configuration at 4, the fastest at 6, one more (of those measured at
+ * both, the best by the worse of its two ratios to the ends' best) and the defaults; it gets an entry of its own that the
+ * dispatcher takes at 5; a resume measures nothing again. */
+static void probes(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,6", "--precision", "s", "--variants", "fused", "--set",
+                 "ib=4", "--set", "tbc=1,2", "--set", "rpt=1,2", "--set", "shape=fixed", "--batch", "256", "--reps",
+                 "2", "--seed", "17", "--probe-between", "1", "--quiet", "--max-configs", "4");
+    const int stopped = count_tried();
+    CHECK(rc == 3 && stopped == 4, "stopped in the grid: exit %d, %d records (wanted 3, 4)", rc, stopped);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet"); /* the grid, then the probes */
+    cJSON *root = load(file);
+    CHECK(rc == 0 && root, "the run with probes: exit %d", rc);
+    if (!root) return;
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "tuner"), "probe_between");
+    CHECK(cJSON_IsNumber(k) && k->valueint == 1, "probe_between is not recorded in the tuner's settings");
+    /* the expected probes from the records at 4 and 6 */
+    const cJSON *best[2] = {NULL, NULL}, *r, *x;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const int n = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint;
+        if ((n == 4 || n == 6) && ms_of(r) > 0 && (!best[n == 6] || ms_of(r) < ms_of(best[n == 6]))) best[n == 6] = r;
+    }
+    const cJSON *minimax = NULL; /* the best by the worse ratio among the others */
+    double worse_best = 0;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 4 || ms_of(r) <= 0 || !best[0] || !best[1] ||
+            cJSON_Compare(cJSON_GetObjectItemCaseSensitive(r, "params"), cJSON_GetObjectItemCaseSensitive(best[0], "params"), 1) ||
+            cJSON_Compare(cJSON_GetObjectItemCaseSensitive(r, "params"), cJSON_GetObjectItemCaseSensitive(best[1], "params"), 1))
+            continue;
+        cJSON_ArrayForEach(x, tried(root))
+        {
+            if (cJSON_GetObjectItemCaseSensitive(x, "n")->valueint != 6 || ms_of(x) <= 0 ||
+                !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(r, "params"),
+                               cJSON_GetObjectItemCaseSensitive(x, "params"), 1))
+                continue;
+            const double worse = fmax(ms_of(r) / ms_of(best[0]), ms_of(x) / ms_of(best[1]));
+            if (!minimax || worse < worse_best) {
+                minimax = r;
+                worse_best = worse;
+            }
+        }
+    }
+    CHECK(best[0] && best[1], "no measurements at 4 and 6");
+    int at5 = 0, expected = 0, defaults = 0;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 5) continue;
+        at5++;
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(r, "params");
+        const int is_default = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "default"));
+        defaults += is_default;
+        int match = 0;
+        for (int i = 0; i < 2; i++)
+            match |= best[i] && cJSON_Compare(q, cJSON_GetObjectItemCaseSensitive(best[i], "params"), 1);
+        match |= minimax && cJSON_Compare(q, cJSON_GetObjectItemCaseSensitive(minimax, "params"), 1);
+        expected += match;
+        CHECK(match || is_default, "n = 5 measured %s: not a probe", key_of(r));
+        CHECK(ms_of(r) > 0, "n = 5, %s: not measured", key_of(r));
+    }
+    int want = (best[0] != NULL) + (minimax != NULL);
+    if (best[0] && best[1])
+        want += !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(best[0], "params"),
+                               cJSON_GetObjectItemCaseSensitive(best[1], "params"), 1);
+    CHECK(expected == want && defaults == 1, "n = 5: %d of the %d probes wanted, %d defaults (%d records)", expected,
+          want, defaults, at5);
+    /* n = 5's own entry, which the dispatcher takes there */
+    const cJSON *e, *entry5 = NULL;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+    {
+        if (cJSON_GetObjectItemCaseSensitive(e, "n")->valueint == 5) entry5 = e;
+    }
+    CHECK(entry5 != NULL, "no chosen entry at n = 5");
+    bchol_context *ctx = entry5 ? context_with(file) : NULL;
+    if (ctx) {
+        bchol_params p5, dflt = {0};
+        CHECK(bchol_potrf_params(ctx, 's', 5, &p5, NULL) == BCHOL_SUCCESS && has_entry_fields(&p5, entry5, 5, &dflt),
+              "the dispatcher does not take n = 5's entry at 5 (ib %d tbc %d rpt %d)", p5.ib, p5.tbc, p5.rpt);
+        bchol_context_destroy(ctx);
+    }
+    unsetenv("BCHOL_TUNING_FILE");
+    const int count = cJSON_GetArraySize(tried(root)), grid = count - at5; /* the probes came last */
+    cJSON *head = cJSON_CreateArray();
+    for (int i = 0; i < grid; i++) cJSON_AddItemToArray(head, cJSON_Duplicate(cJSON_GetArrayItem(tried(root), i), 1));
+    char *before = cJSON_PrintUnformatted(head);
+    cJSON_Delete(head);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == count, "a resume of the complete run: exit %d, %d records, wanted %d", rc,
+          count_tried(), count);
+    /* --probes-only with k = 2: no grid sweep (its records stay as they were, confirmation
+     * times included), more probes at 5 */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--probes-only", "--probe-between", "2", "--quiet");
+    root = load(file);
+    CHECK(rc == 0 && root && same_head(root, before, grid), "--probes-only: exit %d, or the grid's records changed",
+          rc);
+    int more = 0;
+    if (root) cJSON_ArrayForEach(r, tried(root)) more += cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == 5;
+    CHECK(more > at5 && more <= 2 * 2 + 2 + 1, "--probes-only --probe-between 2: %d records at 5 (had %d)", more, at5);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--probes-only", "--quiet");
+    CHECK(rc == 2, "--probes-only without --probe-between: exit %d, wanted 2", rc);
+    free(before);
+    cJSON_Delete(root);
+}
+
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
 static const struct {
     const char *name, *label;
@@ -987,7 +1095,7 @@ static const struct {
 } cases[] = {{"variants", "variants", multi_variant},   {"build", "build limits", build_limits},
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
-             {"vbatched_round", "vbatched round", vbatched_round}};
+             {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes}};
 
 int main(int argc, char **argv)
 {
@@ -997,7 +1105,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round]\n");
+                        "native | vbatched_round | probes]\n");
         return 2;
     }
     bchol = argv[1];

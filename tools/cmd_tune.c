@@ -29,7 +29,7 @@
 
 typedef struct {
     const char *device, *output, *report, *against, *rechoose;
-    int resume, quiet, jobs, dry_run;
+    int resume, quiet, jobs, dry_run, probes_only;
     /* with --resume, what is not given here comes from the file */
     tune_space space;
     tune_timing timing;
@@ -38,10 +38,11 @@ typedef struct {
     double max_minutes;
     double build_timeout; /* seconds; 0: none; < 0: the device's default */
     long long max_configs;
+    int probe_between; /* k of tune_plan_probes; 0: no probes */
     int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
-            statistic, nrhs;
+            statistic, nrhs, probe_between;
     } given;
 } tune_options;
 
@@ -85,6 +86,14 @@ static void usage(FILE *f)
             "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
             "  --set NAME=LIST     candidate values of a parameter instead of the built-in ones,\n"
             "                      e.g. --set ib=8,16 --set shape=fixed (repeatable)\n"
+            "  --probe-between K   once the grid is measured, also measure each size halfway between\n"
+            "                      two neighbouring ones (fused, separate, interleaved), with the K\n"
+            "                      fastest configurations at each end, K more measured at both (the\n"
+            "                      best worse ratio to the two ends' best first) and the defaults;\n"
+            "                      that size then has entries of its own (default 0: none)\n"
+            "  --probes-only       measure only those probes, planned from every record already in\n"
+            "                      the file at the sizes --n (with --resume, for a file tuned\n"
+            "                      without them)\n"
             "  --max-minutes M     start no configuration after M minutes (continue with --resume)\n"
             "  --max-configs K     stop after K new configurations (continue with --resume)\n"
             "  --build-timeout S   a configuration whose kernels take longer than S seconds to build\n"
@@ -160,6 +169,10 @@ static int parse(int argc, char **argv, tune_options *o)
         }
         if (!strcmp(k, "--dry-run")) {
             o->dry_run = 1;
+            continue;
+        }
+        if (!strcmp(k, "--probes-only")) {
+            o->probes_only = 1;
             continue;
         }
         const char *v = i + 1 < argc ? argv[++i] : NULL;
@@ -239,6 +252,16 @@ static int parse(int argc, char **argv, tune_options *o)
             o->given.sets = 1;
         } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
         else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
+        else if (!strcmp(k, "--probe-between")) {
+            char *end;
+            long kk = strtol(v, &end, 10);
+            if (*end || kk < 0 || kk > 64) {
+                fprintf(stderr, "bchol tune: --probe-between takes 0 to 64 configurations per end\n");
+                return -1;
+            }
+            o->probe_between = (int)kk;
+            o->given.probe_between = 1;
+        }
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
         else if (!strcmp(k, "--build-timeout")) {
             char *end;
@@ -259,6 +282,10 @@ static int parse(int argc, char **argv, tune_options *o)
             fprintf(stderr, "bchol tune: unknown option %s\n", k);
             return -1;
         }
+    }
+    if (o->probes_only && !o->probe_between) {
+        fprintf(stderr, "bchol tune: --probes-only needs --probe-between K (K >= 1)\n");
+        return -1;
     }
     if ((o->timing.uplo != 'L' && o->timing.uplo != 'U') || o->timing.reps < 1 || o->timing.warmup < 1 || o->batch < 0 ||
         !(o->space.fraction > 0 && o->space.fraction <= 1) || o->jobs < 0) {
@@ -295,6 +322,7 @@ static cJSON *settings_json(const tune_options *o)
             cJSON_AddItemToArray(list, cJSON_CreateNumber(o->space.sets[i].values[k]));
     }
     if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
+    if (o->probe_between) cJSON_AddNumberToObject(t, "probe_between", o->probe_between);
     return t;
 }
 
@@ -351,6 +379,9 @@ static void settings_from_file(tune_options *o, const cJSON *t)
     }
     if (!o->given.also_default && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "also_default")))
         snprintf(o->also_default, sizeof o->also_default, "%s", x->valuestring);
+    if (!o->given.probe_between && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_between")) &&
+        x->valueint >= 0 && x->valueint <= 64)
+        o->probe_between = x->valueint;
 }
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)
@@ -602,28 +633,38 @@ static int save_now(const tune_options *o, tune_file *f, sweep_clock *clock, dou
     return 0;
 }
 
+/* What the sweeps of one command share: the budget (--max-minutes, --max-configs) and
+ * where the time went. The probes between the grid's sizes are a second sweep, planned
+ * when the first one is complete (probes_follow). */
+typedef struct {
+    double start;
+    int new_done;
+    sweep_clock clock;
+    int probes_follow;
+    int from; /* the plan's first item to sweep: the probes' sweep skips the grid's groups */
+} sweep_run;
+
 static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
-                 const bchol_device_info *dev, tune_plan *p)
+                 const bchol_device_info *dev, tune_plan *p, sweep_run *run)
 {
-    int total = p->count, done = 0, new_done = 0, stopped = 0;
+    int total = p->count, done = 0, stopped = 0;
     for (int i = 0; i < p->count; i++) done += tune_file_find(f, p->items[i].key) != NULL;
     fprintf(stderr, "bchol tune: %d configurations, %d already measured in %s; %d to go\n", total,
             done, f->path, total - done);
-    const double start = now_s();
+    const double start = run->start;
     char why[600];
     /* testing aid: a pause after each saved configuration, so that a test can kill the
      * run between two of them */
     const char *pause_env = getenv("BCHOL_TUNE_PAUSE_MS");
     const long pause_ms = pause_env ? atol(pause_env) : 0;
-    sweep_clock clock = {0, 0, 0, 0};
-    double last_save = start, t0;
+    double last_save = now_s(), t0;
     /* the configurations to measure, in the plan's order; the builds start at once */
     int *all = malloc((size_t)(p->count + 1) * sizeof *all), nall = 0, first = 0;
-    for (int i = 0; i < p->count; i++)
+    for (int i = run->from; i < p->count; i++)
         if (!tune_file_find(f, p->items[i].key)) all[nall++] = i;
     const tune_build_options bo = {o->jobs, o->build_timeout, o->device, &stop_requested};
     tune_prebuild_start(&bo, o->timing.uplo, p->items, all, nall);
-    for (int g = 0; g < p->count && !stopped;) {
+    for (int g = run->from; g < p->count && !stopped;) {
         /* one group: a precision and a size (every variant), one workload and context */
         int end = g;
         while (end < p->count && p->items[end].precision == p->items[g].precision &&
@@ -656,7 +697,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             }
             t0 = now_s();
             const int no_batch = tune_workload_init(&w, ctx, t.precision, o->timing.uplo, t.n, batch, max_nrhs, why, sizeof why);
-            clock.batches += now_s() - t0;
+            run->clock.batches += now_s() - t0;
             if (no_batch) {
                 fprintf(stderr, "bchol tune: %c n = %d: %s; skipped\n", t.precision, t.n, why);
                 tune_workload_free(&w);
@@ -667,8 +708,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             for (int k = 0; k < ntodo; k++) {
                 const tune_item *it = &p->items[todo[k]];
                 double elapsed = now_s() - start;
-                double per = new_done ? elapsed / new_done : 0;
-                if (stop_requested || (o->max_configs && new_done >= o->max_configs) ||
+                double per = run->new_done ? elapsed / run->new_done : 0;
+                if (stop_requested || (o->max_configs && run->new_done >= o->max_configs) ||
                     (o->max_minutes > 0 && elapsed + per > o->max_minutes * 60)) {
                     stopped = 1;
                     break;
@@ -676,7 +717,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 double build_s;
                 t0 = now_s();
                 const int built = tune_prebuild_wait((int)(todo - all) + k, why, sizeof why, &build_s);
-                clock.builds += now_s() - t0;
+                run->clock.builds += now_s() - t0;
                 if (built == -2) {
                     stopped = 1;
                     break;
@@ -687,7 +728,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                 } else {
                     t0 = now_s();
                     r = tune_measure(&o->timing, ctx, &t, &w, it);
-                    clock.timing += now_s() - t0;
+                    run->clock.timing += now_s() - t0;
                     if (built == 0) cJSON_AddNumberToObject(r, "build_seconds", build_s);
                 }
                 double ms = record_ms(r);
@@ -700,12 +741,12 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     break;
                 }
                 if ((pause_ms > 0 || now_s() - last_save >= SAVE_EVERY_S) &&
-                    save_now(o, f, &clock, &last_save)) {
+                    save_now(o, f, &run->clock, &last_save)) {
                     stopped = -1;
                     break;
                 }
                 done++;
-                new_done++;
+                run->new_done++;
                 if (pause_ms > 0) {
                     struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
                     nanosleep(&pause, NULL);
@@ -719,7 +760,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                     tune_format_config(it->v, it->cfg, cfg, sizeof cfg);
                     elapsed = now_s() - start;
                     hms(elapsed, el, sizeof el);
-                    hms(elapsed / new_done * (total - done), eta, sizeof eta);
+                    hms(elapsed / run->new_done * (total - done), eta, sizeof eta);
                     if (*failed_text) snprintf(res, sizeof res, "failed");
                     else snprintf(res, sizeof res, "%10.4f ms", ms);
                     char name[64];
@@ -732,8 +773,8 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             }
             t0 = now_s();
             if (!stopped && confirm_size(o, f, ctx, &t, &w, p->items, todo, ntodo)) stopped = -1;
-            clock.timing += now_s() - t0;
-            if (stopped >= 0 && save_now(o, f, &clock, &last_save)) stopped = -1;
+            run->clock.timing += now_s() - t0;
+            if (stopped >= 0 && save_now(o, f, &run->clock, &last_save)) stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
         }
@@ -747,7 +788,7 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             char el[32], eta[32], bs[32] = "-", ds[32] = "-", sp[32] = "-";
             double elapsed = now_s() - start;
             hms(elapsed, el, sizeof el);
-            hms(new_done ? elapsed / new_done * (total - done) : 0, eta, sizeof eta);
+            hms(run->new_done ? elapsed / run->new_done * (total - done) : 0, eta, sizeof eta);
             if (best >= 0) snprintf(bs, sizeof bs, "%.4f", best);
             if (deflt >= 0) snprintf(ds, sizeof ds, "%.4f", deflt);
             if (best > 0 && deflt > 0) snprintf(sp, sizeof sp, "%.2fx", deflt / best);
@@ -765,21 +806,22 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
     cJSON_AddStringToObject(tuner, "status", done == total ? "complete" : "incomplete");
     cJSON_AddNumberToObject(tuner, "done", done);
     cJSON_AddNumberToObject(tuner, "total", total);
-    if (save_now(o, f, &clock, &last_save)) return -1;
-    if (new_done) {
+    if (save_now(o, f, &run->clock, &last_save)) return -1;
+    if (run->new_done && (stopped || done < total || !run->probes_follow)) {
         char el[32];
         hms(now_s() - start, el, sizeof el);
         fprintf(stderr, "bchol tune: %d configurations in %s: waiting for builds %.0f s, timing and "
                         "checking %.0f s, saving %.0f s, making batches %.0f s\n",
-                new_done, el, clock.builds, clock.timing, clock.saving, clock.batches);
+                run->new_done, el, run->clock.builds, run->clock.timing, run->clock.saving, run->clock.batches);
     }
     if (stopped < 0) return -1;
     if (done < total) {
         fprintf(stderr, "bchol tune: stopped after %d new configurations (%d/%d done); continue with "
-                        "--resume --output %s\n", new_done, done, total, f->path);
+                        "--resume --output %s\n", run->new_done, done, total, f->path);
         return EXIT_INCOMPLETE;
     }
-    fprintf(stderr, "bchol tune: complete (%d configurations) in %s\n", total, f->path);
+    if (run->probes_follow) fprintf(stderr, "bchol tune: the grid is measured; now the sizes between\n");
+    else fprintf(stderr, "bchol tune: complete (%d configurations) in %s\n", total, f->path);
     return 0;
 }
 
@@ -855,6 +897,9 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
     cJSON_ArrayForEach(r, pruned) count += cJSON_GetObjectItemCaseSensitive(r, "count")->valueint;
     printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
            o->space.fraction, count);
+    if (o->probe_between)
+        printf("# then the sizes halfway between: up to %d configurations per variant each, chosen from the "
+               "grid's times\n", 3 * o->probe_between + 1);
     cJSON_ArrayForEach(r, pruned)
     {
         printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
@@ -931,14 +976,27 @@ int cmd_tune(int argc, char **argv)
     tune_plan p = {0};
     cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
     if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
-    if (tune_plan_make(&p, &o.space, base, &dev, pruned) || restrict_to_plan(&f, &p)) {
+    /* --probes-only: no grid sweep, and so every record of the grid competes */
+    if ((!o.probes_only && tune_plan_make(&p, &o.space, base, &dev, pruned)) || restrict_to_plan(&f, &p)) {
         fprintf(stderr, "bchol tune: out of memory\n");
         return 1;
     }
     tune_file_update_chosen(&f, *o.also_default ? o.also_default : NULL);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    int rc = sweep(&o, &f, base, &dev, &p);
+    sweep_run run = {now_s(), 0, {0, 0, 0, 0}, o.probe_between > 0, 0};
+    int rc = o.probes_only ? 0 : sweep(&o, &f, base, &dev, &p, &run);
+    if (rc == 0 && o.probe_between > 0) {
+        run.from = p.count;
+        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
+        if (added < 0 || restrict_to_plan(&f, &p)) {
+            fprintf(stderr, "bchol tune: out of memory\n");
+            rc = -1;
+        } else {
+            run.probes_follow = 0;
+            rc = sweep(&o, &f, base, &dev, &p, &run);
+        }
+    }
     tune_plan_free(&p);
     tune_file_close(&f);
     bchol_context_destroy(base);

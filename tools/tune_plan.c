@@ -1,10 +1,13 @@
 /* The plan of a sweep: every configuration of every selected variant's space at each
  * precision and size (and, for the solve, each nrhs), in sweep order (precision, size,
  * variant, nrhs, then the parameters with the last fastest), after pruning (counted per
- * reason) and the seeded --fraction draw; the backend defaults always belong to it. */
+ * reason) and the seeded --fraction draw; the backend defaults always belong to it.
+ * Once the grid is measured, the probes between its sizes (--probe-between) are planned
+ * from its measurements. */
 #include "bchol_util.h"
 #include "tune.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +162,144 @@ int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
             }
     }
     return 0;
+}
+
+/* ---- probes between the grid's sizes ------------------------------------------------ */
+
+typedef struct {
+    int cfg[TUNE_MAX_PARAMS];
+    double ms;
+} probe_rec;
+
+static int cmp_ms(const void *a, const void *b)
+{
+    const double x = ((const probe_rec *)a)->ms, y = ((const probe_rec *)b)->ms;
+    return (x > y) - (x < y);
+}
+
+/* The measured configurations of a precision, variant and size that may be chosen (sweep
+ * medians), fastest first; returns the count (at most max). */
+static int measured(const tune_file *f, char precision, const tune_variant *v, int n, probe_rec *out, int max)
+{
+    int count = 0, i = -1;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        i++;
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
+        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+        if (count == max || !tune_file_in_space(f, i) || !cJSON_IsString(p) || p->valuestring[0] != precision ||
+            !cJSON_IsString(rv) || strcmp(rv->valuestring, v->name) || !cJSON_IsNumber(rn) || rn->valueint != n ||
+            tune_record_nrhs(r) || !cJSON_IsNumber(ms) || ms->valuedouble <= 0 ||
+            cJSON_GetObjectItemCaseSensitive(r, "failed") ||
+            tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(r, "params"), out[count].cfg))
+            continue;
+        out[count++].ms = ms->valuedouble;
+    }
+    qsort(out, (size_t)count, sizeof *out, cmp_ms);
+    return count;
+}
+
+static int find_cfg(const probe_rec *list, int count, const int *cfg, int nparams)
+{
+    for (int i = 0; i < count; i++)
+        if (!memcmp(list[i].cfg, cfg, sizeof(int) * (size_t)nparams)) return i;
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+#define PROBE_MAX_RECORDS 4096
+
+/* Appends the probes of one variant at mid, between lo and hi (see tune_plan_probes). */
+static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v, bchol_context *base,
+                         const tune_target *t, int lo, int hi, int k, probe_rec *a, probe_rec *b,
+                         probe_rec *both)
+{
+    const int na = measured(f, t->precision, v, lo, a, PROBE_MAX_RECORDS);
+    const int nb = measured(f, t->precision, v, hi, b, PROBE_MAX_RECORDS);
+    if (!na || !nb) return 0;
+    /* the candidates: the k fastest at each end, then k more measured at both, the
+     * smallest worse ratio to the two ends' best first (minimax) */
+    probe_rec pick[3 * 64 + 1];
+    int npick = 0;
+    if (k > 64) k = 64;
+    for (int i = 0; i < k && i < na; i++) pick[npick++] = a[i];
+    for (int i = 0; i < k && i < nb; i++)
+        if (find_cfg(pick, npick, b[i].cfg, v->nparams) < 0) pick[npick++] = b[i];
+    int nboth = 0;
+    for (int i = 0; i < na; i++) {
+        const int j = find_cfg(b, nb, a[i].cfg, v->nparams);
+        if (j < 0) continue;
+        both[nboth] = a[i];
+        both[nboth++].ms = fmax(a[i].ms / a[0].ms, b[j].ms / b[0].ms);
+    }
+    qsort(both, (size_t)nboth, sizeof *both, cmp_ms);
+    for (int i = 0, added = 0; i < nboth && added < k; i++)
+        if (find_cfg(pick, npick, both[i].cfg, v->nparams) < 0) {
+            pick[npick++] = both[i];
+            added++;
+        }
+    int deflt[TUNE_MAX_PARAMS];
+    v->defaults(base, t, deflt);
+    int have_default = 0, count = 0;
+    for (int i = 0; i < npick; i++) {
+        char why[200];
+        const int is_default = !memcmp(pick[i].cfg, deflt, sizeof(int) * (size_t)v->nparams);
+        if (!is_default && v->prune(pick[i].cfg, t, why, sizeof why)) continue;
+        tune_item *slot = plan_add(p);
+        if (!slot) return -1;
+        *slot = (tune_item){t->precision, t->n, v, 0, {0}, is_default, ""};
+        memcpy(slot->cfg, pick[i].cfg, sizeof pick[i].cfg);
+        item_key(slot);
+        have_default |= is_default;
+        count++;
+    }
+    if (!have_default) {
+        tune_item *slot = plan_add(p);
+        if (!slot) return -1;
+        *slot = (tune_item){t->precision, t->n, v, 0, {0}, 1, ""};
+        memcpy(slot->cfg, deflt, sizeof deflt);
+        item_key(slot);
+        count++;
+    }
+    return count;
+}
+
+int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
+                     const bchol_device_info *dev, int k)
+{
+    int sizes[TUNE_MAX_SIZES], nsizes = 0, added = 0;
+    probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
+    if (!a) return -1;
+    memcpy(sizes, o->sizes, sizeof(int) * (size_t)o->nsizes);
+    qsort(sizes, (size_t)o->nsizes, sizeof *sizes, cmp_int);
+    for (int s = 0; s < o->nsizes; s++)
+        if (!nsizes || sizes[s] != sizes[nsizes - 1]) sizes[nsizes++] = sizes[s];
+    for (const char *pr = o->precisions; *pr; pr++) {
+        if (*pr == 'd' && !dev->fp64) continue;
+        for (int s = 0; s + 1 < nsizes; s++) {
+            const int lo = sizes[s], hi = sizes[s + 1], mid = lo + (hi - lo) / 2;
+            if (hi - lo < 2) continue;
+            tune_target t = {*dev, *pr, mid, {0}, 0, 0};
+            bchol_potrf_params(base, *pr, mid, &t.defaults, NULL);
+            for (int v = 0; tune_variants[v]; v++) {
+                const tune_variant *var = tune_variants[v];
+                if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
+                const int c = probe_variant(p, f, var, base, &t, lo, hi, k, a, a + PROBE_MAX_RECORDS,
+                                              a + 2 * PROBE_MAX_RECORDS);
+                if (c < 0) {
+                    free(a);
+                    return -1;
+                }
+                added += c;
+            }
+        }
+    }
+    free(a);
+    return added;
 }
 
 void tune_plan_free(tune_plan *p)
