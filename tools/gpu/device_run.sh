@@ -63,6 +63,8 @@
 #             not fit, lower TUNE_FRACTION in the next calls: a smaller fraction draws a
 #             subset of the same configurations (same seed), and those measured outside
 #             it stay in the file without competing.
+#   tune-probe  bchol tune --probes-only --probe-between $PROBE_K (4) on $TUNE_FILE: the sizes
+#             halfway between the grid's $TUNE_SIZES, with the ends' best configurations
 #   tune-offgrid  exhaustive fused and separate sweeps at sizes outside the tuning grid
 #             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
 #             --against $TUNE_FILE: how close the file's picks there come to the best
@@ -89,7 +91,7 @@
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
 # Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
-#        solve-vbatched huge tune tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
+#        solve-vbatched huge tune tune-probe tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
 #        tune-check-solve grid
 set -u
 # The GPU machine hands back at most 8 files: everything goes under raw/ and is packed
@@ -244,6 +246,21 @@ for step in "$@"; do
     tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40
     grep -A12 "^## . solve" "$OUT/tune-report.txt" | grep -E "^##|geometric" | head -8
     echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
+  tune-probe)
+    # the sizes halfway between the tuning grid's (bchol tune --probes-only --probe-between
+    # $PROBE_K, default 4) added to $TUNE_FILE: the strided factorizations' variants at the
+    # midpoints of $TUNE_SIZES, with the configurations that did best at the two ends
+    TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
+    start=$SECONDS
+    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume --probes-only \
+      --probe-between "${PROBE_K:-4}" --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
+      --variants "${PROBE_VARIANTS:-fused,separate,interleaved,interleaved-native}" \
+      --max-minutes "${PROBE_MINUTES:-4}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
+      --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-probe.log"
+    echo "bchol tune --probes-only exit status $? (0 complete, 3 run again) in $((SECONDS - start)) s"
+    cp "$TUNE_FILE" "$OUT/"
+    $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-probe-report.txt" 2>&1
+    tail -2 "$OUT/tune-probe.log" ;;
   tune-offgrid)
     # issue 6's aim "for sizes not in the tuning grid the pick is within 5% of an exhaustive
     # search at that size": an exhaustive sweep of fused and separate at $OFFGRID_SIZES
