@@ -180,7 +180,8 @@ static int param_label(const cJSON *params, const char *key, const char *const *
 
 /* Whether p holds the tuned fields of the chosen entry e (of its variant) at order n; above
  * the entry's order an interleaved entry lends its layout only, the tile size and unrolling
- * being the backend's (dflt). */
+ * being the backend's (dflt), and a fused entry its "between" parameters where it has them
+ * (n up to "between_to": the tuner writes them where its measurements say so). */
 static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const bchol_params *dflt)
 {
     static const char *const shape[] = {"default", "fixed", "shrink", NULL};
@@ -190,6 +191,11 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const 
     static const char *const math[] = {"default", "ieee", "fast", NULL};
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(e, "params");
     const char *v = cJSON_GetObjectItemCaseSensitive(e, "variant")->valuestring;
+    const cJSON *between = cJSON_GetObjectItemCaseSensitive(e, "between"),
+                *to = cJSON_GetObjectItemCaseSensitive(e, "between_to");
+    if (cJSON_IsObject(between) && cJSON_IsNumber(to) && n > cJSON_GetObjectItemCaseSensitive(e, "n")->valueint &&
+        n <= to->valueint)
+        q = between;
     if (!strcmp(v, "fused"))
         return p->ib == param_int(q, "ib") && p->tbc == param_int(q, "tbc") && p->rpt == param_int(q, "rpt") &&
                p->shape == param_label(q, "shape", shape);

@@ -238,8 +238,8 @@ for step in "$@"; do
       --variants "${TUNE_VARIANTS:-fused,interleaved,interleaved-native,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
-      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --quiet ${TUNE_ARGS:-} \
-      2> "$OUT/tune.log"
+      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" --quiet \
+      ${TUNE_ARGS:-} 2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
     $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
