@@ -989,8 +989,9 @@ static void vbatched_round(void)
 
 /* --probe-between 1 on the grid 4, 6: once both sizes are measured, n = 5 is measured with
  * exactly the fastest configuration at 4, the fastest at 6, one more (of those measured at
- * both, the best by the worse of its two ratios to the ends' best) and the defaults; it gets an entry of its own that the
- * dispatcher takes at 5; a resume measures nothing again. */
+ * both, the best by the worse of its two ratios to the ends' best) and the defaults; it
+ * gets an entry of its own that the dispatcher takes at 5; a resume measures nothing
+ * again; --probes-only adds probes to a file without sweeping its grid. */
 static void probes(void)
 {
     int rc = RUN(NULL, "tune", "--output", file, "--n", "4,6", "--precision", "s", "--variants", "fused", "--set",
@@ -998,7 +999,8 @@ static void probes(void)
                  "2", "--seed", "17", "--probe-between", "1", "--quiet", "--max-configs", "4");
     const int stopped = count_tried();
     CHECK(rc == 3 && stopped == 4, "stopped in the grid: exit %d, %d records (wanted 3, 4)", rc, stopped);
-    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet"); /* the grid, then the probes */
+    /* the grid, then the probes: two sweeps, each with its build processes */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--jobs", "2", "--quiet");
     cJSON *root = load(file);
     CHECK(rc == 0 && root, "the run with probes: exit %d", rc);
     if (!root) return;
