@@ -186,6 +186,7 @@ static int measured(const tune_file *f, char precision, const tune_variant *v, i
     cJSON_ArrayForEach(r, f->tried)
     {
         i++;
+        if (count < max) memset(&out[count], 0, sizeof out[count]);
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
         const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
         const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
