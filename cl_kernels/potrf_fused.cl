@@ -40,6 +40,13 @@
 #ifndef TAIL
 #define TAIL 0
 #endif
+/* Whether column c of a block lies before j: always, but in the tail kernel. A macro, not
+ * (!TAIL || c), whose constant operand of && makes clang print warnings on every build. */
+#if TAIL
+#define BEFORE_J(c) (c)
+#else
+#define BEFORE_J(c) 1
+#endif
 
 #if PRECISION_DOUBLE
 typedef double4 REAL4;
@@ -121,7 +128,7 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
             for (int r = 0; r < RPT; r++) {
                 const int row = tx + r * LANES;
-                rA[kk][r] = (busy && j > 0 && row < m && (!TAIL || kk < j)) ? ELEM(Ab, lda, j + row, kk)
+                rA[kk][r] = (busy && j > 0 && row < m && BEFORE_J(kk < j)) ? ELEM(Ab, lda, j + row, kk)
                                                                               : (REAL)0;
             }
         for (int k = 0; k < jg; k += IB) {
@@ -144,7 +151,7 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
                     for (int r = 0; r < RPT; r++) {
                         const int row = tx + r * LANES;
-                        rN[kk][r] = (busy && row < m && (!TAIL || kn + kk < j)) ? ELEM(Ab, lda, j + row, kn + kk)
+                        rN[kk][r] = (busy && row < m && BEFORE_J(kn + kk < j)) ? ELEM(Ab, lda, j + row, kn + kk)
                                                                           : (REAL)0;
                     }
             /* C += A_k * B**T; columns c >= ib of C are never used. B's rows are read four
