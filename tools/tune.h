@@ -199,6 +199,10 @@ int tune_file_add(tune_file *f, cJSON *record);
 void tune_file_restrict(tune_file *f, int (*in_space)(const char *key, void *user), void *user);
 /* Whether record i (in the order of "tried") may be chosen. */
 int tune_file_in_space(const tune_file *f, int i);
+/* The measured records (a time, no failure) of a precision, variant, size and nrhs that
+ * may be chosen, in the order of "tried", into out; returns how many (at most max). */
+int tune_file_measured(const tune_file *f, char precision, const char *variant, int n, int nrhs,
+                       const cJSON **out, int max);
 /* Recomputes "chosen" of the device section (and of the derived "default" section that
  * --also-default asks for: level "architecture", "vendor" or "family"; NULL for none). */
 void tune_file_update_chosen(tune_file *f, const char *also_default);

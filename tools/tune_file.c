@@ -288,6 +288,19 @@ static int in_group_of(const group *g, const cJSON *r)
            cJSON_IsNumber(rn) && rn->valueint == g->n && tune_record_nrhs(r) == g->nrhs;
 }
 
+int tune_file_measured(const tune_file *f, char precision, const char *variant, int n, int nrhs,
+                       const cJSON **out, int max)
+{
+    const group g = {precision, variant, n, nrhs, 0, 0, 0, NULL, NULL};
+    int count = 0, index = -1;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, f->tried)
+    {
+        if (tune_file_in_space(f, ++index) && count < max && in_group_of(&g, r) && ms_of(r) >= 0) out[count++] = r;
+    }
+    return count;
+}
+
 /* An entry serves the sizes up to the next measured one, so among the configurations
  * within CARRY_TOLERANCE of the best at its size (in noise, or nearly so) the one that
  * does best at the next measured size wins: measured in the H200's sweeps
@@ -371,41 +384,32 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
                                  double *ratio)
 {
     const int cap = cJSON_GetArraySize(f->tried) + 1;
-    const cJSON **hi = malloc((size_t)cap * sizeof *hi), *r, *pick = NULL;
+    const cJSON **lo = malloc(2 * (size_t)cap * sizeof *lo), **hi = lo + cap, *pick = NULL;
+    if (!lo) return NULL;
+    const int nlo = tune_file_measured(f, g->precision, g->variant, g->n, g->nrhs, lo, cap);
+    const int nhi = tune_file_measured(f, next->precision, next->variant, next->n, next->nrhs, hi, cap);
     double best_lo = -1, best_hi = -1;
-    int nhi = 0, index = -1;
-    if (!hi) return NULL;
-    cJSON_ArrayForEach(r, f->tried)
-    {
-        const double ms = tune_file_in_space(f, ++index) ? ms_of(r) : -1;
-        if (ms < 0) continue;
-        if (in_group_of(g, r) && (best_lo < 0 || ms < best_lo)) best_lo = ms;
-        if (in_group_of(next, r)) {
-            hi[nhi++] = r;
-            if (best_hi < 0 || ms < best_hi) best_hi = ms;
-        }
-    }
+    for (int i = 0; i < nlo; i++)
+        if (best_lo < 0 || ms_of(lo[i]) < best_lo) best_lo = ms_of(lo[i]);
+    for (int i = 0; i < nhi; i++)
+        if (best_hi < 0 || ms_of(hi[i]) < best_hi) best_hi = ms_of(hi[i]);
     double own_ratio = -1;
     const cJSON *own_params = cJSON_GetObjectItemCaseSensitive(own, "params");
     const int own_panel = panel_of(own_params);
-    index = -1;
-    cJSON_ArrayForEach(r, f->tried)
-    {
-        const double ms = tune_file_in_space(f, ++index) && in_group_of(g, r) ? ms_of(r) : -1;
-        if (ms < 0 || best_lo <= 0 || best_hi <= 0) continue;
-        const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+    for (int l = 0; l < nlo && best_lo > 0 && best_hi > 0; l++) {
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(lo[l], "params");
         for (int i = 0; i < nhi; i++) {
             if (!cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(hi[i], "params"), 1)) continue;
-            const double a = ms / best_lo, b = ms_of(hi[i]) / best_hi, worse = a > b ? a : b;
+            const double a = ms_of(lo[l]) / best_lo, b = ms_of(hi[i]) / best_hi, worse = a > b ? a : b;
             if (cJSON_Compare(params, own_params, 1)) own_ratio = worse;
             if (panel_of(params) <= own_panel && (!pick || worse < *ratio)) {
-                pick = r;
+                pick = lo[l];
                 *ratio = worse;
             }
             break;
         }
     }
-    free(hi);
+    free(lo);
     return own_ratio > *ratio && *ratio <= BETWEEN_MAX_RATIO ? pick : NULL;
 }
 

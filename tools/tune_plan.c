@@ -178,26 +178,17 @@ static int cmp_ms(const void *a, const void *b)
 }
 
 /* The measured configurations of a precision, variant and size that may be chosen (sweep
- * medians), fastest first; returns the count (at most max). */
-static int measured(const tune_file *f, char precision, const tune_variant *v, int n, probe_rec *out, int max)
+ * medians), fastest first; returns the count (at most max). recs: room for max records. */
+static int measured(const tune_file *f, char precision, const tune_variant *v, int n, probe_rec *out,
+                    const cJSON **recs, int max)
 {
-    int count = 0, i = -1;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, f->tried)
-    {
-        i++;
-        if (count < max) memset(&out[count], 0, sizeof out[count]);
-        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "precision");
-        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "variant");
-        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(r, "n");
-        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
-        if (count == max || !tune_file_in_space(f, i) || !cJSON_IsString(p) || p->valuestring[0] != precision ||
-            !cJSON_IsString(rv) || strcmp(rv->valuestring, v->name) || !cJSON_IsNumber(rn) || rn->valueint != n ||
-            tune_record_nrhs(r) || !cJSON_IsNumber(ms) || ms->valuedouble <= 0 ||
-            cJSON_GetObjectItemCaseSensitive(r, "failed") ||
-            tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(r, "params"), out[count].cfg))
-            continue;
-        out[count++].ms = ms->valuedouble;
+    const int found = tune_file_measured(f, precision, v->name, n, 0, recs, max);
+    int count = 0;
+    for (int i = 0; i < found; i++) {
+        const double ms = cJSON_GetObjectItemCaseSensitive(recs[i], "ms")->valuedouble;
+        memset(&out[count], 0, sizeof out[count]);
+        if (ms > 0 && !tune_config_from_json(v, cJSON_GetObjectItemCaseSensitive(recs[i], "params"), out[count].cfg))
+            out[count++].ms = ms;
     }
     qsort(out, (size_t)count, sizeof *out, cmp_ms);
     return count;
@@ -217,10 +208,10 @@ static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(co
 /* Appends the probes of one variant at mid, between lo and hi (see tune_plan_probes). */
 static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v, bchol_context *base,
                          const tune_target *t, int lo, int hi, int k, probe_rec *a, probe_rec *b,
-                         probe_rec *both)
+                         probe_rec *both, const cJSON **recs)
 {
-    const int na = measured(f, t->precision, v, lo, a, PROBE_MAX_RECORDS);
-    const int nb = measured(f, t->precision, v, hi, b, PROBE_MAX_RECORDS);
+    const int na = measured(f, t->precision, v, lo, a, recs, PROBE_MAX_RECORDS);
+    const int nb = measured(f, t->precision, v, hi, b, recs, PROBE_MAX_RECORDS);
     if (!na || !nb) return 0;
     /* the candidates: the k fastest at each end, then k more measured at both, the
      * smallest worse ratio to the two ends' best first (minimax) */
@@ -274,7 +265,12 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
 {
     int sizes[TUNE_MAX_SIZES], nsizes = 0, added = 0;
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
-    if (!a) return -1;
+    const cJSON **recs = malloc(PROBE_MAX_RECORDS * sizeof *recs);
+    if (!a || !recs) {
+        free(a);
+        free(recs);
+        return -1;
+    }
     memcpy(sizes, o->sizes, sizeof(int) * (size_t)o->nsizes);
     qsort(sizes, (size_t)o->nsizes, sizeof *sizes, cmp_int);
     for (int s = 0; s < o->nsizes; s++)
@@ -290,9 +286,10 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
                 const tune_variant *var = tune_variants[v];
                 if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
                 const int c = probe_variant(p, f, var, base, &t, lo, hi, k, a, a + PROBE_MAX_RECORDS,
-                                              a + 2 * PROBE_MAX_RECORDS);
+                                              a + 2 * PROBE_MAX_RECORDS, recs);
                 if (c < 0) {
                     free(a);
+                    free(recs);
                     return -1;
                 }
                 added += c;
@@ -300,6 +297,7 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
         }
     }
     free(a);
+    free(recs);
     return added;
 }
 
