@@ -1111,6 +1111,12 @@ static void probes(void)
     rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
     CHECK(rc == 0 && count_tried() == count, "a resume of the complete run: exit %d, %d records, wanted %d", rc,
           count_tried(), count);
+    if (count_tried() > count) { /* which: the plan of the probes was not made again the same */
+        root = load(file);
+        for (int i = count; root && i < cJSON_GetArraySize(tried(root)); i++)
+            fprintf(stderr, "  measured again: %s\n", key_of(cJSON_GetArrayItem(tried(root), i)));
+        cJSON_Delete(root);
+    }
     /* --probes-only with k = 2: no grid sweep (its records stay as they were, confirmation
      * times included); k = 2's probes, which hold k = 1's */
     rc = RUN(NULL, "tune", "--output", file, "--resume", "--probes-only", "--probe-between", "2", "--quiet");

@@ -23,6 +23,14 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A time as the file gives it back: in whole tenths of a nanosecond. cJSON writes 15
+ * significant digits, which bring back a neighbouring double for about a third of the
+ * times (ns * 1e-6, and their medians), so a decision made on the times in memory could
+ * differ from the same decision on --resume: the CI's tune_run_probes planned another
+ * probe when resuming a complete run. Such a time is written and read back exactly (to
+ * 4e5 ms). */
+static double stored_ms(double ms) { return round(ms * 1e7) / 1e7; }
+
 /* What every record of a configuration says first: which one it is. */
 static cJSON *record_head(const tune_workload *w, const tune_item *it)
 {
@@ -118,10 +126,10 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
     } else {
         qsort(times, (size_t)o->reps, sizeof *times, cmp_double);
         double median = o->reps % 2 ? times[o->reps / 2] : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
-        cJSON_AddNumberToObject(r, "ms", o->use_min ? times[0] : median);
-        cJSON_AddNumberToObject(r, "ms_median", median);
-        cJSON_AddNumberToObject(r, "ms_min", times[0]);
-        cJSON_AddNumberToObject(r, "ms_max", times[o->reps - 1]);
+        cJSON_AddNumberToObject(r, "ms", stored_ms(o->use_min ? times[0] : median));
+        cJSON_AddNumberToObject(r, "ms_median", stored_ms(median));
+        cJSON_AddNumberToObject(r, "ms_min", stored_ms(times[0]));
+        cJSON_AddNumberToObject(r, "ms_max", stored_ms(times[o->reps - 1]));
     }
     free(times);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -175,7 +183,7 @@ int tune_confirm(const tune_timing *o, bchol_context *ctx, const tune_target *t,
         qsort(times[i], (size_t)rounds, sizeof times[i][0], cmp_double);
         double median = rounds % 2 ? times[i][rounds / 2] : 0.5 * (times[i][rounds / 2 - 1] + times[i][rounds / 2]);
         cJSON_DeleteItemFromObjectCaseSensitive(records[i], "confirm_ms");
-        cJSON_AddNumberToObject(records[i], "confirm_ms", o->use_min ? times[i][0] : median);
+        cJSON_AddNumberToObject(records[i], "confirm_ms", stored_ms(o->use_min ? times[i][0] : median));
     }
     return 0;
 }

@@ -171,10 +171,13 @@ typedef struct {
     double ms;
 } probe_rec;
 
+/* By time, equal times by configuration: the order, and so the plan, does not depend on
+ * the order of the file's records */
 static int cmp_ms(const void *a, const void *b)
 {
-    const double x = ((const probe_rec *)a)->ms, y = ((const probe_rec *)b)->ms;
-    return (x > y) - (x < y);
+    const probe_rec *p = a, *q = b;
+    if (p->ms != q->ms) return (p->ms > q->ms) - (p->ms < q->ms);
+    return memcmp(p->cfg, q->cfg, sizeof p->cfg);
 }
 
 /* The measured configurations of a precision, variant and size that may be chosen (sweep
