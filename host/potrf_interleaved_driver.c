@@ -21,7 +21,7 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
         bchol_options o;
         bchol__options_init(&o);
         bchol__options_precision(&o, p);
-        if (fast_math) bchol__options_add(&o, "-cl-fast-relaxed-math");
+        if (fast_math) bchol__options_add(&o, "-cl-unsafe-math-optimizations");
         st = bchol__get_kernel_from_text(ctx, text, &o, BCHOL_ILV_KERNEL, kernel);
     } else {
         st = bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY, "no memory for the generated kernel text");

@@ -255,7 +255,7 @@ typedef struct bchol_params {
                       BCHOL_SIMPLE (one chunk of the whole batch) */
     int chunk;     /* matrices per chunk of the internal copy, and work-items per
                       work-group (1..1024) */
-    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-fast-relaxed-math) */
+    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-unsafe-math-optimizations) */
 } bchol_params;
 
 /* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
