@@ -881,12 +881,15 @@ static void shared_builds(void)
  * best at the next measured size is chosen; one that failed there is not; one beyond 3% is
  * not; after a confirmation round only its finalists compete; the largest size takes its
  * fastest; the derived default section follows. For the sizes between two measured ones,
- * the configuration whose worse ratio to the best at the two ends is smallest, where the
- * entry's own does worse (sweep times), with panels no wider than the entry's own. */
+ * among the configurations within 1.2x of the best at both ends, the one whose worst time
+ * predicted between them (per matrix, log-linear in the order padded to its panel width)
+ * is nearest the best predicted, where the entry's own does worse (sweep times). */
 static void rechoose(void)
 {
 #define REC(n, ib, ms, extra) "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": " #n ", \"params\": " \
     "{\"ib\": " #ib ", \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}, \"ms\": " #ms extra "}"
+#define RECD(n, ib, ms) "{\"precision\": \"d\", \"variant\": \"fused\", \"n\": " #n ", \"params\": " \
+    "{\"ib\": " #ib ", \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}, \"ms\": " #ms ", \"batch\": 100}"
     const char *text =
         "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"bchol_version\": \"test\", \"devices\": ["
         "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A\", \"name\": \"D\", \"chosen\": [], "
@@ -897,10 +900,13 @@ static void rechoose(void)
         REC(64, 16, 1.005, "") ", "
         REC(128, 4, 3.0, "") ", " REC(128, 8, 2.0, "") ", " REC(128, 16, 1.0, "") ", "
         REC(256, 8, 1.05, "") ", " REC(256, 16, 1.00, "") ", " REC(256, 32, 1.04, "") ", "
-        REC(512, 8, 1.02, "") ", " REC(512, 16, 1.50, "") ", " REC(512, 32, 1.00, "") "]}, "
+        REC(512, 8, 1.02, "") ", " REC(512, 16, 1.50, "") ", " REC(512, 32, 1.00, "") ", "
+        /* the time growing as n^3: ib 16 the best at both ends, ib 8 5% slower there */
+        RECD(32, 16, 1.00) ", " RECD(32, 8, 1.05) ", " RECD(48, 16, 3.375) ", " RECD(48, 8, 3.544) "]}, "
         "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A\", \"name\": \"default\", "
         "\"derived_from\": \"V/A/D (family f)\", \"chosen\": []}]}\n";
 #undef REC
+#undef RECD
     FILE *f = fopen(file, "w");
     CHECK(f && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", file);
     int rc = RUN(NULL, "tune", "--rechoose", file);
@@ -910,34 +916,44 @@ static void rechoose(void)
     if (!root) return;
     /* n -> the ib chosen: 16 takes 8 (4 failed at 32, 16 is 8% slower at 16); 32 its
      * fastest, 16; 64 takes 8 (16 is faster at 128 but no finalist); 128, 256 (32 is 4%
-     * slower there) and 512 their fastest */
-    const int sizes[6] = {16, 32, 64, 128, 256, 512}, want[6] = {8, 16, 8, 16, 16, 32};
-    /* between: 16-31 none (4 failed at 32; 16 has wider panels than 8's entry); 32's and
-     * 128's own are the minimax ones; 65-127 none (16 would be 1.005 at the ends, but its
-     * panels are wider than 8's); 257-511 take 8 (1.05 at the ends; 16's own is 1.5 at
-     * 512, 32 is 1.04 but wider); 512 has no next size */
-    const int want_between[6] = {0, 0, 0, 0, 8, 0}, want_to[6] = {0, 0, 0, 0, 511, 0};
+     * slower there) and 512 their fastest; double 32 and 48 their fastest, 16 */
+    const char prec[8] = {'s', 's', 's', 's', 's', 's', 'd', 'd'};
+    const int sizes[8] = {16, 32, 64, 128, 256, 512, 32, 48}, want[8] = {8, 16, 8, 16, 16, 32, 16, 16};
+    /* between: 17-31 take 16 (the entry's own 8 is 1.33x at 32; 16, within 1.08x at both
+     * ends, runs one panel of 32 at every size between and is predicted faster there);
+     * 33-63 none (8 is 1.33x at 32, so only the entry's own is a candidate); 65-127 take 16
+     * (the own 8 is 2x at 128); 129-255 none (the own 16 is the best at both ends, 8 is 2x
+     * at 128); 257-511 take 32 (the own 16 is 1.5x at 512; 8 and 32 are within 1.05x, and
+     * with times that hardly grow, 32 is predicted faster at every size); double 33-47
+     * take 8, although 16 is the best at both ends: 16 pads every size between to 48, 8
+     * pads those up to 40 to 40 (the rule before, the smallest worse ratio at the ends,
+     * kept 16); 512 and double 48 have no next size */
+    const int want_between[8] = {16, 0, 16, 0, 32, 0, 8, 0}, want_to[8] = {31, 0, 127, 0, 511, 0, 47, 0};
     for (int d = 0; d < 2; d++) {
         const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "devices"), d), "chosen");
-        CHECK(cJSON_GetArraySize(chosen) == 6, "section %d: %d chosen entries, wanted 6", d, cJSON_GetArraySize(chosen));
+        CHECK(cJSON_GetArraySize(chosen) == 8, "section %d: %d chosen entries, wanted 8", d, cJSON_GetArraySize(chosen));
         const cJSON *e;
+        int seen = 0;
         cJSON_ArrayForEach(e, chosen)
         {
             const int n = cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
+            const char p = cJSON_GetObjectItemCaseSensitive(e, "precision")->valuestring[0];
             const int ib = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "params"), "ib")->valueint;
             const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, "between"),
                         *to = cJSON_GetObjectItemCaseSensitive(e, "between_to");
             const int bib = b ? cJSON_GetObjectItemCaseSensitive(b, "ib")->valueint : 0,
                       bto = cJSON_IsNumber(to) ? to->valueint : 0;
-            for (int i = 0; i < 6; i++)
-                if (sizes[i] == n) {
-                    CHECK(ib == want[i], "section %d, n = %d: ib %d chosen, wanted %d", d, n, ib, want[i]);
+            for (int i = 0; i < 8; i++)
+                if (sizes[i] == n && prec[i] == p) {
+                    seen++;
+                    CHECK(ib == want[i], "section %d, %c n = %d: ib %d chosen, wanted %d", d, p, n, ib, want[i]);
                     CHECK(bib == want_between[i] && bto == want_to[i],
-                          "section %d, n = %d: between ib %d up to %d, wanted %d up to %d (0: none)", d, n, bib,
-                          bto, want_between[i], want_to[i]);
+                          "section %d, %c n = %d: between ib %d up to %d, wanted %d up to %d (0: none)", d, p, n,
+                          bib, bto, want_between[i], want_to[i]);
                 }
         }
+        CHECK(seen == 8, "section %d: %d of the 8 entries found", d, seen);
     }
     cJSON_Delete(root);
     rc = RUN(NULL, "tune", "--rechoose", dir);
