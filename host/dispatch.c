@@ -248,8 +248,8 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
     else if (e->n == n)
         snprintf(where, sizeof where, "measured at this size");
     else if (params_at(e, n) != &e->params)
-        snprintf(where, sizeof where, "its parameters for the sizes between it and n = %d, the next measured one",
-                 e->between_to + 1);
+        snprintf(where, sizeof where, "its parameters for n = %d..%d, between it and the next measured size",
+                 e->n + 1, e->between_to);
     else
         snprintf(where, sizeof where, "the nearest measured size below n = %d", n);
     snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s%s%s%s",

@@ -881,9 +881,10 @@ static void shared_builds(void)
  * best at the next measured size is chosen; one that failed there is not; one beyond 3% is
  * not; after a confirmation round only its finalists compete; the largest size takes its
  * fastest; the derived default section follows. For the sizes between two measured ones,
- * among the configurations within 1.2x of the best at both ends, the one whose worst time
- * predicted between them (per matrix, log-linear in the order padded to its panel width)
- * is nearest the best predicted, where the entry's own does worse (sweep times). */
+ * among the configurations within 1.2x of the best at both ends, the one and the range of
+ * sizes above the entry's n whose worst time predicted between them (per matrix,
+ * log-linear in the order padded to its panel width), the entry's own serving the rest, is
+ * nearest the best predicted, where the entry's own does worse (sweep times). */
 static void rechoose(void)
 {
 #define REC(n, ib, ms, extra) "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": " #n ", \"params\": " \
@@ -924,11 +925,12 @@ static void rechoose(void)
      * 33-63 none (8 is 1.33x at 32, so only the entry's own is a candidate); 65-127 take 16
      * (the own 8 is 2x at 128); 129-255 none (the own 16 is the best at both ends, 8 is 2x
      * at 128); 257-511 take 32 (the own 16 is 1.5x at 512; 8 and 32 are within 1.05x, and
-     * with times that hardly grow, 32 is predicted faster at every size); double 33-47
+     * with times that hardly grow, 32 is predicted faster at every size); double 33-40
      * take 8, although 16 is the best at both ends: 16 pads every size between to 48, 8
-     * pads those up to 40 to 40 (the rule before, the smallest worse ratio at the ends,
-     * kept 16); 512 and double 48 have no next size */
-    const int want_between[8] = {16, 0, 16, 0, 32, 0, 8, 0}, want_to[8] = {31, 0, 127, 0, 511, 0, 47, 0};
+     * those up to 40 to 40; 41-47 keep 16, which 8 pads to 48 too (the rule before, the
+     * smallest worse ratio at the ends, kept 16 at all of them); 512 and double 48 have no
+     * next size */
+    const int want_between[8] = {16, 0, 16, 0, 32, 0, 8, 0}, want_to[8] = {31, 0, 127, 0, 511, 0, 40, 0};
     for (int d = 0; d < 2; d++) {
         const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "devices"), d), "chosen");

@@ -415,7 +415,8 @@ static void one_entry_file(const bchol_device_info *d, const char *name, int ib,
 }
 
 /* An entry's parameters for the sizes between its n and the next measured one ("between",
- * up to "between_to"): its own at n, those between, the next entry's at the next size. */
+ * up to "between_to", here not all of them): its own at n, those between up to
+ * between_to, its own again above, the next entry's at the next size. */
 static void case_between(void)
 {
     const bchol_device_info d = device();
@@ -425,14 +426,15 @@ static void case_between(void)
     char text[8192];
     with_between(text, sizeof text, entries,
                  "\"between\": {\"ib\": 8, \"tbc\": 2, \"rpt\": 1, \"shape\": \"shrink\"}, "
-                 "\"between_to\": 31");
+                 "\"between_to\": 24");
     entries_file(&d, text, "between.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     bchol_context *ctx = new_context();
     expect_params(ctx, 's', 16, 16, 4, 1, BCHOL_SHAPE_FIXED, "measured at this size");
-    expect_params(ctx, 's', 17, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
-    expect_params(ctx, 's', 24, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
-    expect_params(ctx, 's', 31, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for the sizes between it and n = 32");
+    expect_params(ctx, 's', 17, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for n = 17..24, between it and the next measured");
+    expect_params(ctx, 's', 24, 8, 2, 1, BCHOL_SHAPE_SHRINK, "for n = 17..24, between it and the next measured");
+    expect_params(ctx, 's', 25, 16, 4, 1, BCHOL_SHAPE_FIXED, "the nearest measured size below n = 25");
+    expect_params(ctx, 's', 31, 16, 4, 1, BCHOL_SHAPE_FIXED, "the nearest measured size below n = 31");
     expect_params(ctx, 's', 32, 16, 2, 2, BCHOL_SHAPE_SHRINK, "measured at this size");
     factor(ctx, NULL, 24, 5); /* the dispatcher's choice runs and factors */
     CHECK(warnings == 0, "%d warnings", warnings);

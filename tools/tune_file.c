@@ -363,17 +363,21 @@ static const cJSON *carry_over(const tune_file *f, const group *g, const group *
  * tried, the sizes between are not, and a wide panel leaves a narrow last one at more of
  * them: on the H200, float 32-48 and 24-32 are best at both ends with ib 16 and n = 40
  * ran 1.14x the best with it, 28 1.10x with ib 8 (docs/results/2026-11-24-h200-probes).
- * The pick is the configuration whose worst predicted time over the sizes between, relative
- * to the best predicted there, is smallest, among those within BETWEEN_MAX_RATIO of the best
- * at both ends: where none is, nothing says which one suits the sizes between (the
- * shipped PoCL file's best compromise at 16-32 was 2.36x at one end). Against the H200's
- * exhaustive sweeps at sizes off its grid, the fused picks at float n = 20, 28 and 40 went
- * from 1.107, 1.096 and 1.135 of the best with the rule before (the smallest worse ratio
- * at the two ends) to 1.044, 1.000 and 1.030; double 24 from 1.000 to 1.026 (the file
- * without probes); no other size off the grid changed for the worse (docs/performance.md).
- * Only where the entry's own configuration was measured at both ends and scores worse;
- * else NULL. Sweep medians: only a size's finalists have confirmation times. ratio: the
- * pick's worse ratio to the two ends' best. */
+ * A pick serves the sizes from the entry's n + 1 up to a size *to (the dispatcher's
+ * "between_to"), the entry's own configuration those above: the pick and *to are those
+ * whose worst predicted ratio to the best predicted, over all the sizes between, is
+ * smallest (the smallest *to among equals). Where a narrower panel wins, it wins at the
+ * sizes just above a multiple of the wide one and loses just below the next: float n = 44
+ * and 60 ran 1.11x and 1.19x slower on the H200 when one pick served all of 33-47 and
+ * 49-63. Picks only among the configurations within BETWEEN_MAX_RATIO of the best at both
+ * ends: where none is, nothing says which one suits the sizes between (the shipped PoCL
+ * file's best compromise at 16-32 was 2.36x at one end). Against the H200's exhaustive
+ * sweeps at sizes off its grid, the fused picks at float n = 20, 28 and 40 went from
+ * 1.107, 1.096 and 1.135 of the best with the rule before (one pick for all the sizes
+ * between, the smallest worse ratio at the two ends) to 1.044, 1.000 and 1.030; double 24
+ * from 1.000 to 1.026 (docs/performance.md). Only where the entry's own configuration was
+ * measured at both ends and scores worse; else NULL. Sweep medians: only a size's
+ * finalists have confirmation times. ratio: the pick's worse ratio to the two ends' best. */
 #define BETWEEN_MAX_RATIO 1.20
 
 static int panel_of(const cJSON *params)
@@ -412,18 +416,21 @@ typedef struct {
 } between_cand;
 
 static const cJSON *between_pick(const tune_file *f, const group *g, const group *next, const cJSON *own,
-                                 double *ratio)
+                                 double *ratio, int *to)
 {
     const int cap = cJSON_GetArraySize(f->tried) + 1, lo_n = g->n, hi_n = next->n, sizes = hi_n - lo_n - 1;
     const cJSON **lo = malloc(2 * (size_t)cap * sizeof *lo), **hi = lo ? lo + cap : NULL, *pick = NULL;
     between_cand *c = malloc((size_t)cap * sizeof *c);
-    double *best = sizes > 0 ? malloc((size_t)sizes * sizeof *best) : NULL;
+    /* per size between: the best predicted, then the worst ratio of the own over the sizes
+     * above (both logs) */
+    double *best = sizes > 0 ? malloc(2 * (size_t)sizes * sizeof *best) : NULL;
     if (!lo || !c || !best) {
         free(lo);
         free(c);
         free(best);
         return NULL;
     }
+    double *own_above = best + sizes;
     const int nlo = tune_file_measured(f, g->precision, g->variant, g->n, g->nrhs, lo, cap);
     const int nhi = tune_file_measured(f, next->precision, next->variant, next->n, next->nrhs, hi, cap);
     double best_lo = -1, best_hi = -1;
@@ -453,19 +460,26 @@ static const cJSON *between_pick(const tune_file *f, const group *g, const group
             for (int k = 0; k < nc; k++)
                 best[m] = fmin(best[m], predicted(c[k].t, c[k].panel, lo_n, hi_n, lo_n + 1 + m));
         }
-        double own_score = 0, pick_score = INFINITY;
+        const between_cand *o = &c[own_at];
+        for (int m = sizes - 1; m >= 0; m--) {
+            const double r = predicted(o->t, o->panel, lo_n, hi_n, lo_n + 1 + m) - best[m];
+            own_above[m] = m + 1 < sizes ? fmax(own_above[m + 1], r) : r;
+        }
+        double pick_score = own_above[0]; /* no pick: the own everywhere */
         for (int k = 0; k < nc; k++) {
-            double score = 0; /* the log of the worst predicted ratio to the best */
-            for (int m = 0; m < sizes; m++)
-                score = fmax(score, predicted(c[k].t, c[k].panel, lo_n, hi_n, lo_n + 1 + m) - best[m]);
-            if (k == own_at) own_score = score;
-            if (c[k].worse <= BETWEEN_MAX_RATIO && (!pick || score < pick_score)) {
-                pick = c[k].rec;
-                pick_score = score;
-                *ratio = c[k].worse;
+            if (k == own_at || c[k].worse > BETWEEN_MAX_RATIO) continue;
+            double below = 0; /* the pick's worst up to lo_n + 1 + m */
+            for (int m = 0; m < sizes; m++) {
+                below = fmax(below, predicted(c[k].t, c[k].panel, lo_n, hi_n, lo_n + 1 + m) - best[m]);
+                const double score = fmax(below, m + 1 < sizes ? own_above[m + 1] : 0);
+                if (score < pick_score) {
+                    pick = c[k].rec;
+                    pick_score = score;
+                    *ratio = c[k].worse;
+                    *to = lo_n + 1 + m;
+                }
             }
         }
-        if (pick && !(own_score > pick_score)) pick = NULL;
     }
     free(lo);
     free(c);
@@ -535,14 +549,15 @@ static cJSON *chosen_of(const tune_file *f)
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g[i].best, "params"), 1));
         /* the sizes between it and the next one, where another configuration does better */
         double worse = 0;
+        int to = 0;
         const cJSON *b = k < count && g[k].n > g[i].n + 1 &&
                                  (!strcmp(g[i].variant, "fused") || !strcmp(g[i].variant, "separate"))
-                             ? between_pick(f, &g[i], &g[k], g[i].best, &worse)
+                             ? between_pick(f, &g[i], &g[k], g[i].best, &worse, &to)
                              : NULL;
         const cJSON *bp = b ? cJSON_GetObjectItemCaseSensitive(b, "params") : NULL;
         if (bp) {
             cJSON_AddItemToObject(e, "between", cJSON_Duplicate(bp, 1));
-            cJSON_AddNumberToObject(e, "between_to", g[k].n - 1);
+            cJSON_AddNumberToObject(e, "between_to", to);
             cJSON_AddNumberToObject(e, "between_ratio", round(worse * 1000) / 1000);
         }
         const int conf = g[i].confirmed;
