@@ -1148,6 +1148,70 @@ static void probes(void)
     cJSON_Delete(root);
 }
 
+/* The configurations measured at n = 5 in file path, as one string in a canonical order. */
+static char *probes_at5(const char *path)
+{
+    cJSON *root = load(path), *keys = cJSON_CreateArray();
+    const cJSON *r;
+    if (root)
+        cJSON_ArrayForEach(r, tried(root))
+        {
+            if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 5) continue;
+            const char *k = key_of(r);
+            int at = 0; /* insertion in order */
+            while (at < cJSON_GetArraySize(keys) && strcmp(cJSON_GetArrayItem(keys, at)->valuestring, k) < 0) at++;
+            cJSON_InsertItemInArray(keys, at, cJSON_CreateString(k));
+        }
+    char *text = cJSON_PrintUnformatted(keys);
+    cJSON_Delete(keys);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* The probes' plan does not depend on the order of the file's records: on the grid 4, 6
+ * with every time at each size made equal, --probes-only --probe-between 1 measures the
+ * same configurations at n = 5 on the file and on the file with its records reversed
+ * (ties ordered by the records' order made a resume plan other probes than the run). */
+static void probe_ties(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,6", "--precision", "s", "--variants", "fused", "--set",
+                 "ib=4", "--set", "tbc=1,2", "--set", "rpt=1,2", "--set", "shape=fixed", "--batch", "256", "--reps",
+                 "2", "--seed", "17", "--quiet");
+    cJSON *root = load(file);
+    CHECK(rc == 0 && root, "the grid: exit %d", rc);
+    if (!root) return;
+    cJSON *r, *list = tried(root);
+    cJSON_ArrayForEach(r, list)
+    {
+        cJSON_ReplaceItemInObjectCaseSensitive(r, "ms", cJSON_CreateNumber(1.0));
+        cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
+    }
+    char reversed[4200];
+    snprintf(reversed, sizeof reversed, "%s.reversed.json", file);
+    char *text = cJSON_Print(root);
+    FILE *f = fopen(file, "w");
+    CHECK(f && text && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", file);
+    free(text);
+    cJSON *rev = cJSON_CreateArray();
+    while (cJSON_GetArraySize(list) > 0) cJSON_AddItemToArray(rev, cJSON_DetachItemFromArray(list, 0));
+    while (cJSON_GetArraySize(rev) > 0)
+        cJSON_AddItemToArray(list, cJSON_DetachItemFromArray(rev, cJSON_GetArraySize(rev) - 1));
+    cJSON_Delete(rev);
+    text = cJSON_Print(root);
+    f = fopen(reversed, "w");
+    CHECK(f && text && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", reversed);
+    free(text);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--probes-only", "--probe-between", "1", "--quiet");
+    int rc2 = RUN(NULL, "tune", "--output", reversed, "--resume", "--probes-only", "--probe-between", "1", "--quiet");
+    char *a = probes_at5(file), *b = probes_at5(reversed);
+    CHECK(rc == 0 && rc2 == 0 && a && b && strcmp(a, "[]") && !strcmp(a, b),
+          "exit %d and %d; probes at 5 %s, with the records reversed %s", rc, rc2, a ? a : "-", b ? b : "-");
+    free(a);
+    free(b);
+    remove(reversed);
+}
+
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
 static const struct {
     const char *name, *label;
@@ -1155,7 +1219,8 @@ static const struct {
 } cases[] = {{"variants", "variants", multi_variant},   {"build", "build limits", build_limits},
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
-             {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes}};
+             {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
+             {"probe_ties", "probes on ties", probe_ties}};
 
 int main(int argc, char **argv)
 {

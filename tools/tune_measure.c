@@ -26,9 +26,9 @@ static int cmp_double(const void *a, const void *b)
 /* A time as the file gives it back: in whole tenths of a nanosecond. cJSON writes 15
  * significant digits, which bring back a neighbouring double for about a third of the
  * times (ns * 1e-6, and their medians), so a decision made on the times in memory could
- * differ from the same decision on --resume: the CI's tune_run_probes planned another
- * probe when resuming a complete run. Such a time is written and read back exactly (to
- * 4e5 ms). */
+ * differ from the same decision on --resume where two times tie (most likely how CI's
+ * tune_run_probes came to plan another probe when resuming a complete run). Such a time
+ * is written and read back exactly (to 4e5 ms). */
 static double stored_ms(double ms) { return round(ms * 1e7) / 1e7; }
 
 /* What every record of a configuration says first: which one it is. */
