@@ -76,7 +76,7 @@ static void usage(FILE *f)
             "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c\n"
             "                      (default 1,16); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
-            "  --batch B           matrices per run (default: bench's on GPUs, a few tens of ms on CPUs)\n"
+            "  --batch B           matrices per run (default: bench's, 16384 up to n = 64, 3000 up to 256, 1000 above)\n"
             "  --reps R            timed runs per configuration (default 5)\n"
             "  --statistic S       which of them counts: median (default) or min (the fastest run,\n"
             "                      steadier on a machine shared with other work)\n"
