@@ -140,8 +140,6 @@ static int parse(int argc, char **argv, solve_options *o)
     return 0;
 }
 
-static long long default_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
-
 typedef struct {
     long long batch;
     double potrs_ms, posv_ms, residual, peer_potrs_ms, peer_posv_ms, conv_ms;
@@ -256,7 +254,7 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     const size_t es = dbl ? 8 : 4, per_a = (size_t)n * n * es, per_b = (size_t)n * k * es;
     bchol_device_info dev;
     bchol_context_device_info(ctx, &dev);
-    long long batch = o->batch ? o->batch : default_batch(n);
+    long long batch = o->batch ? o->batch : util_bench_batch(n);
     /* Two copies of A and of B live on the device: each within one allocation, all
      * within half the memory. */
     if (per_a && (uint64_t)batch * per_a > dev.max_alloc)

@@ -159,8 +159,6 @@ static int parse(int argc, char **argv, bench_options *o)
     return 0;
 }
 
-static long long default_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
-
 static bchol_status run_potrf(bchol_context *ctx, const bench_options *o, int n, cl_mem A,
                               long long batch, cl_mem info)
 {
@@ -183,7 +181,7 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     const size_t es = dbl ? 8 : 4, per = (size_t)n * (size_t)n * es;
     bchol_device_info dev;
     bchol_context_device_info(ctx, &dev);
-    long long batch = o->batch ? o->batch : default_batch(n);
+    long long batch = o->batch ? o->batch : util_bench_batch(n);
     /* Two copies of the batch live on the device: keep each within one allocation. */
     if (per && (uint64_t)batch * per > dev.max_alloc) batch = (long long)(dev.max_alloc / per);
     if (per && (uint64_t)batch * per * 2 > dev.global_mem / 2) batch = (long long)(dev.global_mem / 4 / per);

@@ -16,12 +16,11 @@
 long long tune_default_batch(const bchol_device_info *dev, char precision, int n)
 {
     const unsigned long long per = (unsigned long long)n * n * (precision == 'd' ? 8 : 4);
-    long long batch;
     /* as bchol bench, on CPUs too: smaller batches, a run of a few tens of ms (4e6 / n^2
      * matrices, as before 2026-11-25), stay in a CPU's caches and pick what loses at larger
      * ones: double n = 24 on an AVX-512 EPYC (PoCL) chose the interleaved simple layout,
      * 5.1 ms for 6932 matrices against 6.0 chunked, but 49.8 ms against 13.8 for 16384 */
-    batch = n <= 64 ? 16384 : n <= 256 ? 3000 : 1000;
+    long long batch = util_bench_batch(n);
     if (per && (unsigned long long)batch * per > dev->max_alloc) batch = (long long)(dev->max_alloc / per);
     if (per && (unsigned long long)batch * per * 2 > dev->global_mem / 2)
         batch = (long long)(dev->global_mem / 4 / per);

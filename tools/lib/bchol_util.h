@@ -133,4 +133,7 @@ void util_icd_env_restore(void);
 /* Flops of the Cholesky factorization of order n, n^3/3 (as for the fixed size). */
 static inline double util_potrf_flops(int n) { return (double)n * n * n / 3.0; }
 
+/* The batch bchol bench times at order n, and bchol tune by default. */
+static inline long long util_bench_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
+
 #endif
