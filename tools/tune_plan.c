@@ -52,6 +52,18 @@ static void item_key(tune_item *it)
     cJSON_Delete(params);
 }
 
+/* Appends configuration cfg of v at t's precision and size with nrhs; -1 if out of memory. */
+static int plan_append(tune_plan *p, const tune_target *t, const tune_variant *v, int nrhs, const int *cfg,
+                       int is_default)
+{
+    tune_item *slot = plan_add(p);
+    if (!slot) return -1;
+    *slot = (tune_item){t->precision, t->n, v, nrhs, {0}, is_default, ""};
+    memcpy(slot->cfg, cfg, sizeof slot->cfg);
+    item_key(slot);
+    return 0;
+}
+
 typedef struct {
     const char *category;
     int count;
@@ -105,13 +117,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
         while (i >= 0 && ++idx[i] == nv[i]) idx[i--] = 0;
         if (i < 0) break;
     }
-    if (!have_default) {
-        tune_item *slot = plan_add(p);
-        if (!slot) return -1;
-        *slot = (tune_item){t->precision, t->n, v, t->nrhs, {0}, 1, ""};
-        memcpy(slot->cfg, deflt, sizeof deflt);
-        item_key(slot);
-    }
+    if (!have_default && plan_append(p, t, v, t->nrhs, deflt, 1)) return -1;
     /* replace the pruned counts recorded for this precision, variant, size and nrhs */
     for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
         const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
@@ -244,20 +250,12 @@ static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v
         char why[200];
         const int is_default = !memcmp(pick[i].cfg, deflt, sizeof(int) * (size_t)v->nparams);
         if (!is_default && v->prune(pick[i].cfg, t, why, sizeof why)) continue;
-        tune_item *slot = plan_add(p);
-        if (!slot) return -1;
-        *slot = (tune_item){t->precision, t->n, v, 0, {0}, is_default, ""};
-        memcpy(slot->cfg, pick[i].cfg, sizeof pick[i].cfg);
-        item_key(slot);
+        if (plan_append(p, t, v, 0, pick[i].cfg, is_default)) return -1;
         have_default |= is_default;
         count++;
     }
     if (!have_default) {
-        tune_item *slot = plan_add(p);
-        if (!slot) return -1;
-        *slot = (tune_item){t->precision, t->n, v, 0, {0}, 1, ""};
-        memcpy(slot->cfg, deflt, sizeof deflt);
-        item_key(slot);
+        if (plan_append(p, t, v, 0, deflt, 1)) return -1;
         count++;
     }
     return count;
