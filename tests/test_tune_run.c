@@ -1148,6 +1148,14 @@ static void probes(void)
     cJSON_Delete(root);
 }
 
+static void save_json(const cJSON *root, const char *path)
+{
+    char *text = cJSON_Print(root);
+    FILE *f = fopen(path, "w");
+    CHECK(f && text && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", path);
+    free(text);
+}
+
 /* The configurations measured at n = 5 in file path, as one string in a canonical order. */
 static char *probes_at5(const char *path)
 {
@@ -1188,19 +1196,10 @@ static void probe_ties(void)
     }
     char reversed[4200];
     snprintf(reversed, sizeof reversed, "%s.reversed.json", file);
-    char *text = cJSON_Print(root);
-    FILE *f = fopen(file, "w");
-    CHECK(f && text && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", file);
-    free(text);
-    cJSON *rev = cJSON_CreateArray();
-    while (cJSON_GetArraySize(list) > 0) cJSON_AddItemToArray(rev, cJSON_DetachItemFromArray(list, 0));
-    while (cJSON_GetArraySize(rev) > 0)
-        cJSON_AddItemToArray(list, cJSON_DetachItemFromArray(rev, cJSON_GetArraySize(rev) - 1));
-    cJSON_Delete(rev);
-    text = cJSON_Print(root);
-    f = fopen(reversed, "w");
-    CHECK(f && text && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", reversed);
-    free(text);
+    save_json(root, file);
+    const int count = cJSON_GetArraySize(list);
+    for (int i = 0; i < count; i++) cJSON_InsertItemInArray(list, i, cJSON_DetachItemFromArray(list, count - 1));
+    save_json(root, reversed);
     cJSON_Delete(root);
     rc = RUN(NULL, "tune", "--output", file, "--resume", "--probes-only", "--probe-between", "1", "--quiet");
     int rc2 = RUN(NULL, "tune", "--output", reversed, "--resume", "--probes-only", "--probe-between", "1", "--quiet");
