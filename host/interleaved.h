@@ -21,12 +21,31 @@ typedef struct {
     /* 1 (needs aligned): a store writes the old value back where the matrix has failed or
      * the lane is padding, instead of skipping it -- branch-free code for CPUs. */
     int blend;
+    /* 1: the staged kernel (BCHOL_ILV_STAGED_KERNEL) of the strided routine: each
+     * work-group copies its wg matrices' stored triangles from the strided batch into local
+     * memory, interleaved, factors them there and copies them back (aligned, blend and
+     * chunk unused). */
+    int staged;
+    int copy_items; /* staged: about how many work-items a group's copies take (>= 1) */
 } bchol_ilv_config;
 
 /* Name of the generated kernel. Arguments: (global REAL *A, ulong chunk, ulong batch,
  * ulong b0, global int *info, ulong info0); work-item g factors matrix b = b0 + g if it
  * is < batch, and writes info[info0 + b]. */
 #define BCHOL_ILV_KERNEL "potrf_interleaved"
+
+/* Name of the staged kernel. Arguments: (global REAL *A, ulong offset, int lda, ulong
+ * stride, ulong batch, ulong b0, global int *info_out, ulong info0): work-group g (of
+ * bchol__ilv_staged_items(n, wg, copy_items) work-items) factors matrices b0 + g*wg ... of the strided batch (element (i, j) of matrix b at
+ * offset + b*stride + i + j*lda) and writes their info at info0 + b. */
+#define BCHOL_ILV_STAGED_KERNEL "potrf_interleaved_staged"
+
+/* Local memory of the staged kernel for order n and wg work-items per group: the lower
+ * triangle of wg matrices, wg + 1 elements apart (see interleaved_gen.c). */
+uint64_t bchol__ilv_staged_local_bytes(int n, int wg, size_t elem_size);
+/* Work-items of a staged group of wg matrices whose copies take about cap work-items
+ * (>= wg: the copies take more than the factorization). */
+int bchol__ilv_staged_items(int n, int wg, int cap);
 
 /* OpenCL C text of the kernel for cfg, to be built after common.cl with the precision
  * macros. Returns NULL when out of memory; the caller frees the text. */
@@ -45,6 +64,20 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
                                               const bchol_params *params, int upper, int n,
                                               cl_mem A, int64_t batch, int64_t chunk, cl_mem info,
                                               int64_t info0);
+
+/* Builds (or finds) the staged kernel for the strided batch (params->chunking =
+ * BCHOL_STAGED): *wg gets its matrices per group, params->chunk or fewer (local memory,
+ * registers), *local its work-items per group. */
+bchol_status bchol__ilv_staged_kernel(bchol_context *ctx, bchol_precision p,
+                                      const bchol_params *params, int upper, int n, int *wg,
+                                      size_t *local, cl_kernel *kernel);
+
+/* Enqueues the staged factorization of a checked, non-empty strided batch with complete
+ * params; info of matrix b goes to info[b]. */
+bchol_status bchol__potrf_staged_enqueue(bchol_call *call, bchol_precision p,
+                                         const bchol_params *params, int upper, int n, cl_mem A,
+                                         int64_t offset, int lda, int64_t stride, int64_t batch,
+                                         cl_mem info);
 
 /* Enqueues a copy strided A -> interleaved B (to_interleaved = 1) or back, of a checked
  * batch. uplo_mode: 0 lower triangle, 1 upper triangle, 2 the whole matrix. */

@@ -344,6 +344,151 @@ static void right_step(gen *g, tidx *ix)
 
 /* ---- the kernel ------------------------------------------------------------------------ */
 
+uint64_t bchol__ilv_staged_local_bytes(int n, int wg, size_t elem_size)
+{
+    return (uint64_t)n * (uint64_t)(n + 1) / 2 * (uint64_t)(wg + 1) * elem_size;
+}
+
+/* The kernel of an interleaved batch in global memory: the lanes' matrices lie chunk
+ * (LS) elements apart. */
+static void global_head(gen *g)
+{
+    const bchol_ilv_config *cfg = g->cfg;
+    const int n = cfg->n;
+    /* LS: elements between consecutive entries of one matrix (the chunk size). */
+    if (cfg->chunk <= 0)
+        emit(g, "#define LS chunk");
+    else if ((uint64_t)n * (uint64_t)n * (uint64_t)cfg->chunk < (1u << 31))
+        emit(g, "#define LS %lld", (long long)cfg->chunk);
+    else
+        emit(g, "#define LS %lldUL", (long long)cfg->chunk);
+    if (cfg->upper)
+        emit(g, "#define AT(i, j) Ab[((j) + (i) * N) * LS] /* L(i,j) = U(j,i) */");
+    else
+        emit(g, "#define AT(i, j) Ab[((i) + (j) * N) * LS]");
+    emit(g, "%s", "");
+    emit(g, "__attribute__((reqd_work_group_size(%d, 1, 1)))", cfg->wg);
+    emit(g, "__kernel void " BCHOL_ILV_KERNEL "(__global REAL *restrict A, const ulong chunk,");
+    emit(g, "                                const ulong batch, const ulong b0,");
+    emit(g, "                                __global int *restrict info_out, const ulong info0)");
+    emit(g, "{");
+    g->indent = 1;
+    if (cfg->aligned) {
+        emit(g, "/* The group's lanes are consecutive in one chunk, padding lanes included. */");
+        emit(g, "const ulong g0 = b0 + get_group_id(0) * %d, b = g0 + get_local_id(0);", cfg->wg);
+        emit(g, "__global REAL *Ab = A + (g0 / LS) * ((ulong)N * N * LS) + g0 %% LS + get_local_id(0);");
+    } else {
+        emit(g, "const ulong b = b0 + get_global_id(0);");
+        emit(g, "/* A lane past the batch reads the last matrix (and writes nothing). */");
+        emit(g, "const ulong bl = b < batch ? b : batch - 1;");
+        emit(g, "__global REAL *Ab = A + (bl / LS) * ((ulong)N * N * LS) + bl %% LS;");
+    }
+    emit(g, "/* info = -1 marks a lane past the batch: like a failed matrix, it stores nothing. */");
+    emit(g, "int info = b < batch ? 0 : -1;");
+}
+
+/* Work-items of the staged kernel's copies (see stage_copy): CWE element slots of R
+ * matrices at a time, about cap of them, at least wg. */
+static void staged_shape(int n, int wg, int cap, int *cwe, int *r)
+{
+    const int e = n * n;
+    *cwe = e < cap ? e : cap;
+    *r = cap / *cwe;
+    if (*cwe * *r < wg) *r = (wg + *cwe - 1) / *cwe;
+}
+
+int bchol__ilv_staged_items(int n, int wg, int cap)
+{
+    int cwe, r;
+    staged_shape(n, wg, cap, &cwe, &r);
+    return cwe * r;
+}
+
+/* The staged kernel's copy of the group's matrices into Ls (in = 1) or back. Work-item
+ * lane owns the element slots e = lane % CWE + q*CWE (q < Q) of every R-th matrix from
+ * lane / CWE: each slot's place in a matrix (i, j, its packed PK and whether it is stored)
+ * is worked out once, and consecutive work-items read and write consecutive addresses of
+ * A. A batch of 16384 matrices has only about 4 warps of factoring work-items per
+ * multiprocessor of an H200: with those alone, walking the elements with the index
+ * arithmetic per element, the copies took twice the factorization at n = 16. The copy in
+ * issues STAGE_BATCH loads before it stores any. */
+#define STAGE_BATCH 8
+
+static void stage_copy(gen *g, int in)
+{
+    emit(g, "#pragma unroll");
+    emit(g, "for (int q = 0; q < Q; q++) {");
+    g->indent++;
+    emit(g, "const int e = lane %% CWE + q * CWE, i = e %% N, j = e / N;");
+    emit(g, "const int stored = e < N * N && %s;", g->cfg->upper ? "i <= j" : "i >= j");
+    emit(g, "const int to = (stored ? %s : 0) * LS;", g->cfg->upper ? "PK(j, i)" : "PK(i, j)");
+    emit(g, "const int m0 = lane / CWE;");
+    emit(g, "__global REAL *p = A + offset + (g0 + m0) * stride + (ulong)i + (ulong)j * (ulong)lda;");
+    emit(g, "const ulong step = (ulong)R * stride;");
+    if (in) {
+        emit(g, "for (int k0 = 0; k0 < MSTEPS; k0 += %d, p += %d * step) {", STAGE_BATCH, STAGE_BATCH);
+        g->indent++;
+        emit(g, "REAL v[%d];", STAGE_BATCH);
+        emit(g, "#pragma unroll");
+        emit(g, "for (int u = 0; u < %d; u++) {", STAGE_BATCH);
+        emit(g, "    const int m = m0 + (k0 + u) * R;");
+        emit(g, "    v[u] = stored && m < WG && g0 + m < batch ? p[u * step] : (REAL)0;");
+        emit(g, "}");
+        emit(g, "#pragma unroll");
+        emit(g, "for (int u = 0; u < %d; u++) {", STAGE_BATCH);
+        emit(g, "    const int m = m0 + (k0 + u) * R;");
+        emit(g, "    if (stored && m < WG && g0 + m < batch) Ls[to + m] = v[u];");
+        emit(g, "}");
+    } else {
+        emit(g, "for (int k = 0; k < MSTEPS; k++, p += step) {");
+        g->indent++;
+        emit(g, "const int m = m0 + k * R;");
+        emit(g, "if (stored && m < WG && g0 + m < batch) *p = Ls[to + m];");
+    }
+    g->indent--;
+    emit(g, "}");
+    g->indent--;
+    emit(g, "}");
+}
+
+/* The staged kernel: the group's WG matrices of the strided batch are copied into local
+ * memory, lane (matrix) index fastest: the lanes of the factorization read consecutive
+ * local addresses. Only the lower factor is kept, packed by columns (PK), LS = WG + 1
+ * elements apart so that the copies' elements of consecutive matrices fall in different
+ * banks. A failed matrix is copied back as far as its factorization got, as the other
+ * kernels leave it. */
+static void staged_head(gen *g)
+{
+    const bchol_ilv_config *cfg = g->cfg;
+    int cwe, r;
+    staged_shape(cfg->n, cfg->wg, cfg->copy_items, &cwe, &r);
+    emit(g, "#define WG %d /* matrices per group, one factoring work-item each */", cfg->wg);
+    emit(g, "#define CWE %d /* element slots of the copies */", cwe);
+    emit(g, "#define R %d /* matrices at a time in the copies */", r);
+    emit(g, "#define Q ((N * N + CWE - 1) / CWE)");
+    emit(g, "#define MSTEPS ((WG + R - 1) / R)");
+    emit(g, "#define LS (WG + 1)");
+    emit(g, "#define PK(i, j) ((j) * (2 * N - (j) - 1) / 2 + (i))");
+    emit(g, "#define AT(i, j) Ls[PK(i, j) * LS + lane]");
+    emit(g, "%s", "");
+    emit(g, "__attribute__((reqd_work_group_size(CWE * R, 1, 1)))");
+    emit(g, "__kernel void " BCHOL_ILV_STAGED_KERNEL "(__global REAL *restrict A, const ulong offset,");
+    emit(g, "                                const int lda, const ulong stride, const ulong batch,");
+    emit(g, "                                const ulong b0, __global int *restrict info_out,");
+    emit(g, "                                const ulong info0)");
+    emit(g, "{");
+    g->indent = 1;
+    emit(g, "__local REAL Ls[N * (N + 1) / 2 * LS];");
+    emit(g, "const int lane = (int)get_local_id(0);");
+    emit(g, "const ulong g0 = b0 + get_group_id(0) * WG, b = g0 + lane;");
+    stage_copy(g, 1);
+    emit(g, "barrier(CLK_LOCAL_MEM_FENCE);");
+    emit(g, "/* info = -1 marks a lane past the batch: like a failed matrix, it stores nothing. */");
+    emit(g, "if (lane < WG) {");
+    g->indent++;
+    emit(g, "int info = b < batch ? 0 : -1;");
+}
+
 static const char *looking_name(int looking)
 {
     return looking == BCHOL_LOOKING_LEFT ? "left" : looking == BCHOL_LOOKING_RIGHT ? "right" : "top";
@@ -387,39 +532,13 @@ char *bchol__interleaved_source(const bchol_ilv_config *cfg)
              "layout, %s storage, %s lanes, %s stores. */",
          n, cfg->nb, looking_name(cfg->looking),
          cfg->unroll == BCHOL_UNROLL_FULL ? "fully unrolled" : "tile operations unrolled",
-         chunked ? "chunked" : "simple", cfg->upper ? "upper" : "lower",
+         cfg->staged ? "staged" : chunked ? "chunked" : "simple", cfg->upper ? "upper" : "lower",
          cfg->aligned ? "aligned" : "clamped", cfg->blend ? "blended" : "predicated");
     emit(&g, "#define N %d", n);
-    /* LS: elements between consecutive entries of one matrix (the chunk size). */
-    if (!chunked)
-        emit(&g, "#define LS chunk");
-    else if ((uint64_t)n * (uint64_t)n * (uint64_t)cfg->chunk < (1u << 31))
-        emit(&g, "#define LS %lld", (long long)cfg->chunk);
+    if (cfg->staged)
+        staged_head(&g);
     else
-        emit(&g, "#define LS %lldUL", (long long)cfg->chunk);
-    if (cfg->upper)
-        emit(&g, "#define AT(i, j) Ab[((j) + (i) * N) * LS] /* L(i,j) = U(j,i) */");
-    else
-        emit(&g, "#define AT(i, j) Ab[((i) + (j) * N) * LS]");
-    emit(&g, "%s", "");
-    emit(&g, "__attribute__((reqd_work_group_size(%d, 1, 1)))", cfg->wg);
-    emit(&g, "__kernel void " BCHOL_ILV_KERNEL "(__global REAL *restrict A, const ulong chunk,");
-    emit(&g, "                                const ulong batch, const ulong b0,");
-    emit(&g, "                                __global int *restrict info_out, const ulong info0)");
-    emit(&g, "{");
-    g.indent = 1;
-    if (cfg->aligned) {
-        emit(&g, "/* The group's lanes are consecutive in one chunk, padding lanes included. */");
-        emit(&g, "const ulong g0 = b0 + get_group_id(0) * %d, b = g0 + get_local_id(0);", cfg->wg);
-        emit(&g, "__global REAL *Ab = A + (g0 / LS) * ((ulong)N * N * LS) + g0 %% LS + get_local_id(0);");
-    } else {
-        emit(&g, "const ulong b = b0 + get_global_id(0);");
-        emit(&g, "/* A lane past the batch reads the last matrix (and writes nothing). */");
-        emit(&g, "const ulong bl = b < batch ? b : batch - 1;");
-        emit(&g, "__global REAL *Ab = A + (bl / LS) * ((ulong)N * N * LS) + bl %% LS;");
-    }
-    emit(&g, "/* info = -1 marks a lane past the batch: like a failed matrix, it stores nothing. */");
-    emit(&g, "int info = b < batch ? 0 : -1;");
+        global_head(&g);
     emit(&g, "REAL r;");
     declare_tiles(&g, "abctx");
     tidx ix[LEVELS] = {{0}};
@@ -428,6 +547,12 @@ char *bchol__interleaved_source(const bchol_ilv_config *cfg)
                                                            : top_row;
     tile_loop(&g, 0, "kk", constant(0), 0, NULL, step, ix);
     emit(&g, "if (b < batch) info_out[info0 + b] = info;");
+    if (cfg->staged) {
+        g.indent--;
+        emit(&g, "}");
+        emit(&g, "barrier(CLK_LOCAL_MEM_FENCE);");
+        stage_copy(&g, 0);
+    }
     g.indent = 0;
     emit(&g, "}");
     if (g.oom) {

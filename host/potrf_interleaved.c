@@ -15,7 +15,7 @@ bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *rou
     if (p->inb > 64) what = "inb", value = p->inb;
     else if (p->looking > BCHOL_LOOKING_TOP) what = "looking", value = p->looking;
     else if (p->unroll > BCHOL_UNROLL_FULL) what = "unroll", value = p->unroll;
-    else if (p->chunking > BCHOL_SIMPLE) what = "chunking", value = p->chunking;
+    else if (p->chunking > BCHOL_STAGED) what = "chunking", value = p->chunking;
     else if (p->chunk > 1024) what = "chunk", value = p->chunk;
     else if (p->math > BCHOL_MATH_FAST) what = "math", value = p->math;
     if (what)

@@ -22,7 +22,8 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
         bchol__options_init(&o);
         bchol__options_precision(&o, p);
         if (fast_math) bchol__options_add(&o, "-cl-unsafe-math-optimizations");
-        st = bchol__get_kernel_from_text(ctx, text, &o, BCHOL_ILV_KERNEL, kernel);
+        st = bchol__get_kernel_from_text(ctx, text, &o,
+                                         cfg->staged ? BCHOL_ILV_STAGED_KERNEL : BCHOL_ILV_KERNEL, kernel);
     } else {
         st = bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY, "no memory for the generated kernel text");
     }
@@ -52,6 +53,7 @@ bchol_status bchol__interleaved_kernel(bchol_context *ctx, bchol_precision p,
     cfg.looking = params->looking;
     cfg.unroll = params->unroll;
     cfg.upper = upper;
+    cfg.staged = 0;
     /* A layout of several chunks gets its chunk size built in (constant address offsets);
      * one chunk (the simple layout) takes it as an argument, so that the batch size does
      * not make a new program. */
@@ -106,6 +108,87 @@ bchol_status bchol__potrf_interleaved_enqueue(bchol_call *call, bchol_precision 
         bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(ch),   BCHOL_ARG(total),
                             BCHOL_ARG(b0), BCHOL_ARG(info), BCHOL_ARG(i0)};
         if ((st = bchol__launch(call, kernel, 6, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+/* ---- the staged kernel: strided batches through local memory ---------------------------- */
+
+/* Work-items a staged group's copies take where the kernel allows: its factoring
+ * work-items and helpers (see interleaved_gen.c, stage_copy). */
+#define STAGED_COPY_ITEMS 256
+
+bchol_status bchol__ilv_staged_kernel(bchol_context *ctx, bchol_precision p,
+                                      const bchol_params *params, int upper, int n, int *wg,
+                                      size_t *local, cl_kernel *kernel)
+{
+    bchol_ilv_config cfg = {0};
+    cfg.n = n;
+    cfg.nb = params->inb < n ? params->inb : n;
+    cfg.looking = params->looking;
+    cfg.unroll = params->unroll;
+    cfg.upper = upper;
+    cfg.staged = 1;
+    cfg.wg = params->chunk;
+    if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
+    /* as many matrices per group as local memory holds */
+    const size_t es = bchol__elem_size(p);
+    const uint64_t room = bchol__usable_local_mem(ctx);
+    while (cfg.wg > 1 && bchol__ilv_staged_local_bytes(n, cfg.wg, es) > room) cfg.wg--;
+    if (bchol__ilv_staged_local_bytes(n, cfg.wg, es) > room)
+        return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                           "interleaved kernel, staged: n = %d needs %llu bytes of local memory "
+                           "for one matrix; the device has %llu",
+                           n, (unsigned long long)bchol__ilv_staged_local_bytes(n, 1, es),
+                           (unsigned long long)room);
+    /* The copies take about STAGED_COPY_ITEMS work-items, fewer where the kernel takes
+     * fewer (registers), and then fewer matrices per group. */
+    cfg.copy_items = STAGED_COPY_ITEMS;
+    for (;;) {
+        size_t limit = ctx->info.max_work_group;
+        if ((size_t)cfg.copy_items > limit) cfg.copy_items = (int)limit;
+        const size_t items = (size_t)bchol__ilv_staged_items(n, cfg.wg, cfg.copy_items);
+        if (items <= limit) {
+            bchol_status st = get_kernel(ctx, p, &cfg, params->math == BCHOL_MATH_FAST, kernel);
+            if (st) return st;
+            limit = bchol__kernel_wg_limit(ctx, *kernel);
+            if (items <= limit) break;
+        }
+        if ((size_t)cfg.copy_items > limit)
+            cfg.copy_items = (int)limit;
+        else if (cfg.wg > 1)
+            cfg.wg /= 2;
+        else
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "interleaved kernel, staged: n = %d, nb = %d does not run even "
+                               "with one matrix per group on this device",
+                               n, cfg.nb);
+    }
+    *wg = cfg.wg;
+    *local = (size_t)bchol__ilv_staged_items(n, cfg.wg, cfg.copy_items);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrf_staged_enqueue(bchol_call *call, bchol_precision p,
+                                         const bchol_params *params, int upper, int n, cl_mem A,
+                                         int64_t offset, int lda, int64_t stride, int64_t batch,
+                                         cl_mem info)
+{
+    cl_kernel kernel;
+    int wg;
+    size_t local;
+    bchol_status st = bchol__ilv_staged_kernel(call->ctx, p, params, upper, n, &wg, &local, &kernel);
+    if (st) return st;
+    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, wg, local);
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, total = (cl_ulong)batch, i0 = 0;
+    cl_int ld = lda;
+    for (int64_t first = 0; first < batch; first += per_launch) {
+        const int64_t count = batch - first < per_launch ? batch - first : per_launch;
+        const size_t global = (size_t)((count + wg - 1) / wg) * local;
+        cl_ulong b0 = (cl_ulong)first;
+        bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
+                            BCHOL_ARG(total), BCHOL_ARG(b0),  BCHOL_ARG(info), BCHOL_ARG(i0)};
+        if ((st = bchol__launch(call, kernel, 8, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
 }

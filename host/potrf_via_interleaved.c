@@ -1,7 +1,8 @@
 /* The strided routine's interleaved variant: pieces of the batch are copied into an
  * interleaved workspace (the stored triangle only), factored there by the generated kernel,
  * and their stored triangle copied back. The workspace is padded to whole work-groups, so
- * the padding lanes live only there. */
+ * the padding lanes live only there. With chunking = BCHOL_STAGED one kernel does all
+ * three, each work-group through local memory (no workspace). */
 #include "interleaved.h"
 
 #include <stdlib.h>
@@ -60,6 +61,10 @@ bchol_status bchol__potrf_via_interleaved_prepare(bchol_context *ctx, bchol_prec
     int wg;
     cl_kernel kernel;
     if (n == 0) return BCHOL_SUCCESS;
+    if (params->chunking == BCHOL_STAGED) {
+        size_t local;
+        return bchol__ilv_staged_kernel(ctx, p, params, upper, n, &wg, &local, &kernel);
+    }
     plan(ctx, p, &params, &small, n, &group, &piece);
     if (piece < group) piece = group;
     /* the first piece of a batch of at least one piece, in a workspace of one piece */
@@ -76,6 +81,8 @@ bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
                                           cl_mem info, int may_decline, int *declined)
 {
     *declined = 0;
+    if (params->chunking == BCHOL_STAGED)
+        return bchol__potrf_staged_enqueue(call, p, params, upper, n, A, offset, lda, stride, batch, info);
     bchol_context *ctx = call->ctx;
     const uint64_t per = (uint64_t)n * (uint64_t)n * bchol__elem_size(p);
     bchol_params small;

@@ -59,14 +59,14 @@ static const param_def separate_params[] = {
 
 static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
 static const char *const unroll_labels[] = {"default", "tiles", "full", NULL};
-static const char *const chunking_labels[] = {"default", "chunked", "simple", NULL};
+static const char *const chunking_labels[] = {"default", "chunked", "simple", "staged", NULL};
 static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
 
 static const param_def interleaved_params[] = {
     {"inb", P(inb), 1, 64, NULL, 0},
     {"looking", P(looking), BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP, looking_labels, 0},
     {"unroll", P(unroll), BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL, unroll_labels, 0},
-    {"chunking", P(chunking), BCHOL_CHUNKED, BCHOL_SIMPLE, chunking_labels, 0},
+    {"chunking", P(chunking), BCHOL_CHUNKED, BCHOL_STAGED, chunking_labels, 0},
     {"chunk", P(chunk), 1, 1024, NULL, 0},
     {"math", P(math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels, 0},
 };

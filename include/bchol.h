@@ -229,7 +229,9 @@ typedef enum bchol_variant {
                                       TRTRI of the diagonal block, TRSM, and the trailing
                                       update as GEMM tiles (any n) */
     BCHOL_VARIANT_INTERLEAVED = 3  /* strided batches: convert to interleaved, factor with a
-                                      generated kernel (one work-item per matrix), convert back */
+                                      generated kernel (one work-item per matrix), convert back;
+                                      with chunking = BCHOL_STAGED, one kernel whose work-groups
+                                      do the three through local memory */
 } bchol_variant;
 
 typedef struct bchol_params {
@@ -251,8 +253,9 @@ typedef struct bchol_params {
     int inb;       /* tile size (1..n; corner tiles when inb does not divide n) */
     int looking;   /* BCHOL_LOOKING_LEFT, _RIGHT or _TOP: order of the tile operations */
     int unroll;    /* BCHOL_UNROLL_TILES (loops over tiles) or BCHOL_UNROLL_FULL */
-    int chunking;  /* layout of the internal copy of a strided batch: BCHOL_CHUNKED or
-                      BCHOL_SIMPLE (one chunk of the whole batch) */
+    int chunking;  /* layout of the internal copy of a strided batch: BCHOL_CHUNKED,
+                      BCHOL_SIMPLE (one chunk of the whole batch) or BCHOL_STAGED (no
+                      copy: each work-group stages its matrices in local memory) */
     int chunk;     /* matrices per chunk of the internal copy, and work-items per
                       work-group (1..1024) */
     int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-unsafe-math-optimizations) */
@@ -272,6 +275,8 @@ enum {
     BCHOL_UNROLL_FULL = 2,   /* the whole factorization as straight-line code */
     BCHOL_CHUNKED = 1,
     BCHOL_SIMPLE = 2,
+    BCHOL_STAGED = 3, /* strided batches: one kernel, each work-group copies its chunk
+                         matrices into local memory, factors them and copies them back */
     BCHOL_MATH_IEEE = 1,
     BCHOL_MATH_FAST = 2 /* faster sqrt and division, not IEEE; info still sees NaN and Inf */
 };

@@ -384,8 +384,8 @@ static int run_args(void)
     p = (bchol_params){0};
     POTRF_EX("potrf_ex: uplo names argument 3", BCHOL_ERR_UPLO, "argument 3", 'X', N, A, B, C, I);
 #undef POTRF_EX
-    bchol_params q = {.variant = BCHOL_VARIANT_INTERLEAVED, .chunking = 3};
-    expect_status("potrf_batched_ex: chunking = 3",
+    bchol_params q = {.variant = BCHOL_VARIANT_INTERLEAVED, .chunking = 4};
+    expect_status("potrf_batched_ex: chunking = 4",
                   bchol_spotrf_batched_ex(ctx, &q, 'L', N, S, 0, N, N * N, B, I, NULL), BCHOL_ERR_ARGUMENT,
                   "params->chunking", NULL);
 

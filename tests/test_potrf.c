@@ -11,7 +11,7 @@
  *              [--variant auto|fused|separate|interleaved]
  *              [--nb NB] [--pb PB] [--gemm own|clblast] [--tile T] [--gb GB]        (separate)
  *              [--inb NB] [--looking left|right|top] [--unroll tiles|full]          (interleaved)
- *              [--chunking chunked|simple] [--chunk C] [--math ieee|fast]
+ *              [--chunking chunked|simple|staged] [--chunk C] [--math ieee|fast]
  *
  * The variant is the dispatcher's (auto), or fused when a fused parameter is given, or
  * the one --variant names.
@@ -42,7 +42,7 @@ static void usage(void)
                     "[--offset O] [--mode factor|info|host] [--seed X] "
                     "[--variant auto|fused|separate|interleaved] [--nb NB] [--pb PB] [--gemm own|clblast] "
                     "[--tile T] [--gb GB] [--inb NB] [--looking left|right|top] [--unroll tiles|full] "
-                    "[--chunking chunked|simple] [--chunk C] [--math ieee|fast]\n");
+                    "[--chunking chunked|simple|staged] [--chunk C] [--math ieee|fast]\n");
     exit(2);
 }
 

@@ -56,7 +56,7 @@ static void usage(FILE *f)
             "  --nb LIST             tile sizes (values above n are skipped)\n"
             "  --looking LIST        left,right,top\n"
             "  --unroll LIST         tiles,full\n"
-            "  --chunking LIST       chunked,simple\n"
+            "  --chunking LIST       chunked,simple,staged (staged: the strided path only)\n"
             "  --chunk LIST          chunk sizes = work-group sizes\n"
             "  --math LIST           ieee,fast\n"
             "  --figure F            the seed's sweep of one field, the others at their defaults:\n"

@@ -3,8 +3,8 @@
  * space as "interleaved-native", timed on data already interleaved (the factorization
  * alone: the entries of the interleaved routines themselves): tile size inb
  * (sizes that do not divide n get corner tiles), looking order, unrolling of the tile
- * loops, chunked or simple layout of the internal copy, chunk (also the work-group size),
- * and math (IEEE only unless --set math=... asks for fast math, which changes results).
+ * loops, chunked or simple layout of the internal copy or none (staged: through local
+ * memory; strided batches only), chunk (also the work-group size), and math (IEEE only unless --set math=... asks for fast math, which changes results).
  * Swept only up to n = 64 on GPUs (one work-item holds a whole matrix in registers), up to
  * 128 on CPUs. */
 #include "tune.h"
@@ -29,7 +29,7 @@ enum { INB, LOOKING, UNROLL, CHUNKING, CHUNK, MATH, NPARAMS };
 static const char *const names[NPARAMS] = {"inb", "looking", "unroll", "chunking", "chunk", "math"};
 static const char *const looking_labels[] = {"default", "left", "right", "top", NULL};
 static const char *const unroll_labels[] = {"default", "tiles", "full", NULL};
-static const char *const chunking_labels[] = {"default", "chunked", "simple", NULL};
+static const char *const chunking_labels[] = {"default", "chunked", "simple", "staged", NULL};
 static const char *const math_labels[] = {"default", "ieee", "fast", NULL};
 static const char *const *const labels[NPARAMS] = {NULL, looking_labels, unroll_labels,
                                                    chunking_labels, NULL, math_labels};
@@ -67,12 +67,30 @@ static int values(int param, const tune_target *t, int *out, int max)
     return 0;
 }
 
+/* The strided routine's space: also the staged kernel (no copy of the batch). */
+static int strided_values(int param, const tune_target *t, int *out, int max)
+{
+    int k = values(param, t, out, max);
+    if (param == CHUNKING && k > 0 && k < max) out[k++] = BCHOL_STAGED;
+    return k;
+}
+
 static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
 {
     if ((size_t)c[CHUNK] > t->dev.max_work_group) {
         snprintf(why, size, "chunk = %d work-items per group; the device takes %zu", c[CHUNK],
                  t->dev.max_work_group);
         return "work-group size";
+    }
+    /* Staged groups that do not fit local memory run with fewer matrices (as many as fit),
+     * which the smallest chunk already measures. */
+    const uint64_t staged = (uint64_t)t->n * (uint64_t)(t->n + 1) / 2 * (uint64_t)(c[CHUNK] + 1) *
+                            (t->precision == 'd' ? 8u : 4u);
+    if (c[CHUNKING] == BCHOL_STAGED && c[CHUNK] > 32 && staged > t->dev.local_mem_usable) {
+        snprintf(why, size, "staged: chunk = %d matrices need %llu bytes of local memory; a kernel "
+                 "may use %llu", c[CHUNK], (unsigned long long)staged,
+                 (unsigned long long)t->dev.local_mem_usable);
+        return "local memory";
     }
     if (c[UNROLL] == BCHOL_UNROLL_FULL && t->n > MAX_FULL_N) {
         snprintf(why, size, "unroll = full is limited to n <= %d", MAX_FULL_N);
@@ -186,7 +204,7 @@ const tune_variant tune_interleaved = {
     .nparams = NPARAMS,
     .param_names = names,
     .labels = labels,
-    .values = values,
+    .values = strided_values,
     .prune = prune,
     .to_params = to_params,
     .from_params = from_params,

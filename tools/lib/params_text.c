@@ -21,6 +21,7 @@ static const struct {
     {"unroll", "full", BCHOL_UNROLL_FULL},
     {"chunking", "chunked", BCHOL_CHUNKED},
     {"chunking", "simple", BCHOL_SIMPLE},
+    {"chunking", "staged", BCHOL_STAGED},
     {"math", "ieee", BCHOL_MATH_IEEE},
     {"math", "fast", BCHOL_MATH_FAST},
     {"shape", "fixed", BCHOL_SHAPE_FIXED},
