@@ -43,23 +43,32 @@ static int lanes_aligned(int n, int64_t batch, int64_t chunk, int wg, uint64_t e
     return span && span <= elements;
 }
 
-bchol_status bchol__interleaved_kernel(bchol_context *ctx, bchol_precision p,
-                                      const bchol_params *params, int upper, int n, int64_t batch,
-                                      int64_t chunk, uint64_t elements, int *wg, cl_kernel *kernel)
+/* The generator's configuration from params: tiles, order, storage, and params->chunk
+ * work-items (matrices) per group within the device's limit. */
+static bchol_ilv_config config_of(const bchol_context *ctx, const bchol_params *params, int upper,
+                                  int n, int staged)
 {
-    bchol_ilv_config cfg;
+    bchol_ilv_config cfg = {0};
     cfg.n = n;
     cfg.nb = params->inb < n ? params->inb : n;
     cfg.looking = params->looking;
     cfg.unroll = params->unroll;
     cfg.upper = upper;
-    cfg.staged = 0;
+    cfg.staged = staged;
+    cfg.wg = params->chunk;
+    if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
+    return cfg;
+}
+
+bchol_status bchol__interleaved_kernel(bchol_context *ctx, bchol_precision p,
+                                      const bchol_params *params, int upper, int n, int64_t batch,
+                                      int64_t chunk, uint64_t elements, int *wg, cl_kernel *kernel)
+{
+    bchol_ilv_config cfg = config_of(ctx, params, upper, n, 0);
     /* A layout of several chunks gets its chunk size built in (constant address offsets);
      * one chunk (the simple layout) takes it as an argument, so that the batch size does
      * not make a new program. */
     cfg.chunk = chunk < batch ? chunk : 0;
-    cfg.wg = params->chunk;
-    if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
 
     bchol_status st;
     /* A long kernel may take fewer work-items per group than asked (registers). */
@@ -122,15 +131,7 @@ bchol_status bchol__ilv_staged_kernel(bchol_context *ctx, bchol_precision p,
                                       const bchol_params *params, int upper, int n, int *wg,
                                       size_t *local, cl_kernel *kernel)
 {
-    bchol_ilv_config cfg = {0};
-    cfg.n = n;
-    cfg.nb = params->inb < n ? params->inb : n;
-    cfg.looking = params->looking;
-    cfg.unroll = params->unroll;
-    cfg.upper = upper;
-    cfg.staged = 1;
-    cfg.wg = params->chunk;
-    if ((size_t)cfg.wg > ctx->info.max_work_group) cfg.wg = (int)ctx->info.max_work_group;
+    bchol_ilv_config cfg = config_of(ctx, params, upper, n, 1);
     /* as many matrices per group as local memory holds */
     const size_t es = bchol__elem_size(p);
     const uint64_t room = bchol__usable_local_mem(ctx);
