@@ -90,16 +90,18 @@ static void take_entry(const bchol_tuning_entry *e, int n, bchol_params *out)
     out->variant = t->variant; /* the entry's kernel: interleaved for interleaved-native */
 }
 
-/* take_entry for order n. The tuner times runs, not builds, and the build of an
- * interleaved kernel grows with n and the tile size (a fully unrolled n = 48 with 12x12
- * tiles takes PoCL most of a minute): an interleaved entry measured at a smaller order
- * lends its layout (looking, chunking, chunk, math) but not its tile size and unrolling,
- * which stay the backend's for n above the entry's order. */
+/* take_entry for order n. The tuner times runs, not builds, and the build of fully
+ * unrolled interleaved code grows as n^3 (a fully unrolled n = 48 with 12x12 tiles takes
+ * PoCL most of a minute): above its order, an interleaved entry with full unrolling lends
+ * its layout (looking, chunking, chunk, math) but not its tile size and unrolling, which
+ * stay the backend's. One with loops over tiles, whose code grows with the tile size only,
+ * lends them too: with the backend's tiles (8, fully unrolled), the H200's staged entry of
+ * double n = 12 ran n = 14 1.45x slower than the fused kernel did before. */
 static void take_entry_at(const bchol_tuning_entry *e, int n, bchol_params *out)
 {
     const int inb = out->inb, unroll = out->unroll;
     take_entry(e, n, out);
-    if (e->params.variant == BCHOL_VARIANT_INTERLEAVED && n > e->n) {
+    if (e->params.variant == BCHOL_VARIANT_INTERLEAVED && n > e->n && params_at(e, n)->unroll != BCHOL_UNROLL_TILES) {
         out->inb = inb;
         out->unroll = unroll;
     }

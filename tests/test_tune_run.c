@@ -179,15 +179,15 @@ static int param_label(const cJSON *params, const char *key, const char *const *
 }
 
 /* Whether p holds the tuned fields of the chosen entry e (of its variant) at order n; above
- * the entry's order an interleaved entry lends its layout only, the tile size and unrolling
- * being the backend's (dflt), and a fused entry its "between" parameters where it has them
+ * the entry's order a fully unrolled interleaved entry lends its layout only, the tile size
+ * and unrolling being the backend's (dflt), and a fused entry its "between" parameters where it has them
  * (n up to "between_to": the tuner writes them where its measurements say so). */
 static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const bchol_params *dflt)
 {
     static const char *const shape[] = {"default", "fixed", "shrink", NULL};
     static const char *const looking[] = {"default", "left", "right", "top", NULL};
     static const char *const unroll[] = {"default", "tiles", "full", NULL};
-    static const char *const chunking[] = {"default", "chunked", "simple", NULL};
+    static const char *const chunking[] = {"default", "chunked", "simple", "staged", NULL};
     static const char *const math[] = {"default", "ieee", "fast", NULL};
     const cJSON *q = cJSON_GetObjectItemCaseSensitive(e, "params");
     const char *v = cJSON_GetObjectItemCaseSensitive(e, "variant")->valuestring;
@@ -199,7 +199,9 @@ static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const 
     if (!strcmp(v, "fused"))
         return p->ib == param_int(q, "ib") && p->tbc == param_int(q, "tbc") && p->rpt == param_int(q, "rpt") &&
                p->shape == param_label(q, "shape", shape);
-    const int own = n == cJSON_GetObjectItemCaseSensitive(e, "n")->valueint;
+    /* fully unrolled entries lend only their layout above their order */
+    const int own = n == cJSON_GetObjectItemCaseSensitive(e, "n")->valueint ||
+                    param_label(q, "unroll", unroll) == BCHOL_UNROLL_TILES;
     if (!strcmp(v, "interleaved") || !strcmp(v, "interleaved-native"))
         return p->inb == (own ? param_int(q, "inb") : dflt->inb) &&
                p->looking == param_label(q, "looking", looking) &&

@@ -988,10 +988,10 @@ static void case_native(void)
           p.variant, p.inb, p.looking, p.unroll, p.chunking, p.chunk, p.ib, source);
     CHECK(strstr(source, "s interleaved-native entry for n = 8") != NULL, "source \"%s\"", source);
     printf("s n = 8: %s\n", source);
-    /* above the entry: its layout, the defaults' tile size and unrolling (as for AUTO) */
-    const bchol_params d12 = defaults('s', 12);
+    /* above the entry: its layout, and with loops over tiles its tile size and unrolling
+     * too (as for AUTO) */
     bchol_potrf_interleaved_params(ctx, 's', 12, &p, &source);
-    CHECK(p.inb == d12.inb && p.unroll == d12.unroll && p.looking == BCHOL_LOOKING_RIGHT &&
+    CHECK(p.inb == 2 && p.unroll == BCHOL_UNROLL_TILES && p.looking == BCHOL_LOOKING_RIGHT &&
               p.chunk == 16 && strstr(source, "nearest measured size below"),
           "s n = 12: inb %d unroll %d looking %d chunk %d (%s)", p.inb, p.unroll, p.looking,
           p.chunk, source);
