@@ -189,7 +189,7 @@ static int params_ok(const bchol_params *p, int n) {
     if (!p) return 1;
     /* interleaved variant: full unrolling only up to n = 64 (potrf_interleaved.c) */
     const int ilv_ok = p->inb <= 64 && p->looking <= BCHOL_LOOKING_TOP && p->unroll <= BCHOL_UNROLL_FULL &&
-                       p->chunking <= BCHOL_SIMPLE && p->chunk <= 1024 && p->math <= BCHOL_MATH_FAST &&
+                       p->chunking <= BCHOL_STAGED && p->chunk <= 1024 && p->math <= BCHOL_MATH_FAST &&
                        (p->unroll != BCHOL_UNROLL_FULL || n <= 64);
     const int fused_ok = ilv_ok && p->variant <= BCHOL_VARIANT_INTERLEAVED &&
                          p->ib <= 32 && p->tbc <= 64 && p->rpt <= 64 && p->shape <= BCHOL_SHAPE_SHRINK;
@@ -288,7 +288,7 @@ static void fuzz_device(reader *r, char prec, int ex) {
     prm.inb = (int8_t)u8(r) % 80;
     prm.looking = (int8_t)u8(r) % 5;
     prm.unroll = (int8_t)u8(r) % 4;
-    prm.chunking = (int8_t)u8(r) % 4;
+    prm.chunking = (int8_t)u8(r) % 5;
     int chunk_hi = u8(r);
     prm.chunk = (int16_t)(chunk_hi << 8 | u8(r)) % 1100;
     prm.math = (int8_t)u8(r) % 4;

@@ -138,7 +138,7 @@ static int solve_params_ok(const bchol_solve_params *p, int interleaved) {
 static int ilv_params_ok(const bchol_params *p, int n) {
     return !p || ((p->variant == BCHOL_VARIANT_AUTO || p->variant == BCHOL_VARIANT_INTERLEAVED) &&
                   p->inb <= 64 && p->looking <= BCHOL_LOOKING_TOP &&
-                  p->unroll <= BCHOL_UNROLL_FULL && p->chunking <= BCHOL_SIMPLE &&
+                  p->unroll <= BCHOL_UNROLL_FULL && p->chunking <= BCHOL_STAGED &&
                   p->chunk <= 1024 && p->math <= BCHOL_MATH_FAST &&
                   (p->unroll != BCHOL_UNROLL_FULL || n <= 64));
 }
@@ -307,7 +307,7 @@ static void random_params(fz_reader *r, bchol_params *prm) {
     prm->inb = (int8_t)fz_u8(r) % 80;
     prm->looking = (int8_t)fz_u8(r) % 5;
     prm->unroll = (int8_t)fz_u8(r) % 4;
-    prm->chunking = (int8_t)fz_u8(r) % 4;
+    prm->chunking = (int8_t)fz_u8(r) % 5;
     prm->chunk = (int8_t)fz_u8(r) * 9;
     prm->math = (int8_t)fz_u8(r) % 4;
 }
