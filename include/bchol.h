@@ -257,7 +257,8 @@ typedef struct bchol_params {
                       BCHOL_SIMPLE (one chunk of the whole batch) or BCHOL_STAGED (no
                       copy: each work-group stages its matrices in local memory) */
     int chunk;     /* matrices per chunk of the internal copy, and work-items per
-                      work-group (1..1024) */
+                      work-group (1..1024); staged: matrices per work-group (as many
+                      as local memory holds at most) */
     int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-unsafe-math-optimizations) */
 } bchol_params;
 
