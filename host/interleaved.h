@@ -35,9 +35,10 @@ typedef struct {
 #define BCHOL_ILV_KERNEL "potrf_interleaved"
 
 /* Name of the staged kernel. Arguments: (global REAL *A, ulong offset, int lda, ulong
- * stride, ulong batch, ulong b0, global int *info_out, ulong info0): work-group g (of
- * bchol__ilv_staged_items(n, wg, copy_items) work-items) factors matrices b0 + g*wg ... of the strided batch (element (i, j) of matrix b at
- * offset + b*stride + i + j*lda) and writes their info at info0 + b. */
+ * stride, ulong batch, global int *info, ulong g0): work-group g0 + g (of
+ * bchol__ilv_staged_items(n, wg, copy_items) work-items) factors matrices (g0 + g)*wg ...
+ * of the strided batch (element (i, j) of matrix b at offset + b*stride + i + j*lda) and
+ * writes their info at info[b]. */
 #define BCHOL_ILV_STAGED_KERNEL "potrf_interleaved_staged"
 
 /* Local memory of the staged kernel for order n and wg work-items per group: the lower

@@ -474,13 +474,12 @@ static void staged_head(gen *g)
     emit(g, "__attribute__((reqd_work_group_size(CWE * R, 1, 1)))");
     emit(g, "__kernel void " BCHOL_ILV_STAGED_KERNEL "(__global REAL *restrict A, const ulong offset,");
     emit(g, "                                const int lda, const ulong stride, const ulong batch,");
-    emit(g, "                                const ulong b0, __global int *restrict info_out,");
-    emit(g, "                                const ulong info0)");
+    emit(g, "                                __global int *restrict info_out, const ulong group0)");
     emit(g, "{");
     g->indent = 1;
     emit(g, "__local REAL Ls[N * (N + 1) / 2 * LS];");
     emit(g, "const int lane = (int)get_local_id(0);");
-    emit(g, "const ulong g0 = b0 + get_group_id(0) * WG, b = g0 + lane;");
+    emit(g, "const ulong g0 = (group0 + get_group_id(0)) * WG, b = g0 + lane;");
     stage_copy(g, 1);
     emit(g, "barrier(CLK_LOCAL_MEM_FENCE);");
     emit(g, "/* info = -1 marks a lane past the batch: like a failed matrix, it stores nothing. */");
@@ -546,7 +545,7 @@ char *bchol__interleaved_source(const bchol_ilv_config *cfg)
                      : cfg->looking == BCHOL_LOOKING_RIGHT ? right_step
                                                            : top_row;
     tile_loop(&g, 0, "kk", constant(0), 0, NULL, step, ix);
-    emit(&g, "if (b < batch) info_out[info0 + b] = info;");
+    emit(&g, cfg->staged ? "if (b < batch) info_out[b] = info;" : "if (b < batch) info_out[info0 + b] = info;");
     if (cfg->staged) {
         g.indent--;
         emit(&g, "}");

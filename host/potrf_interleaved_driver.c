@@ -180,16 +180,9 @@ bchol_status bchol__potrf_staged_enqueue(bchol_call *call, bchol_precision p,
     size_t local;
     bchol_status st = bchol__ilv_staged_kernel(call->ctx, p, params, upper, n, &wg, &local, &kernel);
     if (st) return st;
-    const int64_t per_launch = bchol__launch_batch_limit(call->ctx, wg, local);
-    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, total = (cl_ulong)batch, i0 = 0;
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, total = (cl_ulong)batch, g0 = 0;
     cl_int ld = lda;
-    for (int64_t first = 0; first < batch; first += per_launch) {
-        const int64_t count = batch - first < per_launch ? batch - first : per_launch;
-        const size_t global = (size_t)((count + wg - 1) / wg) * local;
-        cl_ulong b0 = (cl_ulong)first;
-        bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
-                            BCHOL_ARG(total), BCHOL_ARG(b0),  BCHOL_ARG(info), BCHOL_ARG(i0)};
-        if ((st = bchol__launch(call, kernel, 8, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),  BCHOL_ARG(ld), BCHOL_ARG(str),
+                        BCHOL_ARG(total), BCHOL_ARG(info), BCHOL_ARG(g0)};
+    return bchol__launch_groups(call, kernel, args, 7, 6, (uint64_t)((batch + wg - 1) / wg), local);
 }

@@ -180,8 +180,9 @@ static int param_label(const cJSON *params, const char *key, const char *const *
 
 /* Whether p holds the tuned fields of the chosen entry e (of its variant) at order n; above
  * the entry's order a fully unrolled interleaved entry lends its layout only, the tile size
- * and unrolling being the backend's (dflt), and a fused entry its "between" parameters where it has them
- * (n up to "between_to": the tuner writes them where its measurements say so). */
+ * and unrolling being the backend's (dflt), and a fused entry its "between" parameters
+ * where it has them (n up to "between_to": the tuner writes them where its measurements
+ * say so). */
 static int has_entry_fields(const bchol_params *p, const cJSON *e, int n, const bchol_params *dflt)
 {
     static const char *const shape[] = {"default", "fixed", "shrink", NULL};

@@ -4,7 +4,8 @@
  * alone: the entries of the interleaved routines themselves): tile size inb
  * (sizes that do not divide n get corner tiles), looking order, unrolling of the tile
  * loops, chunked or simple layout of the internal copy or none (staged: through local
- * memory; strided batches on GPUs only), chunk (also the work-group size), and math (IEEE only unless --set math=... asks for fast math, which changes results).
+ * memory; strided batches on GPUs only), chunk (also the work-group size), and math (IEEE
+ * only unless --set math=... asks for fast math, which changes results).
  * Swept only up to n = 64 on GPUs (one work-item holds a whole matrix in registers), up to
  * 128 on CPUs. */
 #include "tune.h"
@@ -87,7 +88,7 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     /* Staged groups that do not fit local memory run with fewer matrices (as many as fit),
      * which the smallest chunk already measures. */
     const uint64_t staged = (uint64_t)t->n * (uint64_t)(t->n + 1) / 2 * (uint64_t)(c[CHUNK] + 1) *
-                            (t->precision == 'd' ? 8u : 4u);
+                            (uint64_t)tune_elem(t);
     if (c[CHUNKING] == BCHOL_STAGED && c[CHUNK] > 32 && staged > t->dev.local_mem_usable) {
         snprintf(why, size, "staged: chunk = %d matrices need %llu bytes of local memory; a kernel "
                  "may use %llu", c[CHUNK], (unsigned long long)staged,
