@@ -14,7 +14,7 @@
  * written here. The "shared" case: one build process per program, not per configuration.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native | vbatched_round | probes | probe_ties | probe_points]
+ *                 native | vbatched_round | probes]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -1214,89 +1214,6 @@ static void probe_ties(void)
     remove(reversed);
 }
 
-/* Sets every record's time in the file's records of one variant (confirmation times gone). */
-static void set_times(cJSON *root, const char *variant, double ms)
-{
-    cJSON *r;
-    cJSON_ArrayForEach(r, tried(root))
-    {
-        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, variant)) continue;
-        cJSON_ReplaceItemInObjectCaseSensitive(r, "ms", cJSON_CreateNumber(ms));
-        cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
-    }
-}
-
-/* Counts the records of path at n by variant: fused in *fused, interleaved in *ilv; returns
- * the count of records at sizes strictly between 4 and 12 other than 6, 8 and 10. */
-static int probes_between(const char *path, int n, int *fused, int *ilv)
-{
-    cJSON *root = load(path);
-    int others = 0;
-    *fused = *ilv = 0;
-    const cJSON *r;
-    if (root)
-        cJSON_ArrayForEach(r, tried(root))
-        {
-            const int m = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint;
-            const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
-            others += m > 4 && m < 12 && m != 6 && m != 8 && m != 10;
-            if (m != n) continue;
-            *fused += !strcmp(v, "fused");
-            *ilv += !strcmp(v, "interleaved");
-        }
-    cJSON_Delete(root);
-    return others;
-}
-
-/* --probe-points 3 on the grid 4, 12: the probes are at 6, 8 and 10 and nowhere else
- * between; a variant whose best at both ends is over 1.5x the fastest variant's there
- * (interleaved at twice fused's times) is not probed, one within it (1.4x) is. */
-static void probe_points(void)
-{
-    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,12", "--precision", "s", "--variants",
-                 "fused,interleaved", "--set", "ib=4", "--set", "tbc=1,2", "--set", "rpt=1", "--set",
-                 "shape=fixed", "--set", "inb=2", "--set", "looking=left", "--set", "unroll=tiles", "--set",
-                 "chunking=chunked", "--set", "chunk=16", "--batch", "256", "--reps", "2", "--seed", "17",
-                 "--quiet");
-    cJSON *root = load(file);
-    CHECK(rc == 0 && root, "the grid: exit %d", rc);
-    if (!root) return;
-    char slow[4200], near[4200];
-    snprintf(slow, sizeof slow, "%s.slow.json", file);
-    snprintf(near, sizeof near, "%s.near.json", file);
-    set_times(root, "fused", 1.0);
-    set_times(root, "interleaved", 2.0);
-    save_json(root, slow);
-    set_times(root, "interleaved", 1.4);
-    save_json(root, near);
-    cJSON_Delete(root);
-    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--probe-between", "1", "--probe-points",
-             "3", "--quiet");
-    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-between", "1",
-                  "--probe-points", "3", "--quiet");
-    CHECK(rc == 0 && rc2 == 0, "--probes-only --probe-points 3: exit %d and %d", rc, rc2);
-    for (int n = 6; n <= 10; n += 2) {
-        int fused, ilv, fused2, ilv2;
-        const int others = probes_between(slow, n, &fused, &ilv), others2 = probes_between(near, n, &fused2, &ilv2);
-        CHECK(others == 0 && others2 == 0, "records between 4 and 12 besides 6, 8, 10: %d and %d", others, others2);
-        CHECK(fused >= 2 && ilv == 0, "n = %d, interleaved at 2x: %d fused and %d interleaved records (wanted >= 2, 0)",
-              n, fused, ilv);
-        CHECK(fused2 >= 2 && ilv2 >= 1, "n = %d, interleaved at 1.4x: %d fused and %d interleaved records (wanted "
-              ">= 2, >= 1)", n, fused2, ilv2);
-    }
-    root = load(near);
-    const cJSON *pp = root ? cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "tuner"),
-                                                               "probe_points")
-                           : NULL;
-    CHECK(cJSON_IsNumber(pp) && pp->valueint == 3, "probe_points is not recorded in the tuner's settings");
-    cJSON_Delete(root);
-    rc = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-between", "1", "--probe-points",
-             "0", "--quiet");
-    CHECK(rc == 2, "--probe-points 0: exit %d, wanted 2", rc);
-    remove(slow);
-    remove(near);
-}
-
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
 static const struct {
     const char *name, *label;
@@ -1305,7 +1222,7 @@ static const struct {
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
-             {"probe_ties", "probes on ties", probe_ties}, {"probe_points", "probe points", probe_points}};
+             {"probe_ties", "probes on ties", probe_ties}};
 
 int main(int argc, char **argv)
 {
@@ -1315,7 +1232,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes | probe_ties | probe_points]\n");
+                        "native | vbatched_round | probes]\n");
         return 2;
     }
     bchol = argv[1];

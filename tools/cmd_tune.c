@@ -39,11 +39,10 @@ typedef struct {
     double build_timeout; /* seconds; 0: none; < 0: the device's default */
     long long max_configs;
     int probe_between; /* k of tune_plan_probes; 0: no probes */
-    int probe_points;  /* sizes probed between two neighbouring ones of the grid */
     int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
-            statistic, nrhs, probe_between, probe_points;
+            statistic, nrhs, probe_between;
     } given;
 } tune_options;
 
@@ -91,11 +90,7 @@ static void usage(FILE *f)
             "                      two neighbouring ones (fused, separate, interleaved), with the K\n"
             "                      fastest configurations at each end, K more measured at both (the\n"
             "                      best worse ratio to the two ends' best first) and the defaults;\n"
-            "                      that size then has entries of its own (default 0: none); a\n"
-            "                      variant over 1.5x the fastest one's time at both ends is not\n"
-            "                      probed between them\n"
-            "  --probe-points P    probe P sizes evenly spaced between each two neighbouring ones\n"
-            "                      instead of the one halfway (default 1)\n"
+            "                      that size then has entries of its own (default 0: none)\n"
             "  --probes-only       measure only those probes, planned from every record already in\n"
             "                      the file at the sizes --n (with --resume, for a file tuned\n"
             "                      without them)\n"
@@ -158,7 +153,6 @@ static int parse(int argc, char **argv, tune_options *o)
     o->timing.warmup = 1;
     o->space.fraction = 1;
     o->build_timeout = -1;
-    o->probe_points = 1;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -268,17 +262,6 @@ static int parse(int argc, char **argv, tune_options *o)
             o->probe_between = (int)kk;
             o->given.probe_between = 1;
         }
-        else if (!strcmp(k, "--probe-points")) {
-            char *end;
-            long pp = strtol(v, &end, 10);
-            if (*end || pp < 1 || pp > TUNE_MAX_PROBE_POINTS) {
-                fprintf(stderr, "bchol tune: --probe-points takes 1 to %d sizes between two of the grid\n",
-                        TUNE_MAX_PROBE_POINTS);
-                return -1;
-            }
-            o->probe_points = (int)pp;
-            o->given.probe_points = 1;
-        }
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
         else if (!strcmp(k, "--build-timeout")) {
             char *end;
@@ -340,7 +323,6 @@ static cJSON *settings_json(const tune_options *o)
     }
     if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
     if (o->probe_between) cJSON_AddNumberToObject(t, "probe_between", o->probe_between);
-    if (o->probe_points > 1) cJSON_AddNumberToObject(t, "probe_points", o->probe_points);
     return t;
 }
 
@@ -400,9 +382,6 @@ static void settings_from_file(tune_options *o, const cJSON *t)
     if (!o->given.probe_between && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_between")) &&
         x->valueint >= 0 && x->valueint <= 64)
         o->probe_between = x->valueint;
-    if (!o->given.probe_points && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_points")) &&
-        x->valueint >= 1 && x->valueint <= TUNE_MAX_PROBE_POINTS)
-        o->probe_points = x->valueint;
 }
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)
@@ -919,9 +898,8 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
     printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
            o->space.fraction, count);
     if (o->probe_between)
-        printf("# then %d size%s between each two of the grid: up to %d configurations per variant each, "
-               "chosen from the grid's times\n", o->probe_points, o->probe_points > 1 ? "s" : "",
-               3 * o->probe_between + 1);
+        printf("# then the sizes halfway between: up to %d configurations per variant each, chosen from the "
+               "grid's times\n", 3 * o->probe_between + 1);
     cJSON_ArrayForEach(r, pruned)
     {
         printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
@@ -1010,7 +988,7 @@ int cmd_tune(int argc, char **argv)
     int rc = o.probes_only ? 0 : sweep(&o, &f, base, &dev, &p, &run);
     if (rc == 0 && o.probe_between > 0) {
         run.from = p.count;
-        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between, o.probe_points);
+        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
         if (added < 0 || restrict_to_plan(&f, &p)) {
             fprintf(stderr, "bchol tune: out of memory\n");
             rc = -1;

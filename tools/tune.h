@@ -268,21 +268,17 @@ typedef struct {
 int tune_plan_make(tune_plan *p, const tune_space *space, bchol_context *ctx,
                    const bchol_device_info *dev, cJSON *pruned);
 /*
- * The probes between the grid's sizes (--probe-between k, --probe-points points), planned
- * once the grid is measured: for each two neighbouring sizes lo < hi of the space, each
+ * The probes between the grid's sizes (--probe-between k), planned once the grid is
+ * measured: for each two neighbouring sizes lo < hi of the space (hi - lo >= 2), each
  * precision and each variant that factors strided batches (not vbatched, not the solve)
- * measured at both, the sizes lo + j (hi - lo) / (points + 1), j = 1 ... points (those
- * strictly between lo and hi, once each), with the configurations that did best at the ends
- * by the sweep's times: the k fastest at each end, k more among those measured at both (the
- * smallest worse ratio to the two ends' best first), and the defaults. A variant whose best
- * at both ends is over TUNE_PROBE_VARIANT_SLACK times the fastest variant's there is not
- * probed between them (the native variants, which compete with none, always are). So those sizes get entries of their own at a few configurations'
- * cost. Appends them to p in sweep order; returns how many, or -1.
+ * measured at both, the size halfway between with the configurations that did best at the
+ * ends by the sweep's times: the k fastest at each end, k more among those measured at
+ * both (the smallest worse ratio to the two ends' best first), and the defaults. So that
+ * size gets entries of its own at a few configurations' cost. Appends them to p in sweep
+ * order; returns how many, or -1.
  */
-#define TUNE_MAX_PROBE_POINTS 15
-#define TUNE_PROBE_VARIANT_SLACK 1.5
 int tune_plan_probes(tune_plan *p, const tune_space *space, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k, int points);
+                     const bchol_device_info *dev, int k);
 void tune_plan_free(tune_plan *p);
 
 /* Builds, verifies and times one configuration; the record for the file. */

@@ -213,7 +213,6 @@ static int find_cfg(const probe_rec *list, int count, const int *cfg, int nparam
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 #define PROBE_MAX_RECORDS 4096
-#define PROBE_MAX_VARIANTS 16
 
 /* Appends the probes of one variant at mid, between lo and hi (see tune_plan_probes). */
 static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v, bchol_context *base,
@@ -262,15 +261,8 @@ static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v
     return count;
 }
 
-/* The fastest sweep time of a variant at one size (-1: none measured). */
-static double best_at(const tune_file *f, char precision, const tune_variant *v, int n, probe_rec *a,
-                      const cJSON **recs)
-{
-    return measured(f, precision, v, n, a, recs, PROBE_MAX_RECORDS) ? a[0].ms : -1;
-}
-
 int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k, int points)
+                     const bchol_device_info *dev, int k)
 {
     int sizes[TUNE_MAX_SIZES], nsizes = 0, added = 0;
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
@@ -287,40 +279,21 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
     for (const char *pr = o->precisions; *pr; pr++) {
         if (*pr == 'd' && !dev->fp64) continue;
         for (int s = 0; s + 1 < nsizes; s++) {
-            const int lo = sizes[s], hi = sizes[s + 1];
-            /* each strided variant's best at the two ends, and the fastest of those that compete
-             * for the strided routine there (the native ones compete with none) */
-            double end_best[2][PROBE_MAX_VARIANTS], fastest[2] = {-1, -1};
-            for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++)
-                for (int e = 0; e < 2; e++) {
-                    const tune_variant *var = tune_variants[v];
-                    end_best[e][v] = var->variable_sizes || var->solve || !variant_selected(o, var->name)
-                                         ? -1
-                                         : best_at(f, *pr, var, e ? hi : lo, a, recs);
-                    if (!var->native && end_best[e][v] > 0 && (fastest[e] < 0 || end_best[e][v] < fastest[e]))
-                        fastest[e] = end_best[e][v];
+            const int lo = sizes[s], hi = sizes[s + 1], mid = lo + (hi - lo) / 2;
+            if (hi - lo < 2) continue;
+            tune_target t = {*dev, *pr, mid, {0}, 0, 0};
+            bchol_potrf_params(base, *pr, mid, &t.defaults, NULL);
+            for (int v = 0; tune_variants[v]; v++) {
+                const tune_variant *var = tune_variants[v];
+                if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
+                const int c = probe_variant(p, f, var, base, &t, lo, hi, k, a, a + PROBE_MAX_RECORDS,
+                                              a + 2 * PROBE_MAX_RECORDS, recs);
+                if (c < 0) {
+                    free(a);
+                    free(recs);
+                    return -1;
                 }
-            for (int j = 1, last = lo; j <= points; j++) {
-                const int mid = lo + (int)((long long)j * (hi - lo) / (points + 1));
-                if (mid <= last || mid >= hi) continue;
-                last = mid;
-                tune_target t = {*dev, *pr, mid, {0}, 0, 0};
-                bchol_potrf_params(base, *pr, mid, &t.defaults, NULL);
-                for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
-                    const tune_variant *var = tune_variants[v];
-                    if (end_best[0][v] < 0 || end_best[1][v] < 0) continue;
-                    if (!var->native && end_best[0][v] > TUNE_PROBE_VARIANT_SLACK * fastest[0] &&
-                        end_best[1][v] > TUNE_PROBE_VARIANT_SLACK * fastest[1])
-                        continue;
-                    const int c = probe_variant(p, f, var, base, &t, lo, hi, k, a, a + PROBE_MAX_RECORDS,
-                                                a + 2 * PROBE_MAX_RECORDS, recs);
-                    if (c < 0) {
-                        free(a);
-                        free(recs);
-                        return -1;
-                    }
-                    added += c;
-                }
+                added += c;
             }
         }
     }

@@ -63,10 +63,9 @@
 #             not fit, lower TUNE_FRACTION in the next calls: a smaller fraction draws a
 #             subset of the same configurations (same seed), and those measured outside
 #             it stay in the file without competing.
-#   tune-probe  bchol tune --probes-only --probe-between $PROBE_K (4) --probe-points
-#             $PROBE_POINTS (3) on $TUNE_FILE: the sizes at the quarters between the grid's
-#             $TUNE_SIZES, with the ends' best configurations (the tune step probes them too)
-#   tune-offgrid  exhaustive fused and separate ($OFFGRID_VARIANTS) sweeps at sizes outside the tuning grid
+#   tune-probe  bchol tune --probes-only --probe-between $PROBE_K (4) on $TUNE_FILE: the sizes
+#             halfway between the grid's $TUNE_SIZES, with the ends' best configurations
+#   tune-offgrid  exhaustive fused and separate sweeps at sizes outside the tuning grid
 #             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
 #             --against $TUNE_FILE: how close the file's picks there come to the best
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
@@ -239,8 +238,8 @@ for step in "$@"; do
       --variants "${TUNE_VARIANTS:-fused,interleaved,interleaved-native,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
-      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" \
-      --probe-points "${PROBE_POINTS:-3}" --quiet ${TUNE_ARGS:-} 2> "$OUT/tune.log"
+      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" --quiet \
+      ${TUNE_ARGS:-} 2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
     $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
@@ -248,15 +247,13 @@ for step in "$@"; do
     grep -A12 "^## . solve" "$OUT/tune-report.txt" | grep -E "^##|geometric" | head -8
     echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
   tune-probe)
-    # the sizes between the tuning grid's (bchol tune --probes-only --probe-between $PROBE_K,
-    # default 4, --probe-points $PROBE_POINTS, default 3: the quarters) added to $TUNE_FILE:
-    # the strided factorizations' variants there, with the configurations that did best at
-    # the two ends
+    # the sizes halfway between the tuning grid's (bchol tune --probes-only --probe-between
+    # $PROBE_K, default 4) added to $TUNE_FILE: the strided factorizations' variants at the
+    # midpoints of $TUNE_SIZES, with the configurations that did best at the two ends
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     start=$SECONDS
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume --probes-only \
-      --probe-between "${PROBE_K:-4}" --probe-points "${PROBE_POINTS:-3}" \
-      --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
+      --probe-between "${PROBE_K:-4}" --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
       --variants "${PROBE_VARIANTS:-fused,separate,interleaved,interleaved-native}" \
       --max-minutes "${PROBE_MINUTES:-4}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-probe.log"
@@ -272,7 +269,7 @@ for step in "$@"; do
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     OFFGRID_FILE=${OFFGRID_FILE:-offgrid-h200.json}
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$OFFGRID_FILE" --resume \
-      --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants "${OFFGRID_VARIANTS:-fused,separate}" --fraction 1 \
+      --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants fused,separate --fraction 1 \
       --seed 2026 --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-offgrid.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
