@@ -65,7 +65,7 @@
 #             it stay in the file without competing.
 #   tune-probe  bchol tune --probes-only --probe-between $PROBE_K (4) on $TUNE_FILE: the sizes
 #             halfway between the grid's $TUNE_SIZES, with the ends' best configurations
-#   tune-offgrid  exhaustive fused and separate sweeps at sizes outside the tuning grid
+#   tune-offgrid  exhaustive fused and separate ($OFFGRID_VARIANTS) sweeps at sizes outside the tuning grid
 #             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
 #             --against $TUNE_FILE: how close the file's picks there come to the best
 #   tune-check  bench over $SIZES with $TUNE_FILE against BCHOL_TUNING_FILE=off (the
@@ -269,7 +269,7 @@ for step in "$@"; do
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     OFFGRID_FILE=${OFFGRID_FILE:-offgrid-h200.json}
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$OFFGRID_FILE" --resume \
-      --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants fused,separate --fraction 1 \
+      --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants "${OFFGRID_VARIANTS:-fused,separate}" --fraction 1 \
       --seed 2026 --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-offgrid.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
