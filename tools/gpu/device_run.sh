@@ -47,11 +47,11 @@
 #             tree and run again until the log says "complete".
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
 #             no file: add the file's --set, below, to list a resumed plan): on the H200
-#             with --set unroll=tiles, 4345 configurations, vbatched 2896 of them. From an
-#             empty file (2026-11-24, 7e3446f/9b3408d) the whole plan took 12m19s of tuning
-#             in two calls, about 12.8 minutes of device time, 4-9 configurations a second
-#             (builds of 1.8-2.5 s in 15 processes; docs/performance.md, the tuner's
-#             pipeline). The shipped file was begun with --set unroll=tiles, which a resume
+#             with --set unroll=tiles, 4408 configurations (staged layout included),
+#             vbatched about 2900 of them. From an empty file (2026-11-25, d15b623) the
+#             grid took 11m21s of tuning in two calls and the midpoint probes 1m35s (374
+#             configurations): 12m56s, 4-9 configurations a second (builds of 1.8-2.5 s in
+#             15 processes; docs/results/2026-11-25-h200-probe-points). The shipped file was begun with --set unroll=tiles, which a resume
 #             keeps (options not given come from the file); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
 #             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
