@@ -48,7 +48,7 @@
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
 #             no file: add the file's --set, below, to list a resumed plan): on the H200
 #             with --set unroll=tiles, 4408 configurations (staged layout included),
-#             vbatched about 2900 of them. From an empty file (2026-11-25, d15b623) the
+#             vbatched 2896 of them. From an empty file (2026-11-25, d15b623) the
 #             grid took 11m21s of tuning in two calls and the midpoint probes 1m35s (374
 #             configurations): 12m56s, 4-9 configurations a second (builds of 1.8-2.5 s in
 #             15 processes; docs/results/2026-11-25-h200-probe-points). The shipped file was begun with --set unroll=tiles, which a resume
