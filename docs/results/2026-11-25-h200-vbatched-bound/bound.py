@@ -4,16 +4,21 @@ what the fixed-size routine itself does at each order: if every matrix of a vbat
 ran at the per-matrix time the fixed-size routine reaches on a full batch of its own order,
 the call would take sum_i t(n_i), and the padded run batch * t(nmax). Their ratio,
 t(nmax) / mean over n = 1..nmax of t(n), bounds what a vbatched kernel as efficient as the
-fixed one can reach. t: the library's choice in the H200 grid of 2026-11-24 (fd7e751;
-batch 16384 up to n = 64, 3000 above), interpolated log-log between its orders, linear in n
-below n = 4. Usage (from the repo root): bound.py"""
-import csv, math
+fixed one can reach. t: the library's choice with the shipped H200 file (e78455e,
+2026-11-25: tune-check's tuned runs, batch 16384 up to n = 64, 3000 up to 256, 1000 above;
+the median of its 2 rounds), interpolated log-log between its orders, linear in n below
+n = 4. Usage (from the repo root): bound.py"""
+import math, statistics
 
-rows = csv.DictReader(open('docs/results/2026-11-24-h200-grid/grid.csv'))
-t = {'s': {}, 'd': {}}
-for r in rows:
-    if r['device'] == 'NVIDIA H200' and r['kind'] == 'fixed' and r['impl'] == 'bchol-auto':
-        t[r['precision']][int(r['n'])] = float(r['ms']) / int(r['batch'])
+SRC = 'docs/results/2026-11-25-h200-staged/tune-check-generic/bench-tuned-%s.txt'
+t = {}
+for p in 'sd':
+    runs = {}
+    for line in open(SRC % p):
+        f = line.split()
+        if len(f) > 3 and f[0].isdigit():
+            runs.setdefault(int(f[0]), []).append(float(f[2]) / int(f[1]))
+    t[p] = {n: statistics.median(v) for n, v in runs.items()}
 
 def at(table, n):
     ks = sorted(table)
