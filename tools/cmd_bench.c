@@ -181,10 +181,7 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     const size_t es = dbl ? 8 : 4, per = (size_t)n * (size_t)n * es;
     bchol_device_info dev;
     bchol_context_device_info(ctx, &dev);
-    long long batch = o->batch ? o->batch : util_bench_batch(n);
-    /* Two copies of the batch live on the device: keep each within one allocation. */
-    if (per && (uint64_t)batch * per > dev.max_alloc) batch = (long long)(dev.max_alloc / per);
-    if (per && (uint64_t)batch * per * 2 > dev.global_mem / 2) batch = (long long)(dev.global_mem / 4 / per);
+    long long batch = util_fit_batch(o->batch ? o->batch : util_bench_batch(n), per, dev.max_alloc, dev.global_mem);
     if (batch < 1) batch = 1;
     row->batch = batch;
 

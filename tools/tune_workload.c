@@ -20,10 +20,7 @@ long long tune_default_batch(const bchol_device_info *dev, char precision, int n
      * matrices, as before 2026-11-25), stay in a CPU's caches and pick what loses at larger
      * ones: double n = 24 on an AVX-512 EPYC (PoCL) chose the interleaved simple layout,
      * 5.1 ms for 6932 matrices against 6.0 chunked, but 49.8 ms against 13.8 for 16384 */
-    long long batch = util_bench_batch(n);
-    if (per && (unsigned long long)batch * per > dev->max_alloc) batch = (long long)(dev->max_alloc / per);
-    if (per && (unsigned long long)batch * per * 2 > dev->global_mem / 2)
-        batch = (long long)(dev->global_mem / 4 / per);
+    long long batch = util_fit_batch(util_bench_batch(n), per, dev->max_alloc, dev->global_mem);
     return batch < 2 ? 2 : batch;
 }
 

@@ -136,4 +136,14 @@ static inline double util_potrf_flops(int n) { return (double)n * n * n / 3.0; }
 /* The batch bchol bench times at order n, and bchol tune by default. */
 static inline long long util_bench_batch(int n) { return n <= 64 ? 16384 : n <= 256 ? 3000 : 1000; }
 
+/* batch cut so that two copies of it, matrices of per bytes (0: any batch), fit a device of
+ * these sizes: each copy within one allocation, both within half the memory (bench and tune
+ * keep the batch and a pristine copy). */
+static inline long long util_fit_batch(long long batch, uint64_t per, uint64_t max_alloc, uint64_t global_mem)
+{
+    if (per && (uint64_t)batch * per > max_alloc) batch = (long long)(max_alloc / per);
+    if (per && (uint64_t)batch * per * 2 > global_mem / 2) batch = (long long)(global_mem / 4 / per);
+    return batch;
+}
+
 #endif
