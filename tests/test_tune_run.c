@@ -14,7 +14,7 @@
  * written here. The "shared" case: one build process per program, not per configuration.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native | vbatched_round | probes]
+ *                 native | vbatched_round | probes | probe_ties | probe_every]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -1214,6 +1214,116 @@ static void probe_ties(void)
     remove(reversed);
 }
 
+/* Sets the time of every record of one variant (confirmation times gone). */
+static void set_times(cJSON *root, const char *variant, double ms)
+{
+    cJSON *r;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, variant)) continue;
+        cJSON_ReplaceItemInObjectCaseSensitive(r, "ms", cJSON_CreateNumber(ms));
+        cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
+    }
+}
+
+/* The records of path at n: fused ones in *fused, interleaved ones in *ilv. */
+static void records_at(const char *path, int n, int *fused, int *ilv)
+{
+    cJSON *root = load(path);
+    *fused = *ilv = 0;
+    const cJSON *r;
+    if (root)
+        cJSON_ArrayForEach(r, tried(root))
+        {
+            if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
+            const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+            *fused += !strcmp(v, "fused");
+            *ilv += !strcmp(v, "interleaved");
+        }
+    cJSON_Delete(root);
+}
+
+/* --probe-every-to 8 on the grid 4, 8: every size between is probed, 5 and 7 too. There the
+ * fused variant takes its ends' 3 fastest (both of its 2 configurations) and interleaved its
+ * fastest, unless its best at both ends is over 1.5x the fused one's (twice as slow: none;
+ * 1.4x: probed); the midpoint 6 keeps the midpoint's rule (every variant). With
+ * --probe-every-to 7 the grid's interval does not qualify: nothing at 5 or 7. --full-to:
+ * every fused configuration up to its size whatever --fraction, the drawn ones above. */
+static void probe_every(void)
+{
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,8", "--precision", "s", "--variants",
+                 "fused,interleaved", "--set", "ib=4", "--set", "tbc=1,2", "--set", "rpt=1", "--set",
+                 "shape=fixed", "--set", "inb=2", "--set", "looking=left,right", "--set", "unroll=tiles", "--set",
+                 "chunking=chunked", "--set", "chunk=16", "--batch", "256", "--reps", "2", "--seed", "17",
+                 "--quiet");
+    cJSON *root = load(file);
+    CHECK(rc == 0 && root, "the grid: exit %d", rc);
+    if (!root) return;
+    char slow[4200], near[4200], mid[4200];
+    snprintf(slow, sizeof slow, "%s.slow.json", file);
+    snprintf(near, sizeof near, "%s.near.json", file);
+    snprintf(mid, sizeof mid, "%s.mid.json", file);
+    set_times(root, "fused", 1.0);
+    set_times(root, "interleaved", 2.0);
+    save_json(root, slow);
+    save_json(root, mid);
+    set_times(root, "interleaved", 1.4);
+    save_json(root, near);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--probe-between", "1",
+             "--probe-every-to", "8", "--quiet");
+    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-between", "1",
+                  "--probe-every-to", "8", "--quiet");
+    int rc3 = RUN(NULL, "tune", "--output", mid, "--resume", "--probes-only", "--probe-between", "1",
+                  "--probe-every-to", "7", "--quiet");
+    CHECK(rc == 0 && rc2 == 0 && rc3 == 0, "--probes-only --probe-every-to: exit %d, %d and %d", rc, rc2, rc3);
+    for (int n = 5; n <= 7; n++) {
+        int fused, ilv, fused2, ilv2, fused3, ilv3;
+        records_at(slow, n, &fused, &ilv);
+        records_at(near, n, &fused2, &ilv2);
+        records_at(mid, n, &fused3, &ilv3);
+        CHECK(fused >= 2 && fused2 >= 2, "n = %d: %d and %d fused records (wanted >= 2)", n, fused, fused2);
+        CHECK(n == 6 ? ilv >= 1 : ilv == 0, "n = %d, interleaved at 2x: %d interleaved records (wanted %s)", n,
+              ilv, n == 6 ? ">= 1" : "0");
+        CHECK(ilv2 >= 1 && (n == 6 || ilv2 <= 3), "n = %d, interleaved at 1.4x: %d interleaved records (wanted %s)",
+              n, ilv2, n == 6 ? ">= 1" : "1 to 3: its fastest at each end, at both, the defaults");
+        CHECK(n == 6 ? fused3 >= 2 : fused3 + ilv3 == 0, "n = %d, --probe-every-to 7: %d fused and %d "
+              "interleaved records (wanted %s)", n, fused3, ilv3, n == 6 ? "the midpoint's" : "none");
+    }
+    root = load(near);
+    const cJSON *tn = root ? cJSON_GetObjectItemCaseSensitive(root, "tuner") : NULL;
+    const cJSON *pe = cJSON_GetObjectItemCaseSensitive(tn, "probe_every_to");
+    CHECK(cJSON_IsNumber(pe) && pe->valueint == 8, "probe_every_to is not recorded in the tuner's settings");
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-every-to", "8", "--probe-between",
+             "0", "--quiet");
+    CHECK(rc == 2, "--probe-every-to without --probe-between: exit %d, wanted 2", rc);
+    /* --full-to, in the plan (a dry run measures nothing) */
+    char plan[4200];
+    snprintf(plan, sizeof plan, "%s.plan.txt", file);
+    rc = RUN(plan, "tune", "--dry-run", "--n", "4,8", "--precision", "s", "--variants", "fused", "--set", "ib=4",
+             "--set", "tbc=1,2,4,8", "--set", "rpt=1,2", "--set", "shape=fixed,shrink", "--fraction", "0.01",
+             "--seed", "17", "--full-to", "fused=4");
+    int at[9] = {0};
+    FILE *fp = fopen(plan, "r");
+    char line[512];
+    while (fp && fgets(line, sizeof line, fp)) {
+        int n;
+        if (sscanf(line, "s fused %d", &n) == 1 && n > 0 && n < 9) at[n]++;
+    }
+    if (fp) fclose(fp);
+    CHECK(rc == 0 && at[4] >= 16 && at[8] >= 1 && at[8] < 16,
+          "--full-to fused=4 --fraction 0.01: exit %d, %d configurations at n = 4 (wanted all 16 and the defaults), %d at 8 "
+          "(wanted the drawn few and the defaults)", rc, at[4], at[8]);
+    rc = RUN(NULL, "tune", "--dry-run", "--n", "4", "--full-to", "fast=4");
+    rc2 = RUN(NULL, "tune", "--dry-run", "--n", "4", "--full-to", "fused=");
+    CHECK(rc == 2 && rc2 == 2, "--full-to fast=4 and fused=: exit %d and %d, wanted 2", rc, rc2);
+    remove(slow);
+    remove(near);
+    remove(mid);
+    remove(plan);
+}
+
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
 static const struct {
     const char *name, *label;
@@ -1222,7 +1332,7 @@ static const struct {
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
-             {"probe_ties", "probes on ties", probe_ties}};
+             {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every}};
 
 int main(int argc, char **argv)
 {
@@ -1232,7 +1342,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes]\n");
+                        "native | vbatched_round | probes | probe_ties | probe_every]\n");
         return 2;
     }
     bchol = argv[1];

@@ -39,10 +39,11 @@ typedef struct {
     double build_timeout; /* seconds; 0: none; < 0: the device's default */
     long long max_configs;
     int probe_between; /* k of tune_plan_probes; 0: no probes */
+    int probe_every_to; /* every_to of tune_plan_probes; 0: midpoints only */
     int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
-            statistic, nrhs, probe_between;
+            statistic, nrhs, probe_between, probe_every_to, full_to;
     } given;
 } tune_options;
 
@@ -91,6 +92,13 @@ static void usage(FILE *f)
             "                      fastest configurations at each end, K more measured at both (the\n"
             "                      best worse ratio to the two ends' best first) and the defaults;\n"
             "                      that size then has entries of its own (default 0: none)\n"
+            "  --probe-every-to N  with --probe-between: probe every size between two neighbouring\n"
+            "                      ones up to N, not only the midpoint, with fewer configurations\n"
+            "                      (fused: the 3 fastest at each end and 3 more; interleaved and\n"
+            "                      separate: the fastest; a variant over 1.5x the fastest one's\n"
+            "                      time at both ends: none) (default 0: midpoints only)\n"
+            "  --full-to VARIANT=N every configuration of VARIANT at the sizes up to N, whatever\n"
+            "                      --fraction (the probes above take their candidates from them)\n"
             "  --probes-only       measure only those probes, planned from every record already in\n"
             "                      the file at the sizes --n (with --resume, for a file tuned\n"
             "                      without them)\n"
@@ -262,6 +270,31 @@ static int parse(int argc, char **argv, tune_options *o)
             o->probe_between = (int)kk;
             o->given.probe_between = 1;
         }
+        else if (!strcmp(k, "--probe-every-to")) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 0 || n > 1 << 20) {
+                fprintf(stderr, "bchol tune: --probe-every-to takes a size N >= 0 (0: midpoints only)\n");
+                return -1;
+            }
+            o->probe_every_to = (int)n;
+            o->given.probe_every_to = 1;
+        }
+        else if (!strcmp(k, "--full-to")) {
+            const char *eq = strchr(v, '=');
+            char *end = NULL;
+            const long n = eq ? strtol(eq + 1, &end, 10) : -1;
+            const size_t len = eq ? (size_t)(eq - v) : 0;
+            char name[sizeof o->space.full_variant] = "";
+            if (len && len < sizeof name) memcpy(name, v, len), name[len] = 0;
+            if (!eq || !end || *end || end == eq + 1 || n < 1 || n > 1 << 20 || !tune_variant_named(name)) {
+                fprintf(stderr, "bchol tune: bad --full-to \"%s\" (VARIANT=N, a variant's name and a size >= 1)\n", v);
+                return -1;
+            }
+            snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", name);
+            o->space.full_to = (int)n;
+            o->given.full_to = 1;
+        }
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
         else if (!strcmp(k, "--build-timeout")) {
             char *end;
@@ -282,6 +315,10 @@ static int parse(int argc, char **argv, tune_options *o)
             fprintf(stderr, "bchol tune: unknown option %s\n", k);
             return -1;
         }
+    }
+    if (o->probe_every_to && !o->probe_between) {
+        fprintf(stderr, "bchol tune: --probe-every-to needs --probe-between K (K >= 1)\n");
+        return -1;
     }
     if (o->probes_only && !o->probe_between) {
         fprintf(stderr, "bchol tune: --probes-only needs --probe-between K (K >= 1)\n");
@@ -323,6 +360,11 @@ static cJSON *settings_json(const tune_options *o)
     }
     if (*o->also_default) cJSON_AddStringToObject(t, "also_default", o->also_default);
     if (o->probe_between) cJSON_AddNumberToObject(t, "probe_between", o->probe_between);
+    if (o->probe_every_to) cJSON_AddNumberToObject(t, "probe_every_to", o->probe_every_to);
+    if (o->space.full_variant[0]) {
+        cJSON *full = cJSON_AddObjectToObject(t, "full_to");
+        cJSON_AddNumberToObject(full, o->space.full_variant, o->space.full_to);
+    }
     return t;
 }
 
@@ -382,6 +424,14 @@ static void settings_from_file(tune_options *o, const cJSON *t)
     if (!o->given.probe_between && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_between")) &&
         x->valueint >= 0 && x->valueint <= 64)
         o->probe_between = x->valueint;
+    if (!o->given.probe_every_to && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_every_to")) &&
+        x->valueint >= 0)
+        o->probe_every_to = x->valueint;
+    if (!o->given.full_to && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "full_to")) && x->child &&
+        cJSON_IsNumber(x->child) && x->child->valueint >= 1 && tune_variant_named(x->child->string)) {
+        snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", x->child->string);
+        o->space.full_to = x->child->valueint;
+    }
 }
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)
@@ -898,8 +948,9 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
     printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
            o->space.fraction, count);
     if (o->probe_between)
-        printf("# then the sizes halfway between: up to %d configurations per variant each, chosen from the "
-               "grid's times\n", 3 * o->probe_between + 1);
+        printf("# then the sizes halfway between%s: up to %d configurations per variant each, chosen from "
+               "the grid's times\n", o->probe_every_to ? " (and every size between, up to --probe-every-to)" : "",
+               3 * o->probe_between + 1);
     cJSON_ArrayForEach(r, pruned)
     {
         printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
@@ -988,7 +1039,7 @@ int cmd_tune(int argc, char **argv)
     int rc = o.probes_only ? 0 : sweep(&o, &f, base, &dev, &p, &run);
     if (rc == 0 && o.probe_between > 0) {
         run.from = p.count;
-        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
+        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between, o.probe_every_to);
         if (added < 0 || restrict_to_plan(&f, &p)) {
             fprintf(stderr, "bchol tune: out of memory\n");
             rc = -1;

@@ -70,6 +70,13 @@ typedef struct tune_variant {
     /* 1: times the routine on data already interleaved (the factorization alone), which
      * competes with no other variant either: the entries the native routines run */
     int native;
+    /* The dense probes (--probe-every-to): how many fastest configurations of each grid end
+     * every size between them measures (0: none; only the midpoint is probed). The fused
+     * kernel's best configuration changes irregularly from one size to the next (on the
+     * H200, float tbc 8 is best at 28, tbc 2 at 30 by 16%), which no rule on the two ends
+     * predicted (docs/results/2026-11-25-h200-probe-points); the other variants measure
+     * their ends' best, so that each size compares the variants on its own times. */
+    int probe_every_k;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
     /* Bit i set: parameter i is a launch argument, not part of any program the prepare
@@ -237,6 +244,10 @@ typedef struct {
     unsigned long long seed;
     tune_value_set sets[TUNE_MAX_SETS];
     int nsets;
+    /* --full-to VARIANT=N: every configuration of that variant at the sizes up to N,
+     * whatever the fraction (full_variant empty: none) */
+    char full_variant[32];
+    int full_to;
 } tune_space;
 
 /* How each configuration is run and timed. */
@@ -278,7 +289,13 @@ int tune_plan_make(tune_plan *p, const tune_space *space, bchol_context *ctx,
  * order; returns how many, or -1.
  */
 int tune_plan_probes(tune_plan *p, const tune_space *space, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k);
+                     const bchol_device_info *dev, int k, int every_to);
+/* The dense probes (every_to > 0): besides the midpoint, every size strictly between two
+ * neighbouring grid sizes lo < hi <= every_to, for each variant with a probe_every_k, with
+ * that many of the ends' fastest configurations (the midpoint's rule with k = probe_every_k)
+ * and the defaults. A variant whose best at both ends is over TUNE_PROBE_EVERY_SLACK times
+ * the fastest strided variant's is not probed there. */
+#define TUNE_PROBE_EVERY_SLACK 1.5
 void tune_plan_free(tune_plan *p);
 
 /* Builds, verifies and times one configuration; the record for the file. */

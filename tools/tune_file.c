@@ -531,7 +531,8 @@ static cJSON *chosen_of(const tune_file *f)
     if (g) qsort(g, (size_t)count, sizeof *g, cmp_group);
     for (int i = 0; i < count; i++) {
         const int k = next_measured(g, count, i);
-        if (g[i].best && k < count) g[i].best = carry_over(f, &g[i], &g[k]);
+        /* an entry that serves its own size alone (the next one measured too) keeps its best */
+        if (g[i].best && k < count && g[k].n > g[i].n + 1) g[i].best = carry_over(f, &g[i], &g[k]);
     }
     cJSON *chosen = cJSON_CreateArray();
     for (int i = 0; i < count; i++) {

@@ -204,6 +204,7 @@ const tune_variant tune_interleaved_native = {
 const tune_variant tune_interleaved = {
     .name = "interleaved",
     .variant = BCHOL_VARIANT_INTERLEAVED,
+    .probe_every_k = 1,
     .nparams = NPARAMS,
     .param_names = names,
     .labels = labels,

@@ -106,7 +106,8 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
             tune_item it = {t->precision, t->n, v, t->nrhs, {0}, is_default, ""};
             memcpy(it.cfg, cfg, sizeof cfg);
             item_key(&it);
-            if (is_default || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
+            const int full = o->full_variant[0] && !strcmp(o->full_variant, v->name) && t->n <= o->full_to;
+            if (is_default || full || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
                 tune_item *slot = plan_add(p);
                 if (!slot) return -1;
                 *slot = it;
@@ -261,8 +262,23 @@ static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v
     return count;
 }
 
+/* The fastest sweep time of a variant at one size (-1: none measured). */
+static double best_at(const tune_file *f, char precision, const tune_variant *v, int n, probe_rec *a,
+                      const cJSON **recs)
+{
+    return measured(f, precision, v, n, a, recs, PROBE_MAX_RECORDS) ? a[0].ms : -1;
+}
+
+/* Whether a strided variant with these bests at the two ends is within the dense probes'
+ * slack of the fastest strided variant at one end at least. */
+static int within_slack(const double best[2], const double fastest[2])
+{
+    return (best[0] > 0 && best[0] <= TUNE_PROBE_EVERY_SLACK * fastest[0]) ||
+           (best[1] > 0 && best[1] <= TUNE_PROBE_EVERY_SLACK * fastest[1]);
+}
+
 int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k)
+                     const bchol_device_info *dev, int k, int every_to)
 {
     int sizes[TUNE_MAX_SIZES], nsizes = 0, added = 0;
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
@@ -281,19 +297,40 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
         for (int s = 0; s + 1 < nsizes; s++) {
             const int lo = sizes[s], hi = sizes[s + 1], mid = lo + (hi - lo) / 2;
             if (hi - lo < 2) continue;
-            tune_target t = {*dev, *pr, mid, {0}, 0, 0};
-            bchol_potrf_params(base, *pr, mid, &t.defaults, NULL);
-            for (int v = 0; tune_variants[v]; v++) {
-                const tune_variant *var = tune_variants[v];
-                if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
-                const int c = probe_variant(p, f, var, base, &t, lo, hi, k, a, a + PROBE_MAX_RECORDS,
-                                              a + 2 * PROBE_MAX_RECORDS, recs);
-                if (c < 0) {
-                    free(a);
-                    free(recs);
-                    return -1;
+            /* the dense probes' slack: each strided variant's best at the two ends against
+             * the fastest one's */
+            double fastest[2] = {-1, -1};
+            if (hi <= every_to)
+                for (int v = 0; tune_variants[v]; v++) {
+                    const tune_variant *var = tune_variants[v];
+                    if (var->variable_sizes || var->solve || var->native || !variant_selected(o, var->name))
+                        continue;
+                    for (int e = 0; e < 2; e++) {
+                        const double b = best_at(f, *pr, var, e ? hi : lo, a, recs);
+                        if (b > 0 && (fastest[e] < 0 || b < fastest[e])) fastest[e] = b;
+                    }
                 }
-                added += c;
+            for (int m = hi <= every_to ? lo + 1 : mid; m <= (hi <= every_to ? hi - 1 : mid); m++) {
+                tune_target t = {*dev, *pr, m, {0}, 0, 0};
+                bchol_potrf_params(base, *pr, m, &t.defaults, NULL);
+                for (int v = 0; tune_variants[v]; v++) {
+                    const tune_variant *var = tune_variants[v];
+                    if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
+                    int kk = k;
+                    if (m != mid) {
+                        const double ends[2] = {best_at(f, *pr, var, lo, a, recs), best_at(f, *pr, var, hi, a, recs)};
+                        if (!var->probe_every_k || !within_slack(ends, fastest)) continue;
+                        kk = var->probe_every_k;
+                    }
+                    const int c = probe_variant(p, f, var, base, &t, lo, hi, kk, a, a + PROBE_MAX_RECORDS,
+                                                a + 2 * PROBE_MAX_RECORDS, recs);
+                    if (c < 0) {
+                        free(a);
+                        free(recs);
+                        return -1;
+                    }
+                    added += c;
+                }
             }
         }
     }

@@ -116,6 +116,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 const tune_variant tune_separate = {
     .name = "separate",
     .variant = BCHOL_VARIANT_SEPARATE,
+    .probe_every_k = 1,
     .nparams = NPARAMS,
     .param_names = names,
     .labels = labels,

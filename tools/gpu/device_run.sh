@@ -37,7 +37,9 @@
 #             vbatched n <= 320, and the solve at $TUNE_NRHS, default 1,16 right-hand
 #             sides) at $TUNE_SIZES (default 4,8,16,32,64,128,256,512), float
 #             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
-#             defaults always); the choices also become the architecture's default
+#             defaults always; every fused one up to $TUNE_FULL_TO, fused=64), then the
+#             probes: the midpoints, and every size between up to $PROBE_EVERY_TO (64) with
+#             fewer configurations; the choices also become the architecture's default
 #             (TUNE_ALSO_DEFAULT=architecture; set it empty for a second device of the same
 #             architecture, e.g. TUNE_FILE=data/tuning/nvidia-h100.json). Kernels are
 #             built in $TUNE_JOBS - 1 (15) child processes ahead of the timing; a configuration whose build takes more than
@@ -64,7 +66,8 @@
 #             subset of the same configurations (same seed), and those measured outside
 #             it stay in the file without competing.
 #   tune-probe  bchol tune --probes-only --probe-between $PROBE_K (4) on $TUNE_FILE: the sizes
-#             halfway between the grid's $TUNE_SIZES, with the ends' best configurations
+#             halfway between the grid's $TUNE_SIZES, with the ends' best configurations,
+#             and every size between up to $PROBE_EVERY_TO (64)
 #   tune-offgrid  exhaustive fused and separate ($OFFGRID_VARIANTS) sweeps at sizes outside the tuning grid
 #             ($OFFGRID_SIZES, default 24,96,384) into $OFFGRID_FILE, then bchol tune --report
 #             --against $TUNE_FILE: how close the file's picks there come to the best
@@ -238,7 +241,8 @@ for step in "$@"; do
       --variants "${TUNE_VARIANTS:-fused,interleaved,interleaved-native,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
-      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" --quiet \
+      --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" \
+      --probe-every-to "${PROBE_EVERY_TO:-64}" --full-to "${TUNE_FULL_TO:-fused=64}" --quiet \
       ${TUNE_ARGS:-} 2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
@@ -253,7 +257,8 @@ for step in "$@"; do
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     start=$SECONDS
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume --probes-only \
-      --probe-between "${PROBE_K:-4}" --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
+      --probe-between "${PROBE_K:-4}" --probe-every-to "${PROBE_EVERY_TO:-64}" \
+      --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
       --variants "${PROBE_VARIANTS:-fused,separate,interleaved,interleaved-native}" \
       --max-minutes "${PROBE_MINUTES:-4}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-probe.log"
