@@ -1214,45 +1214,63 @@ static void probe_ties(void)
     remove(reversed);
 }
 
-/* Sets the time of every record of one variant (confirmation times gone). */
-static void set_times(cJSON *root, const char *variant, double ms)
+/* Sets the time of the records of one variant at n (0: every n), confirmation times gone:
+ * ms, or by fused configuration 1 + tbc / 10 + rpt / 100 (flip: 0.5 at tbc 8, rpt 2), and 10 for
+ * the backend's defaults (ib 8), so that no end offers them. */
+static void set_times(cJSON *root, const char *variant, int n, double ms, int flip)
 {
     cJSON *r;
     cJSON_ArrayForEach(r, tried(root))
     {
-        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, variant)) continue;
-        cJSON_ReplaceItemInObjectCaseSensitive(r, "ms", cJSON_CreateNumber(ms));
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, variant) ||
+            (n && cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n))
+            continue;
+        double t = ms;
+        if (ms <= 0) {
+            const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
+            const int tbc = cJSON_GetObjectItemCaseSensitive(prm, "tbc")->valueint;
+            const int rpt = cJSON_GetObjectItemCaseSensitive(prm, "rpt")->valueint;
+            t = 1 + tbc / 10.0 + rpt / 100.0;
+            if (flip && tbc == 8 && rpt == 2) t = 0.5;
+            if (cJSON_GetObjectItemCaseSensitive(prm, "ib")->valueint != 4) t = 10; /* the defaults: last */
+        }
+        cJSON_ReplaceItemInObjectCaseSensitive(r, "ms", cJSON_CreateNumber(t));
         cJSON_DeleteItemFromObjectCaseSensitive(r, "confirm_ms");
     }
 }
 
-/* The records of path at n: fused ones in *fused, interleaved ones in *ilv. */
-static void records_at(const char *path, int n, int *fused, int *ilv)
+/* The records of path at n: fused ones in *fused (those with tbc 8 and rpt 2 in *odd),
+ * interleaved ones in *ilv. */
+static void records_at(const char *path, int n, int *fused, int *odd, int *ilv)
 {
     cJSON *root = load(path);
-    *fused = *ilv = 0;
+    *fused = *odd = *ilv = 0;
     const cJSON *r;
     if (root)
         cJSON_ArrayForEach(r, tried(root))
         {
             if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != n) continue;
             const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+            const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
             *fused += !strcmp(v, "fused");
+            *odd += !strcmp(v, "fused") && cJSON_GetObjectItemCaseSensitive(prm, "tbc")->valueint == 8 &&
+                    cJSON_GetObjectItemCaseSensitive(prm, "rpt")->valueint == 2;
             *ilv += !strcmp(v, "interleaved");
         }
     cJSON_Delete(root);
 }
 
-/* --probe-every-to 8 on the grid 4, 8: every size between is probed, 5 and 7 too. There the
- * fused variant takes its ends' 3 fastest (both of its 2 configurations) and interleaved its
- * fastest, unless its best at both ends is over 1.5x the fused one's (twice as slow: none;
- * 1.4x: probed); the midpoint 6 keeps the midpoint's rule (every variant). With
- * --probe-every-to 7 the grid's interval does not qualify: nothing at 5 or 7. --full-to:
+/* --probe-every-to 8 on the grid 4, 8, its midpoint 6 measured too (records of the sweep
+ * at 4, 6, 8 with set times; --probe-between 4 makes them all the midpoint's): 5 and 7 are probed between their nearest measured sizes
+ * (4 and 6, 6 and 8). Fused takes 2 fastest at each and 2 more of its 8 configurations: the
+ * one fastest at 6 alone (tbc 8, rpt 2, slowest at 4 and 8) among them. Interleaved takes
+ * its fastest, unless its best at both is over 1.5x fused's (twice as slow: none; 1.4x:
+ * probed); no defaults. With --probe-every-to 7 the interval does not qualify. --full-to:
  * every fused configuration up to its size whatever --fraction, the drawn ones above. */
 static void probe_every(void)
 {
-    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,8", "--precision", "s", "--variants",
-                 "fused,interleaved", "--set", "ib=4", "--set", "tbc=1,2", "--set", "rpt=1", "--set",
+    int rc = RUN(NULL, "tune", "--output", file, "--n", "4,6,8", "--precision", "s", "--variants",
+                 "fused,interleaved", "--set", "ib=4", "--set", "tbc=1,2,4,8", "--set", "rpt=1,2", "--set",
                  "shape=fixed", "--set", "inb=2", "--set", "looking=left,right", "--set", "unroll=tiles", "--set",
                  "chunking=chunked", "--set", "chunk=16", "--batch", "256", "--reps", "2", "--seed", "17",
                  "--quiet");
@@ -1263,32 +1281,34 @@ static void probe_every(void)
     snprintf(slow, sizeof slow, "%s.slow.json", file);
     snprintf(near, sizeof near, "%s.near.json", file);
     snprintf(mid, sizeof mid, "%s.mid.json", file);
-    set_times(root, "fused", 1.0);
-    set_times(root, "interleaved", 2.0);
+    set_times(root, "fused", 0, 0, 0);
+    set_times(root, "fused", 6, 0, 1);
+    set_times(root, "interleaved", 0, 2.2, 0);
     save_json(root, slow);
     save_json(root, mid);
-    set_times(root, "interleaved", 1.4);
+    set_times(root, "interleaved", 0, 1.5, 0);
     save_json(root, near);
     cJSON_Delete(root);
-    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--probe-between", "1",
+    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
              "--probe-every-to", "8", "--quiet");
-    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-between", "1",
+    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
                   "--probe-every-to", "8", "--quiet");
-    int rc3 = RUN(NULL, "tune", "--output", mid, "--resume", "--probes-only", "--probe-between", "1",
+    int rc3 = RUN(NULL, "tune", "--output", mid, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
                   "--probe-every-to", "7", "--quiet");
     CHECK(rc == 0 && rc2 == 0 && rc3 == 0, "--probes-only --probe-every-to: exit %d, %d and %d", rc, rc2, rc3);
-    for (int n = 5; n <= 7; n++) {
-        int fused, ilv, fused2, ilv2, fused3, ilv3;
-        records_at(slow, n, &fused, &ilv);
-        records_at(near, n, &fused2, &ilv2);
-        records_at(mid, n, &fused3, &ilv3);
-        CHECK(fused >= 2 && fused2 >= 2, "n = %d: %d and %d fused records (wanted >= 2)", n, fused, fused2);
-        CHECK(n == 6 ? ilv >= 1 : ilv == 0, "n = %d, interleaved at 2x: %d interleaved records (wanted %s)", n,
-              ilv, n == 6 ? ">= 1" : "0");
-        CHECK(ilv2 >= 1 && (n == 6 || ilv2 <= 3), "n = %d, interleaved at 1.4x: %d interleaved records (wanted %s)",
-              n, ilv2, n == 6 ? ">= 1" : "1 to 3: its fastest at each end, at both, the defaults");
-        CHECK(n == 6 ? fused3 >= 2 : fused3 + ilv3 == 0, "n = %d, --probe-every-to 7: %d fused and %d "
-              "interleaved records (wanted %s)", n, fused3, ilv3, n == 6 ? "the midpoint's" : "none");
+    for (int n = 5; n <= 7; n += 2) {
+        int fused, odd, ilv, fused2, odd2, ilv2, fused3, odd3, ilv3;
+        records_at(slow, n, &fused, &odd, &ilv);
+        records_at(near, n, &fused2, &odd2, &ilv2);
+        records_at(mid, n, &fused3, &odd3, &ilv3);
+        CHECK(fused >= 4 && fused <= 6 && odd == 1 && fused2 == fused,
+              "n = %d: %d and %d fused records, %d of tbc 8 rpt 2 (wanted 4 to 6, the same, 1)", n, fused, fused2,
+              odd);
+        CHECK(ilv == 0, "n = %d, interleaved at 2.2x: %d interleaved records (wanted 0)", n, ilv);
+        CHECK(ilv2 >= 1 && ilv2 <= 2, "n = %d, interleaved at 1.5x: %d interleaved records (wanted its fastest "
+              "at each end)", n, ilv2);
+        CHECK(fused3 + ilv3 == 0, "n = %d, --probe-every-to 7: %d fused and %d interleaved records (wanted none)",
+              n, fused3, ilv3);
     }
     root = load(near);
     const cJSON *tn = root ? cJSON_GetObjectItemCaseSensitive(root, "tuner") : NULL;
@@ -1313,8 +1333,8 @@ static void probe_every(void)
     }
     if (fp) fclose(fp);
     CHECK(rc == 0 && at[4] >= 16 && at[8] >= 1 && at[8] < 16,
-          "--full-to fused=4 --fraction 0.01: exit %d, %d configurations at n = 4 (wanted all 16 and the defaults), %d at 8 "
-          "(wanted the drawn few and the defaults)", rc, at[4], at[8]);
+          "--full-to fused=4 --fraction 0.01: exit %d, %d configurations at n = 4 (wanted all 16 and the "
+          "defaults), %d at 8 (wanted the drawn few and the defaults)", rc, at[4], at[8]);
     rc = RUN(NULL, "tune", "--dry-run", "--n", "4", "--full-to", "fast=4");
     rc2 = RUN(NULL, "tune", "--dry-run", "--n", "4", "--full-to", "fused=");
     CHECK(rc == 2 && rc2 == 2, "--full-to fast=4 and fused=: exit %d and %d, wanted 2", rc, rc2);

@@ -92,11 +92,12 @@ static void usage(FILE *f)
             "                      fastest configurations at each end, K more measured at both (the\n"
             "                      best worse ratio to the two ends' best first) and the defaults;\n"
             "                      that size then has entries of its own (default 0: none)\n"
-            "  --probe-every-to N  with --probe-between: probe every size between two neighbouring\n"
-            "                      ones up to N, not only the midpoint, with fewer configurations\n"
-            "                      (fused: the 3 fastest at each end and 3 more; interleaved and\n"
+            "  --probe-every-to N  with --probe-between: once the midpoints are measured, probe\n"
+            "                      every other size between two neighbouring ones up to N too,\n"
+            "                      between its nearest measured sizes, with fewer configurations\n"
+            "                      (fused: the 2 fastest at each and 2 more; interleaved and\n"
             "                      separate: the fastest; a variant over 1.5x the fastest one's\n"
-            "                      time at both ends: none) (default 0: midpoints only)\n"
+            "                      time at both: none) and no defaults (default 0: none)\n"
             "  --full-to VARIANT=N every configuration of VARIANT at the sizes up to N, whatever\n"
             "                      --fraction (the probes above take their candidates from them)\n"
             "  --probes-only       measure only those probes, planned from every record already in\n"
@@ -659,10 +660,11 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
 
 /* Saving rewrites the whole file and chooses its entries again: on a file of 5000
  * records that took longer than timing a configuration (0.2-0.3 s of the tuner's own
- * time each). So the sweep saves at most every SAVE_EVERY_S seconds, at the end of a size
- * and when it stops; a killed run loses at most those seconds' records, and --resume
- * measures them again. A testing aid's pause (BCHOL_TUNE_PAUSE_MS) saves every one. */
-#define SAVE_EVERY_S 3.0
+ * time each), and the dense probes (--probe-every-to) end a size every few seconds. So the
+ * sweep saves at most every SAVE_EVERY_S seconds (a size's end included) and when it
+ * stops; a killed run loses at most those seconds' records, and --resume measures them
+ * again. A testing aid's pause (BCHOL_TUNE_PAUSE_MS) saves every one. */
+#define SAVE_EVERY_S 10.0
 
 /* Where the sweep's time went, for its last line. */
 typedef struct {
@@ -824,7 +826,9 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
             t0 = now_s();
             if (!stopped && confirm_size(o, f, ctx, &t, &w, p->items, todo, ntodo)) stopped = -1;
             run->clock.timing += now_s() - t0;
-            if (stopped >= 0 && save_now(o, f, &run->clock, &last_save)) stopped = -1;
+            if (stopped >= 0 && (pause_ms > 0 || now_s() - last_save >= SAVE_EVERY_S) &&
+                save_now(o, f, &run->clock, &last_save))
+                stopped = -1;
             tune_workload_free(&w);
             bchol_context_destroy(ctx);
         }
@@ -870,7 +874,6 @@ static int sweep(const tune_options *o, tune_file *f, bchol_context *base,
                         "--resume --output %s\n", run->new_done, done, total, f->path);
         return EXIT_INCOMPLETE;
     }
-    if (run->probes_follow) fprintf(stderr, "bchol tune: the grid is measured; now the sizes between\n");
     else fprintf(stderr, "bchol tune: complete (%d configurations) in %s\n", total, f->path);
     return 0;
 }
@@ -948,9 +951,9 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
     printf("# %d configurations to measure (seed %llu, fraction %g); %d pruned:\n", p.count, o->space.seed,
            o->space.fraction, count);
     if (o->probe_between)
-        printf("# then the sizes halfway between%s: up to %d configurations per variant each, chosen from "
-               "the grid's times\n", o->probe_every_to ? " (and every size between, up to --probe-every-to)" : "",
-               3 * o->probe_between + 1);
+        printf("# then the sizes halfway between: up to %d configurations per variant each, chosen from the "
+               "grid's times%s\n", 3 * o->probe_between + 1,
+               o->probe_every_to ? "; then every other size between up to --probe-every-to" : "");
     cJSON_ArrayForEach(r, pruned)
     {
         printf("#   %s %s n=%d: %d for %s (e.g. %s)\n",
@@ -1038,8 +1041,23 @@ int cmd_tune(int argc, char **argv)
     sweep_run run = {now_s(), 0, {0, 0, 0, 0}, o.probe_between > 0, 0};
     int rc = o.probes_only ? 0 : sweep(&o, &f, base, &dev, &p, &run);
     if (rc == 0 && o.probe_between > 0) {
+        if (!o.probes_only) fprintf(stderr, "bchol tune: the grid is measured; now the sizes halfway between\n");
         run.from = p.count;
-        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between, o.probe_every_to);
+        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
+        if (added < 0 || restrict_to_plan(&f, &p)) {
+            fprintf(stderr, "bchol tune: out of memory\n");
+            rc = -1;
+        } else {
+            run.probes_follow = o.probe_every_to > 0;
+            rc = sweep(&o, &f, base, &dev, &p, &run);
+        }
+    }
+    /* the dense probes, planned from the midpoints' times */
+    if (rc == 0 && o.probe_between > 0 && o.probe_every_to > 0) {
+        fprintf(stderr, "bchol tune: the midpoints are measured; now every other size between up to %d\n",
+                o.probe_every_to);
+        run.from = p.count;
+        const int added = tune_plan_probes_every(&p, &o.space, &f, base, &dev, o.probe_every_to);
         if (added < 0 || restrict_to_plan(&f, &p)) {
             fprintf(stderr, "bchol tune: out of memory\n");
             rc = -1;

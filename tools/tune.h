@@ -70,12 +70,14 @@ typedef struct tune_variant {
     /* 1: times the routine on data already interleaved (the factorization alone), which
      * competes with no other variant either: the entries the native routines run */
     int native;
-    /* The dense probes (--probe-every-to): how many fastest configurations of each grid end
-     * every size between them measures (0: none; only the midpoint is probed). The fused
+    /* The dense probes (--probe-every-to): how many fastest configurations of each of the
+     * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the
-     * H200, float tbc 8 is best at 28, tbc 2 at 30 by 16%), which no rule on the two ends
-     * predicted (docs/results/2026-11-25-h200-probe-points); the other variants measure
-     * their ends' best, so that each size compares the variants on its own times. */
+     * H200, float tbc 8 is best at 28, tbc 2 at 30 by 16%), which no rule on the grid's
+     * sizes predicted (docs/results/2026-11-25-h200-probe-points); fused takes 2 (offline,
+     * over the H200's held-out exhaustive sweeps up to 64: within 4% of each size's best,
+     * where the grid's ends alone missed float 28 by 9%), the others their fastest, so that
+     * each size compares the variants on its own times. */
     int probe_every_k;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
@@ -289,12 +291,16 @@ int tune_plan_make(tune_plan *p, const tune_space *space, bchol_context *ctx,
  * order; returns how many, or -1.
  */
 int tune_plan_probes(tune_plan *p, const tune_space *space, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k, int every_to);
-/* The dense probes (every_to > 0): besides the midpoint, every size strictly between two
- * neighbouring grid sizes lo < hi <= every_to, for each variant with a probe_every_k, with
- * that many of the ends' fastest configurations (the midpoint's rule with k = probe_every_k)
- * and the defaults. A variant whose best at both ends is over TUNE_PROBE_EVERY_SLACK times
- * the fastest strided variant's is not probed there. */
+                     const bchol_device_info *dev, int k);
+/* The dense probes (--probe-every-to), planned once the midpoints are measured: every
+ * other size strictly between two neighbouring grid sizes lo < hi <= every_to, between
+ * its nearest measured sizes (lo or the midpoint below it, the midpoint or hi above), with
+ * each variant's probe_every_k (the midpoint's rule with k = probe_every_k, without the
+ * defaults: they are measured at the grid's sizes and the midpoints). A variant whose best
+ * at both ends is over TUNE_PROBE_EVERY_SLACK times the fastest strided variant's is not
+ * probed there. Returns how many, or -1. */
+int tune_plan_probes_every(tune_plan *p, const tune_space *space, const tune_file *f, bchol_context *base,
+                           const bchol_device_info *dev, int every_to);
 #define TUNE_PROBE_EVERY_SLACK 1.5
 void tune_plan_free(tune_plan *p);
 

@@ -109,7 +109,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 const tune_variant tune_fused = {
     .name = "fused",
     .variant = BCHOL_VARIANT_FUSED,
-    .probe_every_k = 3,
+    .probe_every_k = 2,
     .nparams = NPARAMS,
     .param_names = names,
     .labels = labels,

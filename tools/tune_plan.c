@@ -214,11 +214,13 @@ static int find_cfg(const probe_rec *list, int count, const int *cfg, int nparam
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 #define PROBE_MAX_RECORDS 4096
+#define PROBE_MAX_VARIANTS 16
 
-/* Appends the probes of one variant at mid, between lo and hi (see tune_plan_probes). */
+/* Appends the probes of one variant at t's size, between the measured sizes lo and hi (see
+ * tune_plan_probes), with the defaults where with_default. */
 static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v, bchol_context *base,
-                         const tune_target *t, int lo, int hi, int k, probe_rec *a, probe_rec *b,
-                         probe_rec *both, const cJSON **recs)
+                         const tune_target *t, int lo, int hi, int k, int with_default, probe_rec *a,
+                         probe_rec *b, probe_rec *both, const cJSON **recs)
 {
     const int na = measured(f, t->precision, v, lo, a, recs, PROBE_MAX_RECORDS);
     const int nb = measured(f, t->precision, v, hi, b, recs, PROBE_MAX_RECORDS);
@@ -255,7 +257,7 @@ static int probe_variant(tune_plan *p, const tune_file *f, const tune_variant *v
         have_default |= is_default;
         count++;
     }
-    if (!have_default) {
+    if (!have_default && with_default) {
         if (plan_append(p, t, v, 0, deflt, 1)) return -1;
         count++;
     }
@@ -277,10 +279,24 @@ static int within_slack(const double best[2], const double fastest[2])
            (best[1] > 0 && best[1] <= TUNE_PROBE_EVERY_SLACK * fastest[1]);
 }
 
-int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
-                     const bchol_device_info *dev, int k, int every_to)
+/* The grid's sizes, sorted, each once; returns the count. */
+static int grid_sizes(const tune_space *o, int *sizes)
 {
-    int sizes[TUNE_MAX_SIZES], nsizes = 0, added = 0;
+    int n = 0;
+    memcpy(sizes, o->sizes, sizeof(int) * (size_t)o->nsizes);
+    qsort(sizes, (size_t)o->nsizes, sizeof *sizes, cmp_int);
+    for (int s = 0; s < o->nsizes; s++)
+        if (!n || sizes[s] != sizes[n - 1]) sizes[n++] = sizes[s];
+    return n;
+}
+
+/* Both stages of the probes: every_to == 0, the midpoints; else the sizes between the
+ * grid's and their midpoints up to every_to. */
+static int plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
+                       const bchol_device_info *dev, int k, int every_to)
+{
+    int sizes[TUNE_MAX_SIZES], added = 0;
+    const int nsizes = grid_sizes(o, sizes);
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
     const cJSON **recs = malloc(PROBE_MAX_RECORDS * sizeof *recs);
     if (!a || !recs) {
@@ -288,42 +304,33 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
         free(recs);
         return -1;
     }
-    memcpy(sizes, o->sizes, sizeof(int) * (size_t)o->nsizes);
-    qsort(sizes, (size_t)o->nsizes, sizeof *sizes, cmp_int);
-    for (int s = 0; s < o->nsizes; s++)
-        if (!nsizes || sizes[s] != sizes[nsizes - 1]) sizes[nsizes++] = sizes[s];
     for (const char *pr = o->precisions; *pr; pr++) {
         if (*pr == 'd' && !dev->fp64) continue;
         for (int s = 0; s + 1 < nsizes; s++) {
             const int lo = sizes[s], hi = sizes[s + 1], mid = lo + (hi - lo) / 2;
-            if (hi - lo < 2) continue;
-            /* the dense probes' slack: each strided variant's best at the two ends against
-             * the fastest one's */
-            double fastest[2] = {-1, -1};
-            if (hi <= every_to)
-                for (int v = 0; tune_variants[v]; v++) {
+            if (hi - lo < 2 || (every_to && hi > every_to)) continue;
+            for (int m = every_to ? lo + 1 : mid; m <= (every_to ? hi - 1 : mid); m++) {
+                if (every_to && m == mid) continue;
+                /* the dense probes' ends: the nearest measured sizes, the midpoint one of them */
+                const int end[2] = {every_to && m > mid ? mid : lo, every_to && m < mid ? mid : hi};
+                double best[PROBE_MAX_VARIANTS][2], fastest[2] = {-1, -1};
+                for (int v = 0; every_to && tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
                     const tune_variant *var = tune_variants[v];
-                    if (var->variable_sizes || var->solve || var->native || !variant_selected(o, var->name))
-                        continue;
+                    const int strided = !var->variable_sizes && !var->solve && !var->native;
                     for (int e = 0; e < 2; e++) {
-                        const double b = best_at(f, *pr, var, e ? hi : lo, a, recs);
-                        if (b > 0 && (fastest[e] < 0 || b < fastest[e])) fastest[e] = b;
+                        best[v][e] = strided && variant_selected(o, var->name) ? best_at(f, *pr, var, end[e], a, recs)
+                                                                              : -1;
+                        if (best[v][e] > 0 && (fastest[e] < 0 || best[v][e] < fastest[e])) fastest[e] = best[v][e];
                     }
                 }
-            for (int m = hi <= every_to ? lo + 1 : mid; m <= (hi <= every_to ? hi - 1 : mid); m++) {
                 tune_target t = {*dev, *pr, m, {0}, 0, 0};
                 bchol_potrf_params(base, *pr, m, &t.defaults, NULL);
-                for (int v = 0; tune_variants[v]; v++) {
+                for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
                     const tune_variant *var = tune_variants[v];
                     if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
-                    int kk = k;
-                    if (m != mid) {
-                        const double ends[2] = {best_at(f, *pr, var, lo, a, recs), best_at(f, *pr, var, hi, a, recs)};
-                        if (!var->probe_every_k || !within_slack(ends, fastest)) continue;
-                        kk = var->probe_every_k;
-                    }
-                    const int c = probe_variant(p, f, var, base, &t, lo, hi, kk, a, a + PROBE_MAX_RECORDS,
-                                                a + 2 * PROBE_MAX_RECORDS, recs);
+                    if (every_to && (!var->probe_every_k || !within_slack(best[v], fastest))) continue;
+                    const int c = probe_variant(p, f, var, base, &t, end[0], end[1], every_to ? var->probe_every_k : k,
+                                                !every_to, a, a + PROBE_MAX_RECORDS, a + 2 * PROBE_MAX_RECORDS, recs);
                     if (c < 0) {
                         free(a);
                         free(recs);
@@ -337,6 +344,18 @@ int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bcho
     free(a);
     free(recs);
     return added;
+}
+
+int tune_plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
+                     const bchol_device_info *dev, int k)
+{
+    return plan_probes(p, o, f, base, dev, k, 0);
+}
+
+int tune_plan_probes_every(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
+                           const bchol_device_info *dev, int every_to)
+{
+    return every_to > 0 ? plan_probes(p, o, f, base, dev, 0, every_to) : 0;
 }
 
 void tune_plan_free(tune_plan *p)
