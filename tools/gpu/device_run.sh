@@ -49,19 +49,20 @@
 #             tree and run again until the log says "complete".
 #             Budget: `bchol tune --dry-run` with the same options lists the plan (it reads
 #             no file: add the file's --set, below, to list a resumed plan): on the H200
-#             with --set unroll=tiles, 4408 configurations (staged layout included),
-#             vbatched 2896 of them. From an empty file (2026-11-25, d15b623) the
-#             grid took 11m21s of tuning in two calls and the midpoint probes 1m35s (374
-#             configurations): 12m56s, 4-9 configurations a second (builds of 1.8-2.5 s in
-#             15 processes; docs/results/2026-11-25-h200-probe-points). The shipped file was begun with --set unroll=tiles, which a resume
+#             with --set unroll=tiles, 5128 grid configurations (staged layout included),
+#             vbatched 2896 of them, fused 1004 (every one up to 64). From an empty file
+#             (2026-11-25, 740e18f) the grid took 14m29s of tuning, the midpoints 1m36s
+#             (385) and every other size up to 64 3m04s (670): 19m09s over three calls,
+#             4-7 configurations a second (builds of 1.8-2.5 s in 15 processes;
+#             docs/results/2026-11-25-h200-dense-probes). The shipped file was begun with --set unroll=tiles, which a resume
 #             keeps (options not given come from the file); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
 #             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
 #             records are kept and not timed again) tunes the solve alone in one call. A
 #             call of `tune` takes at most TUNE_MINUTES plus the build of bchol (12 s on
 #             the H200's 16 cores), one more build limit for the configuration started
-#             last and the report; with TUNE_MINUTES=8.75 two calls made back to back
-#             end with "complete". If the first call's ETA (tune.log) says the plan will
+#             last and the report; with TUNE_MINUTES=8.9 three calls made back to back
+#             end with "complete" (the third takes about a minute). If the first call's ETA (tune.log) says the plan will
 #             not fit, lower TUNE_FRACTION in the next calls: a smaller fraction draws a
 #             subset of the same configurations (same seed), and those measured outside
 #             it stay in the file without competing.
