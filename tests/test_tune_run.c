@@ -963,6 +963,28 @@ static void rechoose(void)
     cJSON_Delete(root);
     rc = RUN(NULL, "tune", "--rechoose", dir);
     CHECK(rc == 1, "bchol tune --rechoose on a folder: exit %d, wanted 1", rc);
+    /* Sizes measured next to each other (the dense probes): the entry at 100 serves 100
+     * alone, so it keeps its best, ib 8, although ib 16 is within 3% there and best at 101 */
+#define REC(n, ib, ms) "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": " #n ", \"params\": " \
+    "{\"ib\": " #ib ", \"tbc\": 1, \"rpt\": 1, \"shape\": \"fixed\"}, \"ms\": " #ms "}"
+    const char *adjacent =
+        "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"bchol_version\": \"test\", \"devices\": ["
+        "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A\", \"name\": \"D\", \"chosen\": [], "
+        "\"tried\": [" REC(100, 8, 1.00) ", " REC(100, 16, 1.02) ", " REC(101, 8, 2.0) ", " REC(101, 16, 1.0) "]}]}\n";
+#undef REC
+    f = fopen(file, "w");
+    CHECK(f && fputs(adjacent, f) >= 0 && !fclose(f), "cannot write %s", file);
+    rc = RUN(NULL, "tune", "--rechoose", file);
+    root = load(file);
+    const cJSON *e = NULL, *x;
+    if (root)
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                                                   root, "devices"), 0), "chosen"))
+            if (cJSON_GetObjectItemCaseSensitive(x, "n")->valueint == 100) e = x;
+    const int ib100 = e ? cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "params"), "ib")->valueint
+                        : 0;
+    CHECK(rc == 0 && ib100 == 8, "adjacent sizes 100 and 101: exit %d, ib %d chosen at 100, wanted 8", rc, ib100);
+    cJSON_Delete(root);
 }
 
 /* A vbatched sweep added to a file of a fused sweep at the same size: its confirmation

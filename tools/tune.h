@@ -74,10 +74,12 @@ typedef struct tune_variant {
      * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the
      * H200, float tbc 8 is best at 28, tbc 2 at 30 by 16%), which no rule on the grid's
-     * sizes predicted (docs/results/2026-11-25-h200-probe-points); fused takes 2 (offline,
-     * over the H200's held-out exhaustive sweeps up to 64: within 4% of each size's best,
-     * where the grid's ends alone missed float 28 by 9%), the others their fastest, so that
-     * each size compares the variants on its own times. */
+     * sizes predicted (docs/results/2026-11-25-h200-probe-points); fused takes 2, the
+     * others their fastest, so that each size compares the variants on its own times.
+     * Measured on the H200 with full fused sweeps at the grid's sizes: 40 of 41 held-out
+     * picks within 5% of an exhaustive search; float 28's best (7.6% ahead) is slow at
+     * every size around it, so no candidate rule finds it
+     * (docs/results/2026-11-25-h200-dense-probes). */
     int probe_every_k;
     int nparams;
     const char *const *param_names; /* keys of "params" in tuning files */
