@@ -1283,7 +1283,8 @@ static void records_at(const char *path, int n, int *fused, int *odd, int *ilv)
 }
 
 /* --probe-every-to 8 on the grid 4, 8, its midpoint 6 measured too (records of the sweep
- * at 4, 6, 8 with set times; --probe-between 4 makes them all the midpoint's): 5 and 7 are probed between their nearest measured sizes
+ * at 4, 6, 8 with set times; with --probes-only all of them stay candidates at 6, not only
+ * the few that the midpoint's plan takes with --probe-between 1): 5 and 7 are probed between their nearest measured sizes
  * (4 and 6, 6 and 8). Fused takes 2 fastest at each and 2 more of its 8 configurations: the
  * one fastest at 6 alone (tbc 8, rpt 2, slowest at 4 and 8) among them. Interleaved takes
  * its fastest, unless its best at both is over 1.5x fused's (twice as slow: none; 1.4x:
@@ -1311,11 +1312,11 @@ static void probe_every(void)
     set_times(root, "interleaved", 0, 1.5, 0);
     save_json(root, near);
     cJSON_Delete(root);
-    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
+    rc = RUN(NULL, "tune", "--output", slow, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "1",
              "--probe-every-to", "8", "--quiet");
-    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
+    int rc2 = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "1",
                   "--probe-every-to", "8", "--quiet");
-    int rc3 = RUN(NULL, "tune", "--output", mid, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "4",
+    int rc3 = RUN(NULL, "tune", "--output", mid, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "1",
                   "--probe-every-to", "7", "--quiet");
     CHECK(rc == 0 && rc2 == 0 && rc3 == 0, "--probes-only --probe-every-to: exit %d, %d and %d", rc, rc2, rc3);
     for (int n = 5; n <= 7; n += 2) {

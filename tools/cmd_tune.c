@@ -1030,7 +1030,9 @@ int cmd_tune(int argc, char **argv)
     tune_plan p = {0};
     cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
     if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
-    /* --probes-only: no grid sweep, and so every record of the grid competes */
+    /* --probes-only: no grid sweep, and so every record competes, at the probed sizes too
+     * (restricting those to the probes' plan would drop, say, an exhaustive sweep at a
+     * midpoint from the choice there) */
     if ((!o.probes_only && tune_plan_make(&p, &o.space, base, &dev, pruned)) || restrict_to_plan(&f, &p)) {
         fprintf(stderr, "bchol tune: out of memory\n");
         return 1;
@@ -1044,7 +1046,7 @@ int cmd_tune(int argc, char **argv)
         if (!o.probes_only) fprintf(stderr, "bchol tune: the grid is measured; now the sizes halfway between\n");
         run.from = p.count;
         const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
-        if (added < 0 || restrict_to_plan(&f, &p)) {
+        if (added < 0 || (!o.probes_only && restrict_to_plan(&f, &p))) {
             fprintf(stderr, "bchol tune: out of memory\n");
             rc = -1;
         } else {
@@ -1058,7 +1060,7 @@ int cmd_tune(int argc, char **argv)
                 o.probe_every_to);
         run.from = p.count;
         const int added = tune_plan_probes_every(&p, &o.space, &f, base, &dev, o.probe_every_to);
-        if (added < 0 || restrict_to_plan(&f, &p)) {
+        if (added < 0 || (!o.probes_only && restrict_to_plan(&f, &p))) {
             fprintf(stderr, "bchol tune: out of memory\n");
             rc = -1;
         } else {
