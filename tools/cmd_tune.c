@@ -936,6 +936,24 @@ static int restrict_to_plan(tune_file *f, const tune_plan *p)
     return 0;
 }
 
+/* One stage of the probes, appended to p and swept: the midpoints (dense = 0), then, with
+ * --probe-every-to, the other sizes between (dense = 1). With --probes-only every record
+ * stays a candidate at the probed sizes too: restricting those to the probes' plan would
+ * drop, say, an exhaustive sweep at a midpoint from the choice there. */
+static int sweep_probes(const tune_options *o, tune_file *f, bchol_context *base, const bchol_device_info *dev,
+                        tune_plan *p, sweep_run *run, int dense)
+{
+    run->from = p->count;
+    const int added = dense ? tune_plan_probes_every(p, &o->space, f, base, dev, o->probe_every_to)
+                            : tune_plan_probes(p, &o->space, f, base, dev, o->probe_between);
+    if (added < 0 || (!o->probes_only && restrict_to_plan(f, p))) {
+        fprintf(stderr, "bchol tune: out of memory\n");
+        return -1;
+    }
+    run->probes_follow = !dense && o->probe_every_to > 0;
+    return sweep(o, f, base, dev, p, run);
+}
+
 /* --dry-run: the plan on stdout, one configuration per line, then the pruned counts. */
 static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info *dev)
 {
@@ -1030,9 +1048,7 @@ int cmd_tune(int argc, char **argv)
     tune_plan p = {0};
     cJSON *pruned = cJSON_GetObjectItemCaseSensitive(f.section, "pruned");
     if (!pruned) pruned = cJSON_AddArrayToObject(f.section, "pruned");
-    /* --probes-only: no grid sweep, and so every record competes, at the probed sizes too
-     * (restricting those to the probes' plan would drop, say, an exhaustive sweep at a
-     * midpoint from the choice there) */
+    /* --probes-only: no grid sweep, and so every record competes (see sweep_probes) */
     if ((!o.probes_only && tune_plan_make(&p, &o.space, base, &dev, pruned)) || restrict_to_plan(&f, &p)) {
         fprintf(stderr, "bchol tune: out of memory\n");
         return 1;
@@ -1044,29 +1060,13 @@ int cmd_tune(int argc, char **argv)
     int rc = o.probes_only ? 0 : sweep(&o, &f, base, &dev, &p, &run);
     if (rc == 0 && o.probe_between > 0) {
         if (!o.probes_only) fprintf(stderr, "bchol tune: the grid is measured; now the sizes halfway between\n");
-        run.from = p.count;
-        const int added = tune_plan_probes(&p, &o.space, &f, base, &dev, o.probe_between);
-        if (added < 0 || (!o.probes_only && restrict_to_plan(&f, &p))) {
-            fprintf(stderr, "bchol tune: out of memory\n");
-            rc = -1;
-        } else {
-            run.probes_follow = o.probe_every_to > 0;
-            rc = sweep(&o, &f, base, &dev, &p, &run);
-        }
+        rc = sweep_probes(&o, &f, base, &dev, &p, &run, 0);
     }
     /* the dense probes, planned from the midpoints' times */
     if (rc == 0 && o.probe_between > 0 && o.probe_every_to > 0) {
         fprintf(stderr, "bchol tune: the midpoints are measured; now every other size between up to %d\n",
                 o.probe_every_to);
-        run.from = p.count;
-        const int added = tune_plan_probes_every(&p, &o.space, &f, base, &dev, o.probe_every_to);
-        if (added < 0 || (!o.probes_only && restrict_to_plan(&f, &p))) {
-            fprintf(stderr, "bchol tune: out of memory\n");
-            rc = -1;
-        } else {
-            run.probes_follow = 0;
-            rc = sweep(&o, &f, base, &dev, &p, &run);
-        }
+        rc = sweep_probes(&o, &f, base, &dev, &p, &run, 1);
     }
     tune_plan_free(&p);
     tune_file_close(&f);

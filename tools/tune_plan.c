@@ -271,6 +271,22 @@ static double best_at(const tune_file *f, char precision, const tune_variant *v,
     return measured(f, precision, v, n, a, recs, PROBE_MAX_RECORDS) ? a[0].ms : -1;
 }
 
+/* Each strided variant's best sweep time at lo and hi (-1: none, or not strided), and the
+ * fastest of them at each: the dense probes' slack. */
+static void end_bests(const tune_space *o, const tune_file *f, char precision, int lo, int hi,
+                      double best[][2], double fastest[2], probe_rec *a, const cJSON **recs)
+{
+    fastest[0] = fastest[1] = -1;
+    for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
+        const tune_variant *var = tune_variants[v];
+        const int strided = !var->variable_sizes && !var->solve && !var->native && variant_selected(o, var->name);
+        for (int e = 0; e < 2; e++) {
+            best[v][e] = strided ? best_at(f, precision, var, e ? hi : lo, a, recs) : -1;
+            if (best[v][e] > 0 && (fastest[e] < 0 || best[v][e] < fastest[e])) fastest[e] = best[v][e];
+        }
+    }
+}
+
 /* Whether a strided variant with these bests at the two ends is within the dense probes'
  * slack of the fastest strided variant at one end at least. */
 static int within_slack(const double best[2], const double fastest[2])
@@ -290,8 +306,33 @@ static int grid_sizes(const tune_space *o, int *sizes)
     return n;
 }
 
-/* Both stages of the probes: every_to == 0, the midpoints; else the sizes between the
- * grid's and their midpoints up to every_to. */
+/* Appends the probes at m between the measured sizes lo and hi of every selected variant
+ * that factors strided batches: k configurations each and the defaults (a midpoint), or,
+ * with best (end_bests of lo and hi), each variant's probe_every_k within the slack and no
+ * defaults (the dense probes). Returns how many, or -1. a: room for 3 * PROBE_MAX_RECORDS,
+ * recs for PROBE_MAX_RECORDS. */
+static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
+                      const bchol_device_info *dev, char precision, int m, int lo, int hi, int k,
+                      double best[][2], const double fastest[2], probe_rec *a, const cJSON **recs)
+{
+    tune_target t = {*dev, precision, m, {0}, 0, 0};
+    bchol_potrf_params(base, precision, m, &t.defaults, NULL);
+    int added = 0;
+    for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
+        const tune_variant *var = tune_variants[v];
+        if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
+        if (best && (!var->probe_every_k || !within_slack(best[v], fastest))) continue;
+        const int c = probe_variant(p, f, var, base, &t, lo, hi, best ? var->probe_every_k : k, !best, a,
+                                    a + PROBE_MAX_RECORDS, a + 2 * PROBE_MAX_RECORDS, recs);
+        if (c < 0) return -1;
+        added += c;
+    }
+    return added;
+}
+
+/* Both stages of the probes: every_to == 0, the midpoints; else the other sizes between
+ * the grid's up to every_to, each between its nearest measured sizes (lo or the midpoint,
+ * the midpoint or hi). */
 static int plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
                        const bchol_device_info *dev, int k, int every_to)
 {
@@ -299,48 +340,28 @@ static int plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bc
     const int nsizes = grid_sizes(o, sizes);
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
     const cJSON **recs = malloc(PROBE_MAX_RECORDS * sizeof *recs);
-    if (!a || !recs) {
-        free(a);
-        free(recs);
-        return -1;
-    }
-    for (const char *pr = o->precisions; *pr; pr++) {
+    double best[PROBE_MAX_VARIANTS][2], fastest[2];
+    for (const char *pr = o->precisions; a && recs && *pr && added >= 0; pr++) {
         if (*pr == 'd' && !dev->fp64) continue;
-        for (int s = 0; s + 1 < nsizes; s++) {
+        for (int s = 0; s + 1 < nsizes && added >= 0; s++) {
             const int lo = sizes[s], hi = sizes[s + 1], mid = lo + (hi - lo) / 2;
             if (hi - lo < 2 || (every_to && hi > every_to)) continue;
-            for (int m = every_to ? lo + 1 : mid; m <= (every_to ? hi - 1 : mid); m++) {
-                if (every_to && m == mid) continue;
-                /* the dense probes' ends: the nearest measured sizes, the midpoint one of them */
-                const int end[2] = {every_to && m > mid ? mid : lo, every_to && m < mid ? mid : hi};
-                double best[PROBE_MAX_VARIANTS][2], fastest[2] = {-1, -1};
-                for (int v = 0; every_to && tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
-                    const tune_variant *var = tune_variants[v];
-                    const int strided = !var->variable_sizes && !var->solve && !var->native;
-                    for (int e = 0; e < 2; e++) {
-                        best[v][e] = strided && variant_selected(o, var->name) ? best_at(f, *pr, var, end[e], a, recs)
-                                                                              : -1;
-                        if (best[v][e] > 0 && (fastest[e] < 0 || best[v][e] < fastest[e])) fastest[e] = best[v][e];
-                    }
-                }
-                tune_target t = {*dev, *pr, m, {0}, 0, 0};
-                bchol_potrf_params(base, *pr, m, &t.defaults, NULL);
-                for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
-                    const tune_variant *var = tune_variants[v];
-                    if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
-                    if (every_to && (!var->probe_every_k || !within_slack(best[v], fastest))) continue;
-                    const int c = probe_variant(p, f, var, base, &t, end[0], end[1], every_to ? var->probe_every_k : k,
-                                                !every_to, a, a + PROBE_MAX_RECORDS, a + 2 * PROBE_MAX_RECORDS, recs);
-                    if (c < 0) {
-                        free(a);
-                        free(recs);
-                        return -1;
-                    }
-                    added += c;
+            if (!every_to) {
+                const int c = probe_size(p, o, f, base, dev, *pr, mid, lo, hi, k, NULL, NULL, a, recs);
+                added = c < 0 ? -1 : added + c;
+                continue;
+            }
+            for (int half = 0; half < 2 && added >= 0; half++) {
+                const int from = half ? mid : lo, to = half ? hi : mid;
+                end_bests(o, f, *pr, from, to, best, fastest, a, recs);
+                for (int m = from + 1; m < to && added >= 0; m++) {
+                    const int c = probe_size(p, o, f, base, dev, *pr, m, from, to, 0, best, fastest, a, recs);
+                    added = c < 0 ? -1 : added + c;
                 }
             }
         }
     }
+    if (!a || !recs) added = -1;
     free(a);
     free(recs);
     return added;
