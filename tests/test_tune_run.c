@@ -11,7 +11,8 @@
  * draws the same configurations for the same seed; a narrower space on resume leaves the
  * other records out of the choice. The "rechoose" case needs no device: the choice among
  * near-best configurations by the next size, through bchol tune --rechoose on a file
- * written here. The "shared" case: one build process per program, not per configuration.
+ * written here. The "shared" case: one build per program, not per configuration, and one
+ * build process for many builds.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
  *                 native | vbatched_round | probes | probe_ties | probe_every]
@@ -642,7 +643,7 @@ static double seconds_now(void)
 static int child_alive(pid_t pid)
 {
     char want[32];
-    int len = snprintf(want, sizeof want, "--build-child%c%ld", 0, (long)pid) + 1;
+    int len = snprintf(want, sizeof want, "--build-server%c%ld", 0, (long)pid) + 1;
     DIR *d = opendir("/proc");
     struct dirent *e;
     int found = 0;
@@ -830,10 +831,10 @@ static void build_limits(void)
     rmdir(dir);
 }
 
-/* Build processes shared by configurations that differ only in launch parameters: a
- * vbatched sweep over tbc (a launch argument) and the ETM (a build macro) starts one build
- * process per program (BCHOL_TUNE_BUILD_LOG lists them), and every configuration is
- * measured. */
+/* Builds shared by configurations that differ only in launch parameters: a vbatched sweep
+ * over tbc (a launch argument) and the ETM (a build macro) builds each program once
+ * (BCHOL_TUNE_BUILD_LOG lists the builds), and every configuration is measured; the
+ * builds run in --jobs - 1 build processes, one after another in each. */
 static void shared_builds(void)
 {
     char log[160];
@@ -871,13 +872,26 @@ static void shared_builds(void)
     }
     cJSON_Delete(root);
     remove(file);
-    int builds = 0;
+    /* each build's line ends with the process that built it */
+    int builds = 0, npids = 0;
+    long pids[32];
+    char line[600];
     FILE *f = fopen(log, "r");
-    for (int c; f && (c = fgetc(f)) != EOF;) builds += c == '\n';
+    while (f && fgets(line, sizeof line, f)) {
+        builds++;
+        const char *p = strstr(line, " pid=");
+        const long pid = p ? atol(p + 5) : -1;
+        int k = 0;
+        while (k < npids && pids[k] != pid) k++;
+        if (k == npids && npids < 32) pids[npids++] = pid;
+    }
     if (f) fclose(f);
-    printf("%d configurations of %d programs: %d build processes\n", records, nkeys, builds);
-    CHECK(records > nkeys && builds == nkeys, "%d configurations of %d programs took %d build processes, wanted %d",
+    printf("%d configurations of %d programs: %d builds in %d build processes\n", records, nkeys, builds, npids);
+    CHECK(records > nkeys && builds == nkeys, "%d configurations of %d programs took %d builds, wanted %d",
           records, nkeys, builds, nkeys);
+    /* --jobs 3: two build processes, each building one program after another */
+    CHECK(npids >= 1 && npids <= 2 && pids[0] > 0, "%d builds ran in %d build processes (wanted at most 2)",
+          builds, npids);
 }
 
 /* bchol tune --rechoose on a hand-made file: within 3% of a size's best, the configuration

@@ -990,7 +990,7 @@ static int dry_run(tune_options *o, bchol_context *base, const bchol_device_info
 int cmd_tune(int argc, char **argv)
 {
     /* the hidden mode of the build processes (tune_prebuild.c) */
-    if (argc > 1 && !strcmp(argv[1], "--build-child")) return tune_build_child(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "--build-server")) return tune_build_server(argc - 1, argv + 1);
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);

@@ -326,9 +326,10 @@ cJSON *tune_record_failed(const tune_workload *w, const tune_item *it, const cha
 
 /*
  * Builds in child processes (tune_prebuild.c): each configuration of the sweep is built by
- * a child process with a time limit, up to jobs - 1 of them at once ahead of the one being
+ * a build process with a time limit, up to jobs - 1 of them at once ahead of the one being
  * timed (one at a time with jobs = 1), so that the parent's own build is a load from the
- * on-disk caches. Used when timeout_s > 0 or jobs > 1; otherwise the caller builds.
+ * on-disk caches. A build process builds one configuration after another. Used when
+ * timeout_s > 0 or jobs > 1; otherwise the caller builds.
  */
 typedef struct {
     int jobs;
@@ -344,11 +345,11 @@ void tune_prebuild_start(const tune_build_options *o, char uplo, const tune_item
  * its build time); 1: failed or too slow, why says it (*seconds: how long it ran); -1: not
  * built in a child (the caller builds it); -2: a stop was requested. */
 int tune_prebuild_wait(int k, char *why, size_t size, double *seconds);
-/* Ends the sweep's builds (a child still running is killed). */
+/* Ends the sweep's builds (the build processes are killed). */
 void tune_prebuild_stop(void);
-/* The hidden mode `bchol tune --build-child ...` that a child runs (argv[0] is
- * "--build-child"); its exit status. */
-int tune_build_child(int argc, char **argv);
+/* The hidden mode `bchol tune --build-server ...` that a build process runs (argv[0] is
+ * "--build-server"); its exit status. */
+int tune_build_server(int argc, char **argv);
 
 /* ---- report (tune_report.c) --------------------------------------------------------- */
 
