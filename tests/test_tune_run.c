@@ -1302,7 +1302,8 @@ static void records_at(const char *path, int n, int *fused, int *odd, int *ilv)
  * (4 and 6, 6 and 8). Fused takes 2 fastest at each and 2 more of its 8 configurations: the
  * one fastest at 6 alone (tbc 8, rpt 2, slowest at 4 and 8) among them. Interleaved takes
  * its fastest, unless its best at both is over 1.5x fused's (twice as slow: none; 1.4x:
- * probed); no defaults. With --probe-every-to 7 the interval does not qualify. --full-to:
+ * probed); no defaults. With --probe-every-to 7 the interval does not qualify.
+ * --probe-full-to: every fused configuration at the probed sizes up to it. --full-to:
  * every fused configuration up to its size whatever --fraction, the drawn ones above. */
 static void probe_every(void)
 {
@@ -1352,6 +1353,28 @@ static void probe_every(void)
     const cJSON *pe = cJSON_GetObjectItemCaseSensitive(tn, "probe_every_to");
     CHECK(cJSON_IsNumber(pe) && pe->valueint == 8, "probe_every_to is not recorded in the tuner's settings");
     cJSON_Delete(root);
+    /* --probe-full-to 5 with --full-to fused: every fused configuration (8, and the
+     * defaults if they are not among them) at 5, the candidates at 7 */
+    char full[4200];
+    snprintf(full, sizeof full, "%s.full.json", file);
+    root = load(slow);
+    if (root) save_json(root, full);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", full, "--resume", "--probes-only", "--n", "4,8", "--probe-between", "1",
+             "--probe-every-to", "8", "--full-to", "fused=4", "--probe-full-to", "5", "--quiet");
+    int fused5, odd5, ilv5, fused7, odd7, ilv7;
+    records_at(full, 5, &fused5, &odd5, &ilv5);
+    records_at(full, 7, &fused7, &odd7, &ilv7);
+    root = load(full);
+    tn = root ? cJSON_GetObjectItemCaseSensitive(root, "tuner") : NULL;
+    pe = cJSON_GetObjectItemCaseSensitive(tn, "probe_full_to");
+    CHECK(rc == 0 && fused5 >= 8 && fused5 <= 9 && fused7 >= 4 && fused7 <= 6 && cJSON_IsNumber(pe) && pe->valueint == 5,
+          "--probe-full-to 5: exit %d, %d fused records at 5 (wanted all 8, and the defaults), %d at 7 (wanted 4 "
+          "to 6), probe_full_to %s recorded", rc, fused5, fused7, cJSON_IsNumber(pe) ? "" : "not");
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", full, "--probes-only", "--probe-between", "1", "--probe-full-to", "5");
+    CHECK(rc == 2, "--probe-full-to without --full-to: exit %d, wanted 2", rc);
+    remove(full);
     rc = RUN(NULL, "tune", "--output", near, "--resume", "--probes-only", "--probe-every-to", "8", "--probe-between",
              "0", "--quiet");
     CHECK(rc == 2, "--probe-every-to without --probe-between: exit %d, wanted 2", rc);

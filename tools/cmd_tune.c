@@ -43,7 +43,7 @@ typedef struct {
     int has_seed;
     struct {
         int sizes, precisions, variants, uplo, batch, reps, warmup, fraction, sets, also_default,
-            statistic, nrhs, probe_between, probe_every_to, full_to;
+            statistic, nrhs, probe_between, probe_every_to, full_to, probe_full_to;
     } given;
 } tune_options;
 
@@ -100,6 +100,9 @@ static void usage(FILE *f)
             "                      time at both: none) and no defaults (default 0: none)\n"
             "  --full-to VARIANT=N every configuration of VARIANT at the sizes up to N, whatever\n"
             "                      --fraction (the probes above take their candidates from them)\n"
+            "  --probe-full-to N   with --full-to VARIANT=..: every configuration of VARIANT at the\n"
+            "                      probed sizes up to N too, in place of the probes' candidates\n"
+            "                      (default 0: none)\n"
             "  --probes-only       measure only those probes, planned from every record already in\n"
             "                      the file at the sizes --n (with --resume, for a file tuned\n"
             "                      without them)\n"
@@ -296,6 +299,16 @@ static int parse(int argc, char **argv, tune_options *o)
             o->space.full_to = (int)n;
             o->given.full_to = 1;
         }
+        else if (!strcmp(k, "--probe-full-to")) {
+            char *end;
+            const long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 0 || n > 1 << 20) {
+                fprintf(stderr, "bchol tune: bad --probe-full-to \"%s\" (a size >= 0)\n", v);
+                return -1;
+            }
+            o->space.probe_full_to = (int)n;
+            o->given.probe_full_to = 1;
+        }
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
         else if (!strcmp(k, "--build-timeout")) {
             char *end;
@@ -319,6 +332,10 @@ static int parse(int argc, char **argv, tune_options *o)
     }
     if (o->probe_every_to && !o->probe_between) {
         fprintf(stderr, "bchol tune: --probe-every-to needs --probe-between K (K >= 1)\n");
+        return -1;
+    }
+    if (o->space.probe_full_to && (!o->probe_between || (!o->space.full_variant[0] && !o->resume))) {
+        fprintf(stderr, "bchol tune: --probe-full-to needs --probe-between K (K >= 1) and --full-to VARIANT=N\n");
         return -1;
     }
     if (o->probes_only && !o->probe_between) {
@@ -366,6 +383,7 @@ static cJSON *settings_json(const tune_options *o)
         cJSON *full = cJSON_AddObjectToObject(t, "full_to");
         cJSON_AddNumberToObject(full, o->space.full_variant, o->space.full_to);
     }
+    if (o->space.probe_full_to) cJSON_AddNumberToObject(t, "probe_full_to", o->space.probe_full_to);
     return t;
 }
 
@@ -433,6 +451,9 @@ static void settings_from_file(tune_options *o, const cJSON *t)
         snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", x->child->string);
         o->space.full_to = x->child->valueint;
     }
+    if (!o->given.probe_full_to && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_full_to")) &&
+        x->valueint >= 0)
+        o->space.probe_full_to = x->valueint;
 }
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)

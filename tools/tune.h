@@ -252,6 +252,9 @@ typedef struct {
      * whatever the fraction (full_variant empty: none) */
     char full_variant[32];
     int full_to;
+    /* --probe-full-to N: that variant's every configuration at the probed sizes up to N
+     * too (the midpoints and the dense probes), in place of the probes' candidates */
+    int probe_full_to;
 } tune_space;
 
 /* How each configuration is run and timed. */

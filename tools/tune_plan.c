@@ -73,7 +73,7 @@ typedef struct {
 /* Appends the configurations of one variant at one size (and nrhs); pruned ones are counted
  * into pruned (replacing the file's earlier counts for that size and nrhs). */
 static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *ctx,
-                        const tune_target *t, cJSON *pruned_list)
+                        const tune_target *t, cJSON *pruned_list, int all)
 {
     int vals[TUNE_MAX_PARAMS][TUNE_MAX_VALUES], nv[TUNE_MAX_PARAMS], idx[TUNE_MAX_PARAMS] = {0};
     for (int i = 0; i < v->nparams; i++) {
@@ -106,7 +106,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
             tune_item it = {t->precision, t->n, v, t->nrhs, {0}, is_default, ""};
             memcpy(it.cfg, cfg, sizeof cfg);
             item_key(&it);
-            const int full = o->full_variant[0] && !strcmp(o->full_variant, v->name) && t->n <= o->full_to;
+            const int full = all || (o->full_variant[0] && !strcmp(o->full_variant, v->name) && t->n <= o->full_to);
             if (is_default || full || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
                 tune_item *slot = plan_add(p);
                 if (!slot) return -1;
@@ -164,7 +164,7 @@ int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
                 const int runs = tune_variants[v]->solve ? o->nnrhs : 1;
                 for (int k = 0; k < runs; k++) {
                     t.nrhs = tune_variants[v]->solve ? o->nrhs[k] : 0;
-                    if (plan_variant(p, o, tune_variants[v], base, &t, pruned)) return -1;
+                    if (plan_variant(p, o, tune_variants[v], base, &t, pruned, 0)) return -1;
                 }
             }
     }
@@ -306,11 +306,24 @@ static int grid_sizes(const tune_space *o, int *sizes)
     return n;
 }
 
+/* Every configuration of a variant at t's size (--probe-full-to); returns how many, or -1.
+ * The pruned counts are not recorded, as for the other probes. */
+static int probe_all(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *base,
+                     const tune_target *t)
+{
+    cJSON *pruned = cJSON_CreateArray();
+    const int before = p->count;
+    const int rc = pruned ? plan_variant(p, o, v, base, t, pruned, 1) : -1;
+    cJSON_Delete(pruned);
+    return rc ? -1 : p->count - before;
+}
+
 /* Appends the probes at m between the measured sizes lo and hi of every selected variant
  * that factors strided batches: k configurations each and the defaults (a midpoint), or,
  * with best (end_bests of lo and hi), each variant's probe_every_k within the slack and no
- * defaults (the dense probes). Returns how many, or -1. a: room for 3 * PROBE_MAX_RECORDS,
- * recs for PROBE_MAX_RECORDS. */
+ * defaults (the dense probes); --probe-full-to's variant every configuration up to its
+ * size. Returns how many, or -1. a: room for 3 * PROBE_MAX_RECORDS, recs for
+ * PROBE_MAX_RECORDS. */
 static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bchol_context *base,
                       const bchol_device_info *dev, char precision, int m, int lo, int hi, int k,
                       double best[][2], const double fastest[2], probe_rec *a, const cJSON **recs)
@@ -321,9 +334,11 @@ static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bch
     for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
         if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
-        if (best && (!var->probe_every_k || !within_slack(best[v], fastest))) continue;
-        const int c = probe_variant(p, f, var, base, &t, lo, hi, best ? var->probe_every_k : k, !best, a,
-                                    a + PROBE_MAX_RECORDS, a + 2 * PROBE_MAX_RECORDS, recs);
+        const int all = o->full_variant[0] && !strcmp(o->full_variant, var->name) && m <= o->probe_full_to;
+        if (best && ((!all && !var->probe_every_k) || !within_slack(best[v], fastest))) continue;
+        const int c = all ? probe_all(p, o, var, base, &t)
+                          : probe_variant(p, f, var, base, &t, lo, hi, best ? var->probe_every_k : k, !best, a,
+                                          a + PROBE_MAX_RECORDS, a + 2 * PROBE_MAX_RECORDS, recs);
         if (c < 0) return -1;
         added += c;
     }

@@ -39,10 +39,11 @@
 #             and double, a seeded $TUNE_FRACTION (0.2) of each size's configurations (the
 #             defaults always; every fused one up to $TUNE_FULL_TO, fused=64), then the
 #             probes: the midpoints, and every size between up to $PROBE_EVERY_TO (64) with
-#             fewer configurations; the choices also become the architecture's default
+#             fewer configurations (every fused one at the probed sizes up to
+#             $PROBE_FULL_TO, 32); the choices also become the architecture's default
 #             (TUNE_ALSO_DEFAULT=architecture; set it empty for a second device of the same
 #             architecture, e.g. TUNE_FILE=data/tuning/nvidia-h100.json). Kernels are
-#             built in $TUNE_JOBS - 1 (15) child processes ahead of the timing; a configuration whose build takes more than
+#             built in $TUNE_JOBS - 1 (15) build processes ahead of the timing; a configuration whose build takes more than
 #             $TUNE_BUILD_TIMEOUT (30) seconds is recorded as failed ("build too slow") and
 #             never retried (NVIDIA's compiler takes minutes for some generated interleaved
 #             kernels). The file and its report land in $OUT. Carry the file back into the
@@ -51,10 +52,11 @@
 #             no file: add the file's --set, below, to list a resumed plan): on the H200
 #             with --set unroll=tiles, 5128 grid configurations (staged layout included),
 #             vbatched 2896 of them, fused 1004 (every one up to 64). From an empty file
-#             (2026-11-25, 740e18f) the grid took 14m29s of tuning, the midpoints 1m36s
-#             (385) and every other size up to 64 3m04s (670): 19m09s over three calls,
-#             4-7 configurations a second (builds of 1.8-2.5 s in 15 processes;
-#             docs/results/2026-11-25-h200-dense-probes). The shipped file was begun with --set unroll=tiles, which a resume
+#             (2026-11-25, 740e18f, a process per build) the grid took 14m29s of tuning, the
+#             midpoints 1m36s (385) and every other size up to 64 3m04s (670): 19m09s over
+#             three calls (docs/results/2026-11-25-h200-dense-probes); with build processes
+#             that build many configurations each (22979b1) the same plan took 7m19s in one
+#             call (docs/results/2026-11-25-h200-build-servers). The shipped file was begun with --set unroll=tiles, which a resume
 #             keeps (options not given come from the file); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
 #             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
@@ -243,7 +245,8 @@ for step in "$@"; do
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
       --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" ${also:+--also-default "$also"} --probe-between "${PROBE_K:-4}" \
-      --probe-every-to "${PROBE_EVERY_TO:-64}" --full-to "${TUNE_FULL_TO:-fused=64}" --quiet \
+      --probe-every-to "${PROBE_EVERY_TO:-64}" --full-to "${TUNE_FULL_TO:-fused=64}" \
+      --probe-full-to "${PROBE_FULL_TO:-32}" --quiet \
       ${TUNE_ARGS:-} 2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
@@ -259,6 +262,7 @@ for step in "$@"; do
     start=$SECONDS
     BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume --probes-only \
       --probe-between "${PROBE_K:-4}" --probe-every-to "${PROBE_EVERY_TO:-64}" \
+      --full-to "${TUNE_FULL_TO:-fused=64}" --probe-full-to "${PROBE_FULL_TO:-32}" \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
       --variants "${PROBE_VARIANTS:-fused,separate,interleaved,interleaved-native}" \
       --max-minutes "${PROBE_MINUTES:-4}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
