@@ -56,15 +56,17 @@
 #             midpoints 1m36s (385) and every other size up to 64 3m04s (670): 19m09s over
 #             three calls (docs/results/2026-11-25-h200-dense-probes); with build processes
 #             that build many configurations each (22979b1) the same plan took 7m19s in one
-#             call (docs/results/2026-11-25-h200-build-servers). The shipped file was begun with --set unroll=tiles, which a resume
+#             call, and with every fused configuration at the probed sizes up to 32 (the
+#             present plan, b593c75: 11822 configurations) 12m55s over two calls
+#             (docs/results/2026-11-25-h200-build-servers). The shipped file was begun with --set unroll=tiles, which a resume
 #             keeps (options not given come from the file); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
 #             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
 #             records are kept and not timed again) tunes the solve alone in one call. A
 #             call of `tune` takes at most TUNE_MINUTES plus the build of bchol (12 s on
 #             the H200's 16 cores), one more build limit for the configuration started
-#             last and the report; with TUNE_MINUTES=8.9 three calls made back to back
-#             end with "complete" (the third takes about a minute). If the first call's ETA (tune.log) says the plan will
+#             last and the report; with TUNE_MINUTES=9.0 two calls made back to back
+#             end with "complete" (the second takes about 4 minutes). If the first call's ETA (tune.log) says the plan will
 #             not fit, lower TUNE_FRACTION in the next calls: a smaller fraction draws a
 #             subset of the same configurations (same seed), and those measured outside
 #             it stay in the file without competing.
