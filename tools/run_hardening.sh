@@ -110,15 +110,25 @@ for step in $STEPS; do
     # The targets run at the same time, one a core (each mostly single-threaded), each
     # with its own PoCL cache; a log each, its summary shown when all are done.
     fuzz_one() { # target, log
-      local name status=0
+      local name status=0 try
       name=$(basename "$1")
       local work
-      work=$(mktemp -d) # new inputs stay out of the repository
       seed_cache "$MAIN/pocl-cache/$name"
-      POCL_CACHE_DIR=$MAIN/pocl-cache/$name "$1" -max_total_time="${BCHOL_FUZZ_SECONDS:-20}" \
-        -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" \
-        "$ROOT/tests/fuzz/corpus/${name#fuzz_}" > "$2" 2>&1 || status=$?
-      rm -rf "$work"
+      for try in 1 2; do
+        status=0
+        work=$(mktemp -d) # new inputs stay out of the repository
+        POCL_CACHE_DIR=$MAIN/pocl-cache/$name "$1" -max_total_time="${BCHOL_FUZZ_SECONDS:-20}" \
+          -timeout=60 -print_final_stats=1 -artifact_prefix="$ROOT/build-asan/" "$work" \
+          "$ROOT/tests/fuzz/corpus/${name#fuzz_}" >> "$2" 2>&1 || status=$?
+        rm -rf "$work"
+        # LeakSanitizer's own failure in its exit-time leak check ("Tracer caught signal
+        # 11", google/sanitizers#1353; seen once in CI's fuzz_args2, whose input then
+        # replayed clean) is not a finding: that target runs once more. Any report of the
+        # sanitizers' fails it as before.
+        [ "$status" != 0 ] && [ $try = 1 ] && grep -q "Tracer caught signal" "$2" &&
+          ! grep -qE "ERROR: AddressSanitizer|detected memory leaks|runtime error" "$2" || break
+        echo "fuzz: $name: LeakSanitizer's tracer failed at exit, not a finding; run once more" >> "$2"
+      done
       return $status
     }
     logs=$(mktemp -d)
