@@ -156,6 +156,16 @@ static int parse_set(const char *text, tune_value_set *s)
     return s->count ? 0 : -1;
 }
 
+/* A size option's value, 0 to 2^20: 0, or -1 (out untouched) when it is not one. */
+static int size_arg(const char *v, int *out)
+{
+    char *end;
+    const long n = strtol(v, &end, 10);
+    if (*end || end == v || n < 0 || n > 1 << 20) return -1;
+    *out = (int)n;
+    return 0;
+}
+
 static int parse(int argc, char **argv, tune_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -275,13 +285,10 @@ static int parse(int argc, char **argv, tune_options *o)
             o->given.probe_between = 1;
         }
         else if (!strcmp(k, "--probe-every-to")) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || end == v || n < 0 || n > 1 << 20) {
+            if (size_arg(v, &o->probe_every_to)) {
                 fprintf(stderr, "bchol tune: --probe-every-to takes a size N >= 0 (0: midpoints only)\n");
                 return -1;
             }
-            o->probe_every_to = (int)n;
             o->given.probe_every_to = 1;
         }
         else if (!strcmp(k, "--full-to")) {
@@ -300,13 +307,10 @@ static int parse(int argc, char **argv, tune_options *o)
             o->given.full_to = 1;
         }
         else if (!strcmp(k, "--probe-full-to")) {
-            char *end;
-            const long n = strtol(v, &end, 10);
-            if (*end || end == v || n < 0 || n > 1 << 20) {
+            if (size_arg(v, &o->space.probe_full_to)) {
                 fprintf(stderr, "bchol tune: bad --probe-full-to \"%s\" (a size >= 0)\n", v);
                 return -1;
             }
-            o->space.probe_full_to = (int)n;
             o->given.probe_full_to = 1;
         }
         else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);

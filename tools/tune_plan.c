@@ -71,7 +71,8 @@ typedef struct {
 } prune_count;
 
 /* Appends the configurations of one variant at one size (and nrhs); pruned ones are counted
- * into pruned (replacing the file's earlier counts for that size and nrhs). */
+ * into pruned_list, unless NULL (replacing the file's earlier counts for that size and
+ * nrhs). all: every configuration, whatever the fraction. */
 static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *ctx,
                         const tune_target *t, cJSON *pruned_list, int all)
 {
@@ -119,6 +120,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
         if (i < 0) break;
     }
     if (!have_default && plan_append(p, t, v, t->nrhs, deflt, 1)) return -1;
+    if (!pruned_list) return 0;
     /* replace the pruned counts recorded for this precision, variant, size and nrhs */
     for (int i = cJSON_GetArraySize(pruned_list) - 1; i >= 0; i--) {
         const cJSON *r = cJSON_GetArrayItem(pruned_list, i);
@@ -311,11 +313,8 @@ static int grid_sizes(const tune_space *o, int *sizes)
 static int probe_all(tune_plan *p, const tune_space *o, const tune_variant *v, bchol_context *base,
                      const tune_target *t)
 {
-    cJSON *pruned = cJSON_CreateArray();
     const int before = p->count;
-    const int rc = pruned ? plan_variant(p, o, v, base, t, pruned, 1) : -1;
-    cJSON_Delete(pruned);
-    return rc ? -1 : p->count - before;
+    return plan_variant(p, o, v, base, t, NULL, 1) ? -1 : p->count - before;
 }
 
 /* Appends the probes at m between the measured sizes lo and hi of every selected variant

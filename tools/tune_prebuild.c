@@ -69,7 +69,6 @@ extern char **environ;
 #define SERVER_BUILDS 64
 /* how long a build process may take to make its context (a loaded machine is slow at it) */
 #define START_LIMIT_S 120
-#define START_LIMIT_TEXT "120 s"
 
 /* QUEUED: to be handed to the next free build process before any other (the one the
  * parent waits for, whose shared build failed) */
@@ -78,7 +77,6 @@ enum { WAITING, QUEUED, RUNNING, BUILT, FAILED, LOCAL, SAME };
 typedef struct {
     int state;
     int same;       /* SAME: the job whose build this configuration shares */
-    int server;     /* RUNNING: the build process it was handed to */
     double start;   /* when it was handed over (monotonic seconds) */
     double seconds; /* its build time (BUILT) or how long it ran (FAILED) */
     char why[600];  /* FAILED: the record's reason */
@@ -218,15 +216,22 @@ static int start_server(int s)
     return 0;
 }
 
+/* Kills a build process with its group and reaps it; its status. */
+static int kill_process(pid_t pid)
+{
+    int status = 0;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
 /* Kills the process of slot s and frees the slot. */
 static void kill_server(int s, int *status)
 {
     server *v = &pb.servers[s];
-    int st = 0;
-    kill(-v->pid, SIGKILL);
-    kill(v->pid, SIGKILL);
-    while (waitpid(v->pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    const int st = kill_process(v->pid);
     if (status) *status = st;
     close(v->in);
     close(v->out);
@@ -244,10 +249,7 @@ static void retire_server(int s)
         pb.retired = more;
         pb.retired[pb.nretired++] = v->pid;
     } else {
-        kill(-v->pid, SIGKILL);
-        kill(v->pid, SIGKILL);
-        while (waitpid(v->pid, NULL, 0) < 0 && errno == EINTR) {
-        }
+        kill_process(v->pid);
     }
     v->pid = 0;
 }
@@ -343,7 +345,9 @@ static void poll_server(int s)
     if (j && !v->ready && now_s() - j->start > START_LIMIT_S) {
         kill_server(s, NULL);
         j->state = LOCAL;
-        warn_once("a build process made no context in " START_LIMIT_TEXT, it);
+        char what[64];
+        snprintf(what, sizeof what, "a build process made no context in %d s", START_LIMIT_S);
+        warn_once(what, it);
     } else if (j && v->ready && pb.o.timeout_s > 0 && now_s() - j->start > pb.o.timeout_s) {
         int status = 0;
         kill_server(s, &status);
@@ -382,7 +386,6 @@ static int hand_over(int k)
         if (write(v->in, line, (size_t)len) == len) {
             v->job = k;
             v->builds++;
-            pb.jobs[k].server = s;
             pb.jobs[k].start = now_s();
             pb.jobs[k].state = RUNNING;
             return 1;
@@ -509,12 +512,7 @@ void tune_prebuild_stop(void)
 {
     for (int s = 0; pb.servers && s < pb.max_running; s++)
         if (pb.servers[s].pid) kill_server(s, NULL);
-    for (int i = 0; i < pb.nretired; i++) {
-        kill(-pb.retired[i], SIGKILL);
-        kill(pb.retired[i], SIGKILL);
-        while (waitpid(pb.retired[i], NULL, 0) < 0 && errno == EINTR) {
-        }
-    }
+    for (int i = 0; i < pb.nretired; i++) kill_process(pb.retired[i]);
     if (pb.servers) sigaction(SIGPIPE, &pb.old_pipe, NULL);
     free(pb.retired);
     free(pb.servers);
