@@ -70,6 +70,12 @@ typedef struct {
     char example[200];
 } prune_count;
 
+/* Whether v is --full-to's variant (its full_to and probe_full_to bound the sizes). */
+static int is_full_variant(const tune_space *o, const tune_variant *v)
+{
+    return o->full_variant[0] && !strcmp(o->full_variant, v->name);
+}
+
 /* Appends the configurations of one variant at one size (and nrhs); pruned ones are counted
  * into pruned_list, unless NULL (replacing the file's earlier counts for that size and
  * nrhs). all: every configuration, whatever the fraction. */
@@ -107,7 +113,7 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
             tune_item it = {t->precision, t->n, v, t->nrhs, {0}, is_default, ""};
             memcpy(it.cfg, cfg, sizeof cfg);
             item_key(&it);
-            const int full = all || (o->full_variant[0] && !strcmp(o->full_variant, v->name) && t->n <= o->full_to);
+            const int full = all || (is_full_variant(o, v) && t->n <= o->full_to);
             if (is_default || full || o->fraction >= 1 || draw(o->seed, it.key) < o->fraction) {
                 tune_item *slot = plan_add(p);
                 if (!slot) return -1;
@@ -333,7 +339,7 @@ static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bch
     for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
         if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
-        const int all = o->full_variant[0] && !strcmp(o->full_variant, var->name) && m <= o->probe_full_to;
+        const int all = is_full_variant(o, var) && m <= o->probe_full_to;
         if (best && ((!all && !var->probe_every_k) || !within_slack(best[v], fastest))) continue;
         const int c = all ? probe_all(p, o, var, base, &t)
                           : probe_variant(p, f, var, base, &t, lo, hi, best ? var->probe_every_k : k, !best, a,
