@@ -678,7 +678,7 @@ static void fuzz_vbatched(fz_reader *r, char prec, int what, int ex) {
                     f->nb <= 64 && f->pb <= 64 && f->gemm <= BCHOL_GEMM_OWN &&
                     (f->tile <= 0 || f->tile == 16 || f->tile == 32 || f->tile == 64 ||
                      f->tile == 128) &&
-                    vp.etm <= BCHOL_ETM_AGGRESSIVE && vp.schedule <= BCHOL_SCHEDULE_LAZY &&
+                    vp.etm <= BCHOL_ETM_AGGRESSIVE && vp.schedule <= BCHOL_SCHEDULE_ONE_LAUNCH &&
                     vp.order <= BCHOL_ORDER_STEPS;
     }
     if (use_params && what == 2) params_ok = solve_params_ok(&sp, 0);
