@@ -151,6 +151,12 @@ const bchol_backend bchol__backend_nvidia = {
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 0,
+    /* One launch against the file's per-step schedules (2026-11-25, 144a302, orders uniform
+     * in [1, nmax], nmax 8-128, batches 1000-16384): where batch * nmax <= 132 * 1536 one
+     * launch took 0.41-1.12x the time on the H200 (geometric mean 0.82; the 1.12x a 46 us
+     * call) and 0.57-1.27x on the H100 (0.85); above it 1.20x and 1.06x
+     * (docs/results/2026-11-25-h200-vbatched-one-launch-batch, -h100-). */
+    .vbatched_one_launch_per_cu = 1536,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

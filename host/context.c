@@ -21,6 +21,9 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     /* Testing aid: fewer work-groups per launch than the driver takes (launch.c). */
     const char *groups = getenv("BCHOL_MAX_GROUPS_PER_LAUNCH");
     ctx->max_groups_per_launch = groups && *groups ? atoll(groups) : 0;
+    /* Testing aid: the rule for one launch of a small variable-size batch on any device. */
+    const char *one = getenv("BCHOL_VBATCHED_ONE_LAUNCH_PER_CU");
+    ctx->one_launch_per_cu = one && *one ? atoi(one) : -1;
     bchol__defaults_select(ctx, bchol__backend_for(platform, device, &ctx->info));
     *out = ctx;
     return BCHOL_SUCCESS;

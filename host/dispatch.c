@@ -506,7 +506,7 @@ int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
     return c < hold ? c : hold;
 }
 
-void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
+void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, int64_t batch,
                             bchol_vbatched_params *params, const char **source)
 {
     bchol_params sep;
@@ -570,13 +570,26 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
     }
     params->crossover = 0;
     params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
+    const int per_cu = ctx->one_launch_per_cu >= 0 ? ctx->one_launch_per_cu
+                                                   : ctx->backend->vbatched_one_launch_per_cu;
+    if (bchol__vbatched_fits_one_launch(ctx->info.compute_units, per_cu, max_n,
+                                        params->crossover, batch)) {
+        params->schedule = BCHOL_SCHEDULE_ONE_LAUNCH;
+        if (source) {
+            size_t len = strlen(source_text);
+            snprintf(source_text + len, sizeof source_text - len,
+                     "; one launch: batch * max_n = %lld fits the device at once (%u compute "
+                     "units * %d)",
+                     (long long)batch * max_n, ctx->info.compute_units, per_cu);
+        }
+    }
 }
 
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
-                                     bchol_vbatched_params *params)
+                                     int64_t batch, bchol_vbatched_params *params)
 {
     bchol_vbatched_params d;
-    bchol__vbatched_params(ctx, p, max_n, &d, NULL);
+    bchol__vbatched_params(ctx, p, max_n, batch, &d, NULL);
     if (params->fused.variant <= BCHOL_VARIANT_AUTO) params->fused.variant = d.fused.variant;
     if (params->fused.ib <= 0) params->fused.ib = d.fused.ib;
     if (params->fused.tbc <= 0) params->fused.tbc = d.fused.tbc;
@@ -594,12 +607,16 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
 }
 
 bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
-                                         bchol_vbatched_params *params, const char **source)
+                                         int64_t batch, bchol_vbatched_params *params,
+                                         const char **source)
 {
     const char *r = "bchol_potrf_vbatched_params";
     bchol_status st = check_query(ctx, r, precision, "max_n", max_n, BCHOL_ERR_MAX_N);
     if (st) return st;
-    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 4 (params) is NULL", r);
-    bchol__vbatched_params(ctx, (bchol_precision)precision, max_n, params, source);
+    if (batch < 0)
+        return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument 4 (batch = %lld) must be >= 0", r,
+                           (long long)batch);
+    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 5 (params) is NULL", r);
+    bchol__vbatched_params(ctx, (bchol_precision)precision, max_n, batch, params, source);
     return BCHOL_SUCCESS;
 }

@@ -45,6 +45,9 @@ struct bchol_context {
     int trace;
     /* BCHOL_MAX_GROUPS_PER_LAUNCH when the context was made, or 0 (launch.c). */
     long long max_groups_per_launch;
+    /* BCHOL_VBATCHED_ONE_LAUNCH_PER_CU when the context was made, or -1: the backend's
+     * vbatched_one_launch_per_cu (dispatch.c). */
+    int one_launch_per_cu;
 
     /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
     cl_mem workspace;
@@ -336,12 +339,23 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
                                 cl_mem info);
 /* ---- variable-size batches (potrf_vbatched*.c, vbatched_check.c, dispatch.c) -------- */
 
-/* Parameters of the vbatched fused kernel for this precision and largest n. */
-void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
+/* Parameters of the vbatched fused kernel for this precision, largest n and batch (0: a
+ * batch that fills the device). */
+void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, int64_t batch,
                             bchol_vbatched_params *params, const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice. */
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
-                                     bchol_vbatched_params *params);
+                                     int64_t batch, bchol_vbatched_params *params);
+/* Whether a variable-size batch whose schedule is left to the library runs every step in
+ * one launch: the fused kernel takes the whole batch (max_n <= crossover) and the device
+ * holds it at once (batch * max_n <= compute_units * per_cu; per_cu 0: never). */
+static inline int bchol__vbatched_fits_one_launch(unsigned compute_units, int per_cu, int max_n,
+                                                  int crossover, int64_t batch)
+{
+    if (per_cu <= 0 || batch <= 0 || max_n <= 0 || max_n > crossover) return 0;
+    /* batch * max_n <= cap without the product (batch may be near 2^60) */
+    return (uint64_t)batch <= (uint64_t)compute_units * (uint64_t)per_cu / (uint64_t)max_n;
+}
 
 /*
  * Device checks of the per-matrix arrays (cl_kernels/vbatched_check.cl), in three steps

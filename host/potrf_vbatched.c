@@ -161,7 +161,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol_vbatched_params chosen = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0, BCHOL_ORDER_DEFAULT};
     if (ex) {
         chosen = *params;
-        bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
+        bchol__complete_vbatched_params(ctx, p, max_n, batch, &chosen);
         if (chosen.fused.variant == BCHOL_VARIANT_FUSED &&
             max_n > bchol__vbatched_fused_max_n(ctx, p, &chosen))
             return unsupported(ctx, routine, p, max_n, &chosen);
@@ -174,7 +174,7 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
     const int bound = ex ? max_n : INT_MAX;
     st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets, a_elems, bound, batch, !ex);
     if (!st && !ex && !(st = bchol__vcheck_read_max_n(&call, &vc, &max_n)))
-        bchol__complete_vbatched_params(ctx, p, max_n, &chosen);
+        bchol__complete_vbatched_params(ctx, p, max_n, batch, &chosen);
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets, a_elems, bound, batch, info);
     if (!st)
         st = bchol__potrf_vbatched_run(&call, p, &chosen, upper, max_n, n, lda, offsets, A, batch,

@@ -22,12 +22,12 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
  * ~2^31 / nt idle units per matrix (minutes on PoCL; found by fuzz_args2). The checks
  * still use the caller's max_nrhs, so the info codes do not change. */
 static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_precision p,
-                               int factor, int upper, int max_n, int max_nrhs,
+                               int factor, int upper, int max_n, int max_nrhs, int64_t batch,
                                uint64_t b_elems, bchol_solve_params *sp,
                                bchol_vbatched_params *fp, bchol_subst_plan *plan) {
     if ((uint64_t)max_nrhs > b_elems) max_nrhs = (int)b_elems;
     if (factor) {
-        bchol__complete_vbatched_params(ctx, p, max_n, fp);
+        bchol__complete_vbatched_params(ctx, p, max_n, batch, fp);
         /* AUTO gives large matrices to the separate variant, as potrf_vbatched does */
         if (fp->fused.variant == BCHOL_VARIANT_FUSED &&
             max_n > bchol__vbatched_fused_max_n(ctx, p, fp))
@@ -96,7 +96,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol_subst_plan plan = {0};
     if (ex) {
         sp = *params;
-        if ((st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, b_elems, &sp, &fp,
+        if ((st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, batch, b_elems, &sp, &fp,
                              &plan)))
             return st;
     }
@@ -126,7 +126,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
             bchol__call_add_event(&call, ev);
             max_n = maxima[0];
             max_nrhs = maxima[1];
-            st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, b_elems, &sp, &fp,
+            st = plan_sizes(ctx, routine, p, factor, upper, max_n, max_nrhs, batch, b_elems, &sp, &fp,
                             &plan);
         }
     }

@@ -523,7 +523,8 @@ BCHOL_API bchol_status bchol_dposv_vbatched(bchol_context *ctx, char uplo, cl_me
  * caller's bounds max_n >= 0 of n[b] and max_nrhs >= 0 of nrhs[b]: nothing is read back.
  * A matrix above a bound gets BCHOL_INFO_ABOVE_MAX_N or BCHOL_INFO_ABOVE_MAX_NRHS. params
  * counts as argument 2 and max_n, max_nrhs as 4 and 5: the others move three positions
- * on. posv's factorization takes the parameters bchol_potrf_vbatched_params gives.
+ * on. posv's factorization takes the parameters bchol_potrf_vbatched_params gives for the
+ * batch.
  */
 BCHOL_API bchol_status bchol_spotrs_vbatched_ex(bchol_context *ctx,
                                                 const bchol_solve_params *params, char uplo,
@@ -673,10 +674,14 @@ typedef struct bchol_vbatched_params {
     bchol_order order;  /* of the fused kernel's work-groups */
 } bchol_vbatched_params;
 
-/* The parameters the vbatched routines use for this precision and largest n: variant AUTO
- * with the crossover filled in, the fused fields for the fused share (n up to the
- * crossover), the separate fields for max_n. */
+/* The parameters the vbatched routines use for this precision, largest n and batch:
+ * variant AUTO with the crossover filled in, the fused fields for the fused share (n up to
+ * the crossover), the separate fields for max_n. The batch decides only the schedule: a
+ * batch the device holds at once, with every matrix in the fused share, runs ONE_LAUNCH on
+ * devices whose backend says so (NVIDIA: batch * max_n <= 1536 per compute unit); batch =
+ * 0 asks for a batch that fills the device. batch < 0 is BCHOL_ERR_BATCH. */
 BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
+                                                   int64_t batch,
                                                    bchol_vbatched_params *params,
                                                    const char **source);
 

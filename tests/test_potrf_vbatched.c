@@ -576,7 +576,7 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "_ex FUSED, max_n beyond local memory", 's', &q, 'L', huge, v, B,
           BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
     bchol_vbatched_params dp;
-    bchol_potrf_vbatched_params(ctx, 's', 4096, &dp, NULL);
+    bchol_potrf_vbatched_params(ctx, 's', 4096, 0, &dp, NULL);
     const int big =
         (int)(d.local_mem_usable / (4 * (size_t)dp.fused.ib)) + 1; /* beyond it with the default ib */
     int nbig[B] = {5, big, 0, 5}, ldbig[B] = {5, big, 1, 6}, sentinel[B] = {7, 7, 7, 7}, got[B];
@@ -620,7 +620,11 @@ static int mode_args(bchol_context *ctx)
 
     bchol_vbatched_params dflt;
     const char *src = NULL;
-    st = bchol_potrf_vbatched_params(ctx, 'd', 100, &dflt, &src);
+    st = bchol_potrf_vbatched_params(ctx, 'd', 100, -1, &dflt, &src);
+    expect_status("vbatched params, batch = -1", st, BCHOL_ERR_BATCH, "argument 4 (batch = -1)");
+    st = bchol_potrf_vbatched_params(ctx, 'd', 100, 0, NULL, &src);
+    expect_status("vbatched params, params = NULL", st, BCHOL_ERR_ARGUMENT, "argument 5 (params)");
+    st = bchol_potrf_vbatched_params(ctx, 'd', 100, 0, &dflt, &src);
     expect_status("vbatched params", st, BCHOL_SUCCESS, NULL);
     printf("    defaults at max_n = 100: ib %d rpt %d tbc %d %s, nb %d pb %d tile %d, crossover "
            "%d (%s)\n",
@@ -629,7 +633,7 @@ static int mode_args(bchol_context *ctx)
     /* a batch within the device's crossover runs fused alone; one that straddles it splits
      * no higher */
     bchol_vbatched_params big_dflt;
-    bchol_potrf_vbatched_params(ctx, 'd', 100000, &big_dflt, NULL);
+    bchol_potrf_vbatched_params(ctx, 'd', 100000, 0, &big_dflt, NULL);
     printf("    crossover at max_n = 100: %d, at max_n = 100000: %d\n", dflt.crossover,
            big_dflt.crossover);
     if (dflt.crossover < 100 || big_dflt.crossover > dflt.crossover || big_dflt.crossover < 0)

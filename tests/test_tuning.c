@@ -627,7 +627,7 @@ static void case_vbatched(void)
     for (int i = 0; i < 3; i++) {
         bchol_vbatched_params v;
         const char *source;
-        bchol_potrf_vbatched_params(ctx, 's', sizes[i], &v, &source);
+        bchol_potrf_vbatched_params(ctx, 's', sizes[i], 0, &v, &source);
         printf("max_n = %d: %s\n", sizes[i], source);
         CHECK(v.fused.ib == 8 && v.fused.rpt == 4 && v.fused.shape == BCHOL_SHAPE_FIXED &&
                   v.etm == BCHOL_ETM_CLASSIC && v.schedule == BCHOL_SCHEDULE_GREEDY,
@@ -641,7 +641,7 @@ static void case_vbatched(void)
     {
         bchol_vbatched_params v, d;
         const char *source;
-        bchol_potrf_vbatched_params(ctx, 's', 24, &v, &source);
+        bchol_potrf_vbatched_params(ctx, 's', 24, 0, &v, &source);
         printf("max_n = 24: %s\n", source);
         CHECK(v.fused.ib == 4 && v.fused.rpt == 2 && v.fused.tbc == 3 && v.fused.shape == BCHOL_SHAPE_PACK &&
                   v.etm == BCHOL_ETM_AGGRESSIVE && v.schedule == BCHOL_SCHEDULE_LAZY &&
@@ -651,8 +651,8 @@ static void case_vbatched(void)
               (int)v.order, source);
         setenv("BCHOL_TUNING_FILE", "off", 1);
         bchol_context *plain = new_context();
-        bchol_potrf_vbatched_params(plain, 's', 8, &d, NULL);
-        bchol_potrf_vbatched_params(ctx, 's', 8, &v, NULL);
+        bchol_potrf_vbatched_params(plain, 's', 8, 0, &d, NULL);
+        bchol_potrf_vbatched_params(ctx, 's', 8, 0, &v, NULL);
         CHECK(v.fused.tbc == d.fused.tbc && v.order == d.order, "max_n = 8: tbc %d order %d, the backend's %d %d",
               v.fused.tbc, (int)v.order, d.fused.tbc, (int)d.order);
         bchol_context_destroy(plain);
@@ -692,6 +692,115 @@ static void case_vbatched(void)
     bchol_context_destroy(ctx);
     unsetenv("BCHOL_TUNING_FILE");
     remove(path);
+}
+
+/* A variable-size batch whose schedule is left to the library runs every step in one
+ * launch where the device holds the batch at once (the backend's bound, forced here on any
+ * device by BCHOL_VBATCHED_ONE_LAUNCH_PER_CU=4096): the query says so and why, the call
+ * launches as an explicit ONE_LAUNCH call does and factors the batch; a caller's schedule
+ * is kept; past the bound, for batch 0 (a batch that fills the device) and above the
+ * crossover the per-step schedule stays. */
+enum { OL_N = 16 };
+
+/* Launches of one spotrf_vbatched_ex call on the first batch matrices (ib 4: four steps). */
+static long one_launch_calls(bchol_context *ctx, bchol_schedule schedule, int64_t batch, cl_mem n,
+                             cl_mem off, cl_mem A, cl_mem info)
+{
+    bchol_vbatched_params prm = {{0}, BCHOL_ETM_DEFAULT, schedule, 0, BCHOL_ORDER_DEFAULT};
+    prm.fused.ib = 4;
+    const long before = shim_launches();
+    bchol_status st = bchol_spotrf_vbatched_ex(ctx, &prm, 'L', OL_N, n, n, off, A, batch, info, NULL);
+    clFinish(bchol_context_queue(ctx));
+    CHECK(st == BCHOL_SUCCESS, "one launch: schedule %d, batch %lld: %s", (int)schedule,
+          (long long)batch, bchol_last_error(ctx));
+    return shim_launches() - before;
+}
+
+static void case_one_launch(void)
+{
+    bchol_context *ctx = new_context();
+    bchol_device_info d;
+    bchol_context_device_info(ctx, &d);
+    const int64_t fits = (int64_t)d.compute_units * 4096 / OL_N;
+    bchol_vbatched_params full, small, over, high;
+    const char *source = NULL;
+    bchol_potrf_vbatched_params(ctx, 's', OL_N, 0, &full, NULL);
+    bchol_potrf_vbatched_params(ctx, 's', OL_N, fits, &small, &source);
+    printf("batch %lld of max_n %d: %s\n", (long long)fits, OL_N, source);
+    CHECK(full.schedule != BCHOL_SCHEDULE_ONE_LAUNCH, "batch 0: schedule %d", (int)full.schedule);
+    CHECK(small.schedule == BCHOL_SCHEDULE_ONE_LAUNCH && strstr(source, "one launch: batch * max_n"),
+          "batch %lld: schedule %d from \"%s\"", (long long)fits, (int)small.schedule, source);
+    CHECK(small.fused.ib == full.fused.ib && small.fused.tbc == full.fused.tbc &&
+              small.etm == full.etm && small.crossover == full.crossover,
+          "batch %lld: more than the schedule changed", (long long)fits);
+    bchol_potrf_vbatched_params(ctx, 's', OL_N, fits + 1, &over, NULL);
+    CHECK(over.schedule == full.schedule, "batch %lld: schedule %d, wanted %d", (long long)fits + 1,
+          (int)over.schedule, (int)full.schedule);
+    /* above the crossover (a batch split between the variants) with batch * max_n in bounds */
+    bchol_potrf_vbatched_params(ctx, 's', 4096, 1, &high, NULL);
+    CHECK(high.crossover >= 4096 || high.schedule != BCHOL_SCHEDULE_ONE_LAUNCH,
+          "max_n 4096 above the crossover %d: one launch", high.crossover);
+
+    /* the calls: orders 1..OL_N packed, lda = n */
+    const int64_t B = fits + 1;
+    int *n = malloc(sizeof(int) * (size_t)B), *info = malloc(sizeof(int) * (size_t)B);
+    int64_t *off = malloc(sizeof(int64_t) * (size_t)B), elems = 0;
+    util_rng rng;
+    util_rng_seed(&rng, 21);
+    for (int64_t b = 0; b < B; b++) {
+        n[b] = 1 + (int)(b % OL_N);
+        off[b] = elems;
+        elems += (int64_t)n[b] * n[b];
+    }
+    float *a = malloc(sizeof(float) * (size_t)elems), *a0 = malloc(sizeof(float) * (size_t)elems);
+    for (int64_t b = 0; b < B; b++) util_spd(a + off[b], 0, 'L', n[b], n[b], &rng);
+    memcpy(a0, a, sizeof(float) * (size_t)elems);
+    cl_context cl = bchol_context_cl_context(ctx);
+    const cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    cl_int err;
+    cl_mem dn = clCreateBuffer(cl, in, sizeof(int) * (size_t)B, n, &err),
+           doff = clCreateBuffer(cl, in, sizeof(int64_t) * (size_t)B, off, &err),
+           dA = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               sizeof(float) * (size_t)elems, a, &err),
+           dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int) * (size_t)B, NULL, &err);
+    CHECK(dn && doff && dA && dI, "one launch: buffers");
+    if (dn && doff && dA && dI) {
+        const long dflt = one_launch_calls(ctx, BCHOL_SCHEDULE_DEFAULT, fits, dn, doff, dA, dI);
+        clEnqueueReadBuffer(bchol_context_queue(ctx), dA, CL_TRUE, 0, sizeof(float) * (size_t)elems,
+                            a, 0, NULL, NULL);
+        clEnqueueReadBuffer(bchol_context_queue(ctx), dI, CL_TRUE, 0, sizeof(int) * (size_t)fits,
+                            info, 0, NULL, NULL);
+        int bad = 0;
+        for (int64_t b = 0; b < fits; b++) {
+            const double e = util_backward_error(a0 + off[b], a + off[b], 0, 'L', n[b], n[b]);
+            if (info[b] != 0 || !(e <= 30)) {
+                if (!bad++)
+                    printf("matrix %lld (n = %d): info %d, backward error %g\n", (long long)b, n[b],
+                           info[b], e);
+            }
+        }
+        CHECK(!bad, "one launch: %d of %lld matrices wrong", bad, (long long)fits);
+        /* the factors are the input again for the launch counts (their values do not matter) */
+        const long one = one_launch_calls(ctx, BCHOL_SCHEDULE_ONE_LAUNCH, fits, dn, doff, dA, dI);
+        const long kept = one_launch_calls(ctx, full.schedule, fits, dn, doff, dA, dI);
+        const long past = one_launch_calls(ctx, BCHOL_SCHEDULE_DEFAULT, B, dn, doff, dA, dI);
+        const long past_steps = one_launch_calls(ctx, full.schedule, B, dn, doff, dA, dI);
+        printf("launches: default %ld, one launch %ld, schedule %d %ld; batch %lld: default %ld, "
+               "schedule %d %ld\n",
+               dflt, one, (int)full.schedule, kept, (long long)B, past, (int)full.schedule,
+               past_steps);
+        CHECK(dflt == one && kept >= one + 3, "batch %lld: default %ld launches, one launch %ld, "
+              "the caller's schedule %ld", (long long)fits, dflt, one, kept);
+        CHECK(past == past_steps, "batch %lld: default %ld launches, the per-step schedule %ld",
+              (long long)B, past, past_steps);
+    }
+    if (dn) clReleaseMemObject(dn);
+    if (doff) clReleaseMemObject(doff);
+    if (dA) clReleaseMemObject(dA);
+    if (dI) clReleaseMemObject(dI);
+    free(n), free(info), free(off), free(a), free(a0);
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    bchol_context_destroy(ctx);
 }
 
 /* bchol_potrf_prepare builds what the call runs, for every variant: a factorization right
@@ -1091,7 +1200,7 @@ static void case_defaults_generic(void)
           "solve source \"%s\"", source);
 
     bchol_vbatched_params vp;
-    bchol_potrf_vbatched_params(ctx, 's', 1000, &vp, &source);
+    bchol_potrf_vbatched_params(ctx, 's', 1000, 0, &vp, &source);
     CHECK(vp.crossover == 768 && vp.order == BCHOL_ORDER_STEPS,
           "vbatched s max_n = 1000: crossover %d order %d, wanted generic's 768, steps",
           vp.crossover, vp.order);
@@ -1198,6 +1307,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "prepare")) case_prepare();
     else if (!strcmp(c, "prepare_builds")) case_prepare_builds();
     else if (!strcmp(c, "vbatched")) case_vbatched();
+    else if (!strcmp(c, "one_launch")) case_one_launch();
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();

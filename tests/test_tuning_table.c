@@ -637,6 +637,22 @@ static void case_solve(void)
                   "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
 }
 
+/* The bound for one launch of a small variable-size batch (host/internal.h): at and past
+ * it, with the product batch * max_n too large for 64 bits, and where it does not apply. */
+static void case_one_launch(void)
+{
+    /* 132 compute units * 1536 = 202752 = 3168 * 64 */
+    CHECK(bchol__vbatched_fits_one_launch(132, 1536, 64, 384, 3168), "3168 x 64 fits");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 64, 384, 3169), "3169 x 64 does not fit");
+    CHECK(bchol__vbatched_fits_one_launch(132, 1536, 1, 384, 202752), "202752 x 1 fits");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 46340, 46340, (int64_t)1 << 59),
+          "2^59 x 46340 (past 2^64) does not fit");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 400, 384, 10), "above the crossover");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 0, 8, 384, 1), "per_cu 0: never");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 8, 384, 0), "batch 0: a batch that fills the device");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 0, 384, 5), "max_n 0: nothing to launch");
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -644,7 +660,7 @@ static const struct {
     {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
-    {"variants", case_variants}, {"solve", case_solve},
+    {"variants", case_variants}, {"solve", case_solve},   {"one_launch", case_one_launch},
 };
 
 int main(int argc, char **argv)

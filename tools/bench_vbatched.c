@@ -411,7 +411,7 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     if (failed) fprintf(stderr, "bchol bench --vbatched: device buffers for nmax = %d\n", nmax);
 
     bchol_vbatched_params dflt;
-    bchol_potrf_vbatched_params(ctx, o->precision, row->max_n, &dflt, NULL);
+    bchol_potrf_vbatched_params(ctx, o->precision, row->max_n, batch, &dflt, NULL);
     row->ok = 1;
     row->error = 0;
     if (o->nvariants) {

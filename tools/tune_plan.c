@@ -167,7 +167,7 @@ int tune_plan_make(tune_plan *p, const tune_space *o, bchol_context *base,
                 tune_target t = {*dev, *pr, o->sizes[s], {0}, 0, 0};
                 bchol_potrf_params(base, *pr, o->sizes[s], &t.defaults, NULL);
                 bchol_vbatched_params vb;
-                if (!bchol_potrf_vbatched_params(base, *pr, o->sizes[s], &vb, NULL)) t.vb_crossover = vb.crossover;
+                if (!bchol_potrf_vbatched_params(base, *pr, o->sizes[s], 0, &vb, NULL)) t.vb_crossover = vb.crossover;
                 /* the solve once per nrhs, the factorizations once */
                 const int runs = tune_variants[v]->solve ? o->nnrhs : 1;
                 for (int k = 0; k < runs; k++) {

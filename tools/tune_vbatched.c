@@ -142,7 +142,7 @@ static void from_params(const tune_params *t, int *c)
 static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     bchol_vbatched_params v;
-    bchol_potrf_vbatched_params(ctx, t->precision, t->n, &v, NULL);
+    bchol_potrf_vbatched_params(ctx, t->precision, t->n, 0, &v, NULL);
     tune_params p = {.p = v.fused, .etm = v.etm, .schedule = v.schedule, .order = v.order};
     from_params(&p, c);
 }

@@ -1019,12 +1019,13 @@ static void fuzz_params(fz_reader *r) {
     }
     case 1: {
         bchol_vbatched_params vp;
-        st = bchol_potrf_vbatched_params(ctx, precision, n, use_out ? &vp : NULL,
+        const int64_t batch = nrhs; /* the drawn nrhs serves as the batch: no more input read */
+        st = bchol_potrf_vbatched_params(ctx, precision, n, batch, use_out ? &vp : NULL,
                                          use_source ? &source : NULL);
-        const int valid = ctx && prec_ok && n >= 0 && use_out;
+        const int valid = ctx && prec_ok && n >= 0 && batch >= 0 && use_out;
         REQUIRE(valid ? st == 0 || fz_cannot_here(st) : fz_bad_argument(st),
-                "potrf_vbatched_params(prec=%d max_n=%d out=%d) returned %d (%s)", precision, n,
-                use_out, st, bchol_last_error(ctx));
+                "potrf_vbatched_params(prec=%d max_n=%d batch=%lld out=%d) returned %d (%s)",
+                precision, n, (long long)batch, use_out, st, bchol_last_error(ctx));
         if (!st) REQUIRE(vp.crossover >= 0, "potrf_vbatched_params: crossover %d", vp.crossover);
         /* the native interleaved query on the same arguments (no more input read: the
          * corpus keeps its meaning) */
