@@ -40,8 +40,9 @@ typedef struct bchol_backend {
     int vbatched_crossover_s, vbatched_crossover_d;
     /* Variable sizes, schedule left to the library: a batch the device holds at once
      * (batch * max_n at most this many per compute unit) runs every step in one launch
-     * (BCHOL_SCHEDULE_ONE_LAUNCH), where a launch per step adds only its gaps; 0: never. */
-    int vbatched_one_launch_per_cu;
+     * (BCHOL_SCHEDULE_ONE_LAUNCH), where a launch per step adds only its gaps; 0: never.
+     * Only up to max_n = vbatched_one_launch_max_n (0: up to the fused share's crossover). */
+    int vbatched_one_launch_per_cu, vbatched_one_launch_max_n;
     /* Interleaved variant: defaults of its fields (nb, looking, unroll, chunking, chunk,
      * math) at this precision and n, and the variant strided batches use. */
     void (*interleaved_defaults)(char precision, int n, bchol_params *params);

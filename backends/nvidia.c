@@ -155,8 +155,11 @@ const bchol_backend bchol__backend_nvidia = {
      * in [1, nmax], nmax 8-128, batches 1000-16384): where batch * nmax <= 132 * 1536 one
      * launch took 0.41-1.12x the time on the H200 (geometric mean 0.82; the 1.12x a 46 us
      * call) and 0.57-1.27x on the H100 (0.85); above it 1.20x and 1.06x
-     * (docs/results/2026-11-25-h200-vbatched-one-launch-batch, -h100-). */
+     * (docs/results/2026-11-25-h200-vbatched-one-launch-batch, -h100-). Checked with the
+     * rule in the library (b810622, H200, 2 rounds): 0.85x the time at nmax 8-192 (float
+     * 0.91x, double 0.79x), but double nmax 256 at batch 700 took 1.39-1.46x: up to 192. */
     .vbatched_one_launch_per_cu = 1536,
+    .vbatched_one_launch_max_n = 192,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,

@@ -572,8 +572,9 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, in
     params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
     const int per_cu = ctx->one_launch_per_cu >= 0 ? ctx->one_launch_per_cu
                                                    : ctx->backend->vbatched_one_launch_per_cu;
-    if (bchol__vbatched_fits_one_launch(ctx->info.compute_units, per_cu, max_n,
-                                        params->crossover, batch)) {
+    const int cap = ctx->backend->vbatched_one_launch_max_n;
+    const int largest = cap > 0 && cap < params->crossover ? cap : params->crossover;
+    if (bchol__vbatched_fits_one_launch(ctx->info.compute_units, per_cu, max_n, largest, batch)) {
         params->schedule = BCHOL_SCHEDULE_ONE_LAUNCH;
         if (source) {
             size_t len = strlen(source_text);

@@ -347,12 +347,13 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, in
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                                      int64_t batch, bchol_vbatched_params *params);
 /* Whether a variable-size batch whose schedule is left to the library runs every step in
- * one launch: the fused kernel takes the whole batch (max_n <= crossover) and the device
- * holds it at once (batch * max_n <= compute_units * per_cu; per_cu 0: never). */
+ * one launch: max_n is at most largest (the smaller of the fused share's crossover and the
+ * backend's bound) and the device holds the batch at once (batch * max_n <= compute_units
+ * * per_cu; per_cu 0: never). */
 static inline int bchol__vbatched_fits_one_launch(unsigned compute_units, int per_cu, int max_n,
-                                                  int crossover, int64_t batch)
+                                                  int largest, int64_t batch)
 {
-    if (per_cu <= 0 || batch <= 0 || max_n <= 0 || max_n > crossover) return 0;
+    if (per_cu <= 0 || batch <= 0 || max_n <= 0 || max_n > largest) return 0;
     /* batch * max_n <= cap without the product (batch may be near 2^60) */
     return (uint64_t)batch <= (uint64_t)compute_units * (uint64_t)per_cu / (uint64_t)max_n;
 }

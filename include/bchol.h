@@ -678,8 +678,8 @@ typedef struct bchol_vbatched_params {
  * variant AUTO with the crossover filled in, the fused fields for the fused share (n up to
  * the crossover), the separate fields for max_n. The batch decides only the schedule: a
  * batch the device holds at once, with every matrix in the fused share, runs ONE_LAUNCH on
- * devices whose backend says so (NVIDIA: batch * max_n <= 1536 per compute unit); batch =
- * 0 asks for a batch that fills the device. batch < 0 is BCHOL_ERR_BATCH. */
+ * devices whose backend says so (NVIDIA: batch * max_n <= 1536 per compute unit, max_n <=
+ * 192); batch = 0 asks for a batch that fills the device. batch < 0 is BCHOL_ERR_BATCH. */
 BCHOL_API bchol_status bchol_potrf_vbatched_params(bchol_context *ctx, char precision, int max_n,
                                                    int64_t batch,
                                                    bchol_vbatched_params *params,

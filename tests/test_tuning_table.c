@@ -647,7 +647,7 @@ static void case_one_launch(void)
     CHECK(bchol__vbatched_fits_one_launch(132, 1536, 1, 384, 202752), "202752 x 1 fits");
     CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 46340, 46340, (int64_t)1 << 59),
           "2^59 x 46340 (past 2^64) does not fit");
-    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 400, 384, 10), "above the crossover");
+    CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 400, 384, 10), "above the largest order");
     CHECK(!bchol__vbatched_fits_one_launch(132, 0, 8, 384, 1), "per_cu 0: never");
     CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 8, 384, 0), "batch 0: a batch that fills the device");
     CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 0, 384, 5), "max_n 0: nothing to launch");
