@@ -1022,8 +1022,9 @@ static void fuzz_params(fz_reader *r) {
         const int64_t batch = nrhs; /* the drawn nrhs serves as the batch: no more input read */
         st = bchol_potrf_vbatched_params(ctx, precision, n, batch, use_out ? &vp : NULL,
                                          use_source ? &source : NULL);
-        const int valid = ctx && prec_ok && n >= 0 && batch >= 0 && use_out;
-        REQUIRE(valid ? st == 0 || fz_cannot_here(st) : fz_bad_argument(st),
+        /* valid: the arguments the two queries share; batch is the vbatched query's own */
+        const int valid = ctx && prec_ok && n >= 0 && use_out;
+        REQUIRE(valid && batch >= 0 ? st == 0 || fz_cannot_here(st) : fz_bad_argument(st),
                 "potrf_vbatched_params(prec=%d max_n=%d batch=%lld out=%d) returned %d (%s)",
                 precision, n, (long long)batch, use_out, st, bchol_last_error(ctx));
         if (!st) REQUIRE(vp.crossover >= 0, "potrf_vbatched_params: crossover %d", vp.crossover);
