@@ -744,14 +744,11 @@ static void case_one_launch(void)
     /* the calls: orders 1..OL_N packed, lda = n */
     const int64_t B = fits + 1;
     int *n = malloc(sizeof(int) * (size_t)B), *info = malloc(sizeof(int) * (size_t)B);
-    int64_t *off = malloc(sizeof(int64_t) * (size_t)B), elems = 0;
+    int64_t *off = malloc(sizeof(int64_t) * (size_t)B);
     util_rng rng;
     util_rng_seed(&rng, 21);
-    for (int64_t b = 0; b < B; b++) {
-        n[b] = 1 + (int)(b % OL_N);
-        off[b] = elems;
-        elems += (int64_t)n[b] * n[b];
-    }
+    for (int64_t b = 0; b < B; b++) n[b] = 1 + (int)(b % OL_N);
+    const int64_t elems = util_pack(n, n, B, 0, 0, NULL, off);
     float *a = malloc(sizeof(float) * (size_t)elems), *a0 = malloc(sizeof(float) * (size_t)elems);
     for (int64_t b = 0; b < B; b++) util_spd(a + off[b], 0, 'L', n[b], n[b], &rng);
     memcpy(a0, a, sizeof(float) * (size_t)elems);
