@@ -23,6 +23,8 @@ static void take_generic_defaults(bchol_backend *b)
     b->vbatched_defaults = g->vbatched_defaults;
     b->vbatched_crossover_s = g->vbatched_crossover_s;
     b->vbatched_crossover_d = g->vbatched_crossover_d;
+    b->vbatched_one_launch_per_cu = g->vbatched_one_launch_per_cu;
+    b->vbatched_one_launch_max_n = g->vbatched_one_launch_max_n;
     b->interleaved_defaults = g->interleaved_defaults;
     b->strided_variant = g->strided_variant;
     b->interleaved_solve_block = g->interleaved_solve_block;
