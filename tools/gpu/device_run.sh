@@ -5,6 +5,8 @@
 #   devices   bchol devices
 #   test      the CTest suite on the NVIDIA OpenCL device (only the tests matching
 #             $TEST_REGEX when set, e.g. TEST_REGEX='tune_run|tuning_prepare')
+#   test-pocl the same suite on the machine's PoCL (5.0, its CPU), ctest -j$(nproc) as CI,
+#             $POCL_ROUNDS times (default 1), logs ctest-pocl-<round>.log
 #   bench     bchol bench, float and double, n = 8..512, with the torch peer
 #   solve     bchol bench --solve (posv, potrs), float and double, nrhs = NRHS_LIST
 #             (default "1 16"), with the torch peer (cholesky_ex + cholesky_solve);
@@ -98,7 +100,7 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test bench solve solve-ilv vbatched vbatched-trace vbatched-pack
+# Usage: tools/gpu/device_run.sh devices test test-pocl bench solve solve-ilv vbatched vbatched-trace vbatched-pack
 #        solve-vbatched huge tune tune-probe tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
 #        tune-check-solve grid
 set -u
@@ -136,6 +138,13 @@ for step in "$@"; do
     (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
       > "$OUT/ctest-nvidia.log" 2>&1)
     grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-nvidia.log" | head -40 ;;
+  test-pocl)
+    # the same suite on the machine's own PoCL (5.0 on Ubuntu 24.04), as CI runs it: -j$(nproc)
+    for r in $(seq 1 ${POCL_ROUNDS:-1}); do
+      (cd $BUILD && BCHOL_DEVICE=pocl ctest -j"$(nproc)" --timeout 600 --output-on-failure \
+        ${TEST_REGEX:+-R "$TEST_REGEX"} > "$OUT/ctest-pocl-$r.log" 2>&1)
+      grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-pocl-$r.log" | head -40
+    done ;;
   bench)
     for p in s d; do
       BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES ${BENCH_ARGS:-} \
