@@ -50,6 +50,9 @@ typedef struct bchol_backend {
     /* Interleaved solve (cl_kernels/potrs_interleaved.cl): rows per register block at this
      * precision and n, or 0 to keep the whole right-hand-side tile in private memory. */
     int (*interleaved_solve_block)(char precision, int n);
+    /* What the driver must be told through the process environment before bchol builds
+     * anything on it (NULL: nothing). Called at every context creation on such a device. */
+    void (*prepare_driver)(const bchol_device_info *info);
 } bchol_backend;
 
 /* The backend for a device (the generic one if no other matches). */

@@ -3,7 +3,9 @@
  * specialization per local size. */
 #include "backend.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int matches(cl_platform_id platform, cl_device_id device, const bchol_device_info *info)
@@ -126,6 +128,29 @@ static bchol_variant strided_variant(char precision, int n)
  * unrolls, and vectorizes the straight-line code of small tiles across work-items). */
 static int interleaved_solve_block(char precision, int n) { return 0; }
 
+/* PoCL 5.0 (Ubuntu 24.04, LLVM 16) miscompiles the fused and variable-size kernels under
+ * its default work-group method (work-item loops around the regions between barriers):
+ * SPD matrices reported failed (info 9-38) or factored wrong (backward error 1e4-1e12),
+ * and the variable-size kernels crash (SIGSEGV), even with one thread; PoCL 3.1 runs the
+ * same kernels right. Under continuation-based barriers (POCL_WORK_GROUP_METHOD=cbs)
+ * PoCL 5.0 passes the whole suite (docs/DEVELOPING.md, "Other implementations"). PoCL
+ * reads the variable when it compiles a kernel (and hashes it into its cache key), so it
+ * is set before bchol's first build, from PoCL 4 on, unless the caller set it. */
+static int pocl_needs_cbs(const char *driver_version)
+{
+    return atoi(driver_version) >= 4;
+}
+
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void prepare_driver(const bchol_device_info *info)
+{
+    if (!pocl_needs_cbs(info->driver)) return;
+    pthread_mutex_lock(&env_lock);
+    if (!getenv("POCL_WORK_GROUP_METHOD")) setenv("POCL_WORK_GROUP_METHOD", "cbs", 0);
+    pthread_mutex_unlock(&env_lock);
+}
+
 const bchol_backend bchol__backend_pocl = {
     .family = "pocl",
     .matches = matches,
@@ -146,4 +171,5 @@ const bchol_backend bchol__backend_pocl = {
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,
+    .prepare_driver = prepare_driver,
 };
