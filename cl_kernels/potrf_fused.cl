@@ -123,6 +123,12 @@ PRAGMA_UNROLL
     if (jg > 0) {
         REAL rA[IB][RPT], rN[IB][RPT];
         __local REAL *sB = P; /* IB x IB, free until the panel is loaded */
+        /* A panel narrower than IB: B's rows ib..IB-1 are zero (the update reads B's rows
+         * four at a time and discards what the rows past ib give; zeroed so that no lane
+         * reads local memory never written). Nothing else writes them before the panel. */
+        if (ib < IB && (active || !ETM_AGGRESSIVE))
+            for (int e = tx; e < IB * (IB - ib); e += LANES)
+                sB[(e / (IB - ib)) * IB + ib + e % (IB - ib)] = (REAL)0;
 PRAGMA_UNROLL
         for (int kk = 0; kk < IB; kk++)
 PRAGMA_UNROLL
@@ -225,7 +231,7 @@ PRAGMA_UNROLL
             }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (!IDLE && has) {
-            const REAL d = col[c];
+            const REAL d = busy ? col[c] : (REAL)1; /* no one wrote col for a failed or idle matrix */
             if (busy && !PIVOT_OK(d)) {
                 status = j + c + 1;
                 busy = 0;
@@ -239,7 +245,7 @@ PRAGMA_UNROLL
             }
 PRAGMA_UNROLL
             for (int cc = c + 1; cc < IB; cc++) {
-                const REAL u = cc < ib ? col[cc] * inv : (REAL)0;
+                const REAL u = busy && cc < ib ? col[cc] * inv : (REAL)0;
 PRAGMA_UNROLL
                 for (int r = 0; r < RPT; r++) rC[cc][r] = mad(-rC[c][r], u, rC[cc][r]);
             }
@@ -293,5 +299,7 @@ __kernel void potrf_fused_step(__global REAL *A, const ulong offset, const int l
     const int m = N - j;
     __local REAL *P = work + ty * (max(m, IB) * IB);
     const int status = fused_step(Ab, lda, N, j, live && prior == 0, P, tx, lx);
+    /* every work-item of the matrix has read its info (prior) before one writes it */
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (live && tx == 0 && (j == 0 || status != 0)) info[b0 + b] = status;
 }

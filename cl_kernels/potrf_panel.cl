@@ -193,6 +193,7 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
             ELEM(Wb, NB, r, c) = (r >= c && r < jb) ? PL(r, c) : (REAL)0;
         }
     }
+    barrier(CLK_GLOBAL_MEM_FENCE); /* every work-item has read the info before one writes it */
 #if VBATCHED
     if (lid == 0 && status != 0) info[bb] = status;
 #else

@@ -130,6 +130,7 @@ __kernel void potrf_vbatched_step(__global REAL *A, __global const ulong *offset
     __global REAL *Ab = A + (active ? offsets[b] : 0);
     const int status = fused_step_group(Ab, active ? lda[b] : 1, active ? nb : 0, active ? jb : 0,
                                         active, work + ty * slot, tx, lx, jg);
+    barrier(CLK_GLOBAL_MEM_FENCE); /* every work-item has read info[b] before one writes it */
     if (active && tx == 0 && status != 0) info[b] = status;
 }
 

@@ -85,6 +85,8 @@ PRAGMA_UNROLL
 PRAGMA_UNROLL
         for (int q = 0; q < WN; q++) acc[i][q] = (REAL)0;
     gemm_tile_nt(acc, X, lda, m - row0, Wb, NB, jb, jb, sX, sY, active, lid, rx, cx);
+    /* in place: every work-item has read the rows of X before any overwrites them */
+    barrier(CLK_GLOBAL_MEM_FENCE);
 
     if (active)
 PRAGMA_UNROLL
