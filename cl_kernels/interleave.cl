@@ -5,7 +5,9 @@
  * at ((b / chunk) * n*cols + e) * chunk + b % chunk, e = i + j*n, in the interleaved one
  * (cols = n for the square matrices). Only
  * elements in the copied part (mode 0: lower triangle, 1: upper triangle, 2: all) are read
- * or written; matrices at or past batch are not touched.
+ * or written; matrices at or past batch are not touched, but for lanes batch..lanes-1 of an
+ * interleaved destination, which get the identity (a workspace's padding lanes, read by
+ * kernels that run whole work-groups; lanes = batch otherwise).
  *
  * Two shapes of the same copy:
  *  - interleave/deinterleave (GPUs): a batched transpose of the (matrix, element) index
@@ -48,21 +50,22 @@ inline ulong lane_base(ulong b, ulong chunk, int nn)
 __attribute__((reqd_work_group_size(TILE * TILE, 1, 1)))
 __kernel void interleave(__global const REAL *A, const ulong offset, const int lda,
                          const ulong stride, __global REAL *B, const ulong chunk, const int n,
-                         const int cols, const int mode, const ulong batch, const ulong g0)
+                         const int cols, const int mode, const ulong batch, const ulong g0,
+                         const ulong lanes)
 {
     __local REAL tile[TILE][TILE + 1];
     TILE_COORDS
     {   /* read along the elements of matrix m0 + ty */
         const int e = e0 + tx, i = e % n, j = e / n;
         const ulong b = m0 + ty;
-        if (e < nn && b < batch && copied(i, j, mode))
-            tile[ty][tx] = A[offset + b * stride + (ulong)(i + j * lda)];
+        if (e < nn && b < lanes && copied(i, j, mode))
+            tile[ty][tx] = b < batch ? A[offset + b * stride + (ulong)(i + j * lda)] : (REAL)(i == j);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     {   /* write along the matrices, element e0 + ty */
         const int e = e0 + ty, i = e % n, j = e / n;
         const ulong b = m0 + tx;
-        if (e < nn && b < batch && copied(i, j, mode))
+        if (e < nn && b < lanes && copied(i, j, mode))
             B[lane_base(b, chunk, nn) + (ulong)e * chunk] = tile[tx][ty];
     }
 }
@@ -101,16 +104,19 @@ inline void copied_rows(int j, int n, int mode, int *lo, int *hi)
 __kernel void interleave_loop(__global const REAL *restrict A, const ulong offset, const int lda,
                               const ulong stride, __global REAL *restrict B, const ulong chunk,
                               const int n, const int cols, const int mode, const ulong batch,
-                              const ulong g0)
+                              const ulong g0, const ulong lanes)
 {
     const ulong b = g0 * get_local_size(0) + get_global_id(0);
-    if (b >= batch) return;
+    if (b >= lanes) return;
     __global const REAL *a = A + offset + b * stride;
     __global REAL *d = B + lane_base(b, chunk, n * cols);
     for (int j = 0; j < cols; j++) {
         int lo, hi;
         copied_rows(j, n, mode, &lo, &hi);
-        for (int i = lo; i < hi; i++) d[(ulong)(i + j * n) * chunk] = a[i + j * lda];
+        if (b < batch)
+            for (int i = lo; i < hi; i++) d[(ulong)(i + j * n) * chunk] = a[i + j * lda];
+        else
+            for (int i = lo; i < hi; i++) d[(ulong)(i + j * n) * chunk] = (REAL)(i == j);
     }
 }
 

@@ -68,16 +68,17 @@ bchol_status bchol__interleave_prepare(bchol_context *ctx, bchol_precision p)
 
 bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
-                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk)
+                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk,
+                                       int64_t lanes)
 {
     return bchol__interleave_rect_enqueue(call, p, to_interleaved, uplo_mode, n, n, A, offset, lda,
-                                          stride, B, batch, chunk);
+                                          stride, B, batch, chunk, lanes);
 }
 
 bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
                                             int to_interleaved, int uplo_mode, int n, int cols,
                                             cl_mem A, int64_t offset, int lda, int64_t stride,
-                                            cl_mem B, int64_t batch, int64_t chunk)
+                                            cl_mem B, int64_t batch, int64_t chunk, int64_t lanes)
 {
     bchol_context *ctx = call->ctx;
     cl_kernel kernel;
@@ -93,17 +94,19 @@ bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
     const size_t loop_group = limit < LOOP_GROUP ? (limit ? limit : 1) : LOOP_GROUP;
     const uint64_t per_group = loop ? (uint64_t)loop_group : TILE;
     const size_t local = loop ? loop_group : TILE * TILE;
-    const uint64_t groups = etiles * (((uint64_t)batch + per_group - 1) / per_group);
+    if (!to_interleaved || lanes < batch) lanes = batch;
+    const uint64_t groups = etiles * (((uint64_t)lanes + per_group - 1) / per_group);
     cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, ch = (cl_ulong)chunk;
-    cl_ulong end = (cl_ulong)batch, g0 = 0;
+    cl_ulong end = (cl_ulong)batch, g0 = 0, pad = (cl_ulong)lanes;
     cl_int ld = lda, order = n, ncols = cols, mode = uplo_mode;
     bchol_arg to[] = {BCHOL_ARG(A),   BCHOL_ARG(off), BCHOL_ARG(ld),    BCHOL_ARG(str),
                       BCHOL_ARG(B),   BCHOL_ARG(ch),  BCHOL_ARG(order), BCHOL_ARG(ncols),
-                      BCHOL_ARG(mode), BCHOL_ARG(end), BCHOL_ARG(g0)};
+                      BCHOL_ARG(mode), BCHOL_ARG(end), BCHOL_ARG(g0), BCHOL_ARG(pad)};
     bchol_arg back[] = {BCHOL_ARG(B),   BCHOL_ARG(ch),  BCHOL_ARG(A),     BCHOL_ARG(off),
                         BCHOL_ARG(ld),  BCHOL_ARG(str), BCHOL_ARG(order), BCHOL_ARG(ncols),
                         BCHOL_ARG(mode), BCHOL_ARG(end), BCHOL_ARG(g0)};
-    return bchol__launch_groups(call, kernel, to_interleaved ? to : back, 11, 10, groups, local);
+    return bchol__launch_groups(call, kernel, to_interleaved ? to : back, to_interleaved ? 12 : 11,
+                                10, groups, local);
 }
 
 /* 'L' -> 0, 'U' -> 1, 'A' -> 2 (the kernel's copy modes). */
@@ -181,7 +184,7 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
     bchol_call call;
     bchol__call_begin(&call, ctx);
     st = bchol__interleave_enqueue(&call, p, to_interleaved, mode, n, A, offset, lda, stride, B, batch,
-                                   chunk);
+                                   chunk, batch);
     return bchol__call_end(&call, st, event);
 }
 

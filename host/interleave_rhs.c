@@ -80,7 +80,7 @@ static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_prec
     bchol__call_begin(&call, ctx);
     /* mode 2: every element of the block */
     st = bchol__interleave_rect_enqueue(&call, p, to_interleaved, 2, n, nrhs, B, offset, ldb,
-                                        stride, Bi, batch, chunk);
+                                        stride, Bi, batch, chunk, batch);
     return bchol__call_end(&call, st, event);
 }
 

@@ -81,10 +81,14 @@ bchol_status bchol__potrf_staged_enqueue(bchol_call *call, bchol_precision p,
                                          cl_mem info);
 
 /* Enqueues a copy strided A -> interleaved B (to_interleaved = 1) or back, of a checked
- * batch. uplo_mode: 0 lower triangle, 1 upper triangle, 2 the whole matrix. */
+ * batch. uplo_mode: 0 lower triangle, 1 upper triangle, 2 the whole matrix. lanes >= batch:
+ * the copy into B also writes the identity (its copied part) into lanes batch..lanes-1, so
+ * that a kernel run over whole work-groups reads no memory nobody wrote (a workspace's
+ * padding lanes); back, it is ignored. */
 bchol_status bchol__interleave_enqueue(bchol_call *call, bchol_precision p, int to_interleaved,
                                        int uplo_mode, int n, cl_mem A, int64_t offset, int lda,
-                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk);
+                                       int64_t stride, cl_mem B, int64_t batch, int64_t chunk,
+                                       int64_t lanes);
 
 /* Builds (or finds) the conversion kernels that bchol__interleave_enqueue uses, both ways. */
 bchol_status bchol__interleave_prepare(bchol_context *ctx, bchol_precision p);
@@ -94,7 +98,7 @@ bchol_status bchol__interleave_prepare(bchol_context *ctx, bchol_precision p);
 bchol_status bchol__interleave_rect_enqueue(bchol_call *call, bchol_precision p,
                                             int to_interleaved, int uplo_mode, int n, int cols,
                                             cl_mem A, int64_t offset, int lda, int64_t stride,
-                                            cl_mem B, int64_t batch, int64_t chunk);
+                                            cl_mem B, int64_t batch, int64_t chunk, int64_t lanes);
 
 /* Elements an interleaved batch spans (see bchol.h), or 0 on overflow past 2^63; the
  * _rect form for rows-by-cols blocks (right-hand sides). */

@@ -159,7 +159,7 @@ static void load(gen *g, char t, tidx ti, tidx tj, int lower)
     char r[48], c[48];
     for (int j = 0; j < cols; j++)
         for (int i = lower ? j : 0; i < rows; i++)
-            emit(g, "%c_%d_%d = AT(%s, %s);", t, i, j, pos(g, ti, i, r, sizeof r),
+            emit(g, "%c_%d_%d = LD(%s, %s);", t, i, j, pos(g, ti, i, r, sizeof r),
                  pos(g, tj, j, c, sizeof c));
 }
 
@@ -366,6 +366,12 @@ static void global_head(gen *g)
         emit(g, "#define AT(i, j) Ab[((j) + (i) * N) * LS] /* L(i,j) = U(j,i) */");
     else
         emit(g, "#define AT(i, j) Ab[((i) + (j) * N) * LS]");
+    /* Loads: a lane past the batch whose index is clamped to the last matrix would read
+     * what that matrix's own lane is writing; it factors the identity instead. */
+    if (cfg->aligned)
+        emit(g, "#define LD(i, j) AT(i, j)");
+    else
+        emit(g, "#define LD(i, j) (b < batch ? AT(i, j) : (REAL)((i) == (j)))");
     emit(g, "%s", "");
     emit(g, "__attribute__((reqd_work_group_size(%d, 1, 1)))", cfg->wg);
     emit(g, "__kernel void " BCHOL_ILV_KERNEL "(__global REAL *restrict A, const ulong chunk,");
@@ -437,7 +443,8 @@ static void stage_copy(gen *g, int in)
         emit(g, "#pragma unroll");
         emit(g, "for (int u = 0; u < %d; u++) {", STAGE_BATCH);
         emit(g, "    const int m = m0 + (k0 + u) * R;");
-        emit(g, "    if (stored && m < WG && g0 + m < batch) Ls[to + m] = v[u];");
+        /* a lane past the batch factors the identity (no lane reads what nobody wrote) */
+        emit(g, "    if (stored && m < WG) Ls[to + m] = g0 + m < batch ? v[u] : (REAL)(i == j);");
         emit(g, "}");
     } else {
         emit(g, "for (int k = 0; k < MSTEPS; k++, p += step) {");
@@ -470,6 +477,7 @@ static void staged_head(gen *g)
     emit(g, "#define LS (WG + 1)");
     emit(g, "#define PK(i, j) ((j) * (2 * N - (j) - 1) / 2 + (i))");
     emit(g, "#define AT(i, j) Ls[PK(i, j) * LS + lane]");
+    emit(g, "#define LD(i, j) AT(i, j)");
     emit(g, "%s", "");
     emit(g, "__attribute__((reqd_work_group_size(CWE * R, 1, 1)))");
     emit(g, "__kernel void " BCHOL_ILV_STAGED_KERNEL "(__global REAL *restrict A, const ulong offset,");

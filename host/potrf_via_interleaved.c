@@ -111,9 +111,13 @@ bchol_status bchol__potrf_via_interleaved(bchol_call *call, bchol_precision p,
         const int64_t count = batch - first < piece ? batch - first : piece;
         const int64_t layout = piece_layout(params, group, count);
         const int64_t off = offset + first * stride;
-        if (!(st = bchol__interleave_enqueue(call, p, 1, upper, n, A, off, lda, stride, work, count, layout)) &&
+        /* the lanes of the piece's last work-group past count hold the identity */
+        const int64_t lanes = (count + group - 1) / group * group;
+        if (!(st = bchol__interleave_enqueue(call, p, 1, upper, n, A, off, lda, stride, work, count,
+                                             layout, lanes)) &&
             !(st = bchol__potrf_interleaved_enqueue(call, p, params, upper, n, work, count, layout, info, first)))
-            st = bchol__interleave_enqueue(call, p, 0, upper, n, A, off, lda, stride, work, count, layout);
+            st = bchol__interleave_enqueue(call, p, 0, upper, n, A, off, lda, stride, work, count,
+                                           layout, count);
     }
     bchol__workspace_release(ctx, work);
     return st;
