@@ -260,7 +260,9 @@ static void check_at_exit(void) {
     if (live) {
         fprintf(stderr, "cl_shim: FAILED: %ld OpenCL objects still held at exit (%s)\n", live,
                 report);
-        fflush(stderr);
+        /* _exit skips stdio's flush: the test's own report (stdout, buffered in a pipe)
+         * would be lost, leaving only this line */
+        fflush(NULL);
         _exit(1);
     }
 }
