@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# CI step: a small representative subset of the tests on oclgrind (an OpenCL simulator)
+# with its data-race, uninitialized-value and out-of-bounds checks. Any report fails the
+# step, except those listed in tools/hardening/oclgrind.supp (kernel file:line and why).
+# Usage: tools/ci_oclgrind.sh [BUILD_DIR]   (default: build, made by tools/setup.sh)
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${1:-${BCHOL_BUILD_DIR:-build}}
+if ! dpkg-query -W -f='${Status}' oclgrind 2>/dev/null | grep -q "install ok installed"; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends oclgrind
+fi
+[ -x "$BUILD/tests/test_potrf" ] || tools/setup.sh
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# Debian's oclgrind ships no ICD file: one naming its runtime, alone in a folder.
+mkdir -p "$WORK/icd"
+echo /usr/lib/oclgrind/liboclgrind-rt-icd.so > "$WORK/icd/oclgrind.icd"
+export OCL_ICD_VENDORS=$WORK/icd BCHOL_DEVICE=0:0 BCHOL_CACHE_DIR=$WORK/cache
+export OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1 OCLGRIND_CHECK_API=1
+# Uninitialized-value tracking needs unoptimized kernels (oclgrind's documentation).
+export OCLGRIND_BUILD_OPTIONS=-cl-opt-disable
+T=$BUILD/tests
+# name | command: every kernel family at small sizes (fused with a narrower last panel,
+# both triangles, failed matrices; separate; interleaved aligned and clamped, staged; the
+# solves; variable sizes with the device checks, fused and separate)
+CASES=(
+  "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
+  "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
+  "fused_tbc|$T/test_potrf --precision s --uplo L --n 5 --ib 4 --tbc 3 --shape shrink --batch 5"
+  "separate_sL|$T/test_potrf --precision s --uplo L --n 40 --batch 2 --variant separate --nb 16 --pb 4 --gemm own --tile 16"
+  "separate_dU_info|$T/test_potrf --precision d --uplo U --n 36 --batch 4 --variant separate --nb 16 --pb 4 --gemm own --tile 16 --mode info"
+  "ilv_aligned|$T/test_potrf --precision s --uplo L --n 6 --batch 8 --variant interleaved --inb 4 --chunking chunked --chunk 4"
+  "ilv_clamped|$T/test_potrf --precision d --uplo U --n 5 --batch 7 --variant interleaved --inb 4 --chunking simple --chunk 4 --mode info"
+  "ilv_staged|$T/test_potrf --precision s --uplo L --n 4 --batch 9 --variant interleaved --inb 4 --chunking staged --chunk 4"
+  "potrs_sL|$T/test_potrs --precision s --uplo L --n 9 --nrhs 3 --batch 3"
+  "posv_info_dU|$T/test_potrs --mode info --precision d --uplo U --n 5 --nrhs 2 --batch 6"
+  "vbatched_info_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 12 --batch 8 --mode info --ib 4"
+  "vbatched_sep_dL|$T/test_potrf_vbatched --precision d --uplo L --nmax 40 --batch 3 --variant separate"
+  "vbatched_aggr_tbc_dU|$T/test_potrf_vbatched --precision d --uplo U --nmax 11 --batch 9 --mode info --dist mix --tbc 3 --ib 4 --etm aggressive --schedule lazy"
+  "vbatched_one_launch_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 10 --batch 7 --mode info --dist mix --tbc 2 --ib 4 --rpt 2 --schedule one-launch"
+  "vbatched_bad_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 6 --batch 48 --mode bad"
+  "potrs_vbatched_sU|$T/test_potrs_vbatched --precision s --uplo U --nmax 10 --batch 12"
+  "posv_vbatched_info_dL|$T/test_potrs_vbatched --precision d --uplo L --nmax 8 --batch 12 --mode info"
+  "interleave_copy_dU|$T/test_interleaved --precision d --uplo U --n 5 --batch 19 --chunk 8 --mode copy --copy A"
+  "potrs_ilv_sL|$T/test_potrs_interleaved --precision s --uplo L --n 6 --nrhs 2 --batch 5"
+)
+SUPP=tools/hardening/oclgrind.supp
+passed=0 failed=0
+for c in "${CASES[@]}"; do
+  name=${c%%|*}; cmd=${c#*|}
+  log=$WORK/$name.log
+  rc=0
+  OCLGRIND_LOG=$log timeout 900 $cmd > "$WORK/$name.out" 2>&1 || rc=$?
+  # a report names the kernel file and line ("At line L (column C) of FILE:")
+  reports=$(grep -E "^(Data race|Uninitialized|Invalid|Controlflow|Work-group divergence|Read-write|Load from|Store to)" "$log" 2>/dev/null | wc -l)
+  unsuppressed=$(grep -oE "At line [0-9]+ \(column [0-9]+\) of [A-Za-z0-9_.]+" "$log" 2>/dev/null |
+    sed -E 's/At line ([0-9]+) \(column [0-9]+\) of (.*)/\2:\1/' | sort -u |
+    grep -vxF -f <(grep -vE '^(#|$)' "$SUPP" | cut -d' ' -f1) || true)
+  if [ "$rc" = 0 ] && { [ "$reports" = 0 ] || [ -z "$unsuppressed" ]; } && [ -s "$log" -o "$reports" = 0 ]; then
+    passed=$((passed + 1)); echo "ok     $name"
+  else
+    failed=$((failed + 1)); echo "FAILED $name (exit $rc, $reports reports${unsuppressed:+ at: $(echo $unsuppressed)})"
+    tail -5 "$WORK/$name.out"; grep -m 20 -A 6 -E "^(Data race|Uninitialized|Invalid|Controlflow|Work-group)" "$log" || true
+  fi
+done
+echo "oclgrind: $passed passed, $failed failed"
+[ "$failed" = 0 ]
