@@ -172,4 +172,9 @@ const bchol_backend bchol__backend_pocl = {
     .strided_variant = strided_variant,
     .interleaved_solve_block = interleaved_solve_block,
     .prepare_driver = prepare_driver,
+    /* PoCL 5.0 (under either work-group method) factored wrong, or crashed, where the
+     * variable-size panel, TRSM and SYRK kernels' barrier loops ran to an order read from
+     * memory (uniform in each work-group, as the standard requires, but not provably so);
+     * with loops to NB the whole suite passes there. */
+    .uniform_barrier_loops = 1,
 };

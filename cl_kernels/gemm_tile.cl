@@ -83,6 +83,19 @@ inline void gemm_tile_load(__local REAL *s, const int lds, __global const REAL *
     }
 }
 
+/* UNIFORM_LOOPS = 1: loops that hold barriers run to a bound fixed at build time (NB), not
+ * to one read from memory (a variable-size batch's order): PoCL 5.0 factored wrong under
+ * loops whose barriers' trip count came from a load (cl_kernels/README, backends/pocl.c).
+ * The columns past K load as zeros, so the product is the same. */
+#ifndef UNIFORM_LOOPS
+#define UNIFORM_LOOPS 0
+#endif
+#if UNIFORM_LOOPS
+#define K_LOOP(K) NB
+#else
+#define K_LOOP(K) (K)
+#endif
+
 /*
  * acc += X * Y**T for the tile: X has `xrows` valid rows (of TM), Y `yrows` valid rows (of
  * TN), both K columns. Every work-item of the group must call it (barriers); with active
@@ -93,7 +106,7 @@ inline void gemm_tile_nt(REAL acc[WM][WN], __global const REAL *X, const int ldx
                          const int K, __local REAL *sX, __local REAL *sY, const int active,
                          const int lid, const int rx, const int cx)
 {
-    for (int k0 = 0; k0 < K; k0 += KB) {
+    for (int k0 = 0; k0 < K_LOOP(K); k0 += KB) {
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous chunk is consumed */
         gemm_tile_load(sX, SLX, X, ldx, TM, xrows, k0, K, active, lid);
         gemm_tile_load(sY, SLY, Y, ldy, TN, yrows, k0, K, active, lid);

@@ -57,6 +57,16 @@
 #define RECT_COL(e, rows, cols) ((e) / (rows))
 #endif
 
+/* Loops that hold barriers: to jb, or (UNIFORM_LOOPS, see gemm_tile.cl) to NB with the
+ * columns past jb idle. */
+#if UNIFORM_LOOPS
+#define J_LOOP NB
+#define C_LOOP_END(k0, kend) min((k0) + PB, NB)
+#else
+#define J_LOOP jb
+#define C_LOOP_END(k0, kend) (kend)
+#endif
+
 #if VBATCHED
 /*
  * Variable sizes: matrices b0 .. b0+count-1, matrix b of order n[b] and leading dimension
@@ -121,21 +131,22 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
     /* POTF2: for each column, the pivot's square root, the column below it scaled, and
      * its outer product subtracted from the columns of its PB block; after each block,
      * the rank-PB update of the columns to its right. */
-    for (int k0 = 0; k0 < jb; k0 += PB) {
+    for (int k0 = 0; k0 < J_LOOP; k0 += PB) {
         const int kend = min(k0 + PB, jb);
-        for (int c = k0; c < kend; c++) {
+        for (int c = k0; c < C_LOOP_END(k0, kend); c++) {
             barrier(CLK_LOCAL_MEM_FENCE);
-            const REAL d = PL(c, c);
-            if (active && !PIVOT_OK(d)) {
+            const int has = c < kend; /* always, but where the loops run to NB */
+            const REAL d = has ? PL(c, c) : (REAL)1;
+            if (active && has && !PIVOT_OK(d)) {
                 status = j + c + 1;
                 active = 0;
             }
             const REAL ljj = active ? sqrt(d) : (REAL)1;
             const REAL inv = (REAL)1 / ljj;
-            if (active)
+            if (active && has)
                 for (int r = c + 1 + lid; r < jb; r += PANEL_WG) PL(r, c) *= inv;
             barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read d */
-            if (active) {
+            if (active && has) {
                 if (lid == 0) PL(c, c) = ljj;
                 const int rows = jb - c - 1, cols = kend - c - 1;
                 for (int e = lid; e < rows * cols; e += PANEL_WG) {
@@ -145,7 +156,7 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int rest = jb - kend;
+        const int rest = max(jb - kend, 0);
         if (active)
             for (int e = lid; e < rest * rest; e += PANEL_WG) {
                 const int r = kend + RECT_ROW(e, rest, rest), cc = kend + RECT_COL(e, rest, rest);
@@ -167,17 +178,18 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
     /* TRTRI in place (LAPACK's xTRTI2, lower, right to left): with T = L(c+1:, c+1:)
      * already inverted, column c of the inverse is -T * L(c+1:, c) / L(c,c). Work-item
      * lid owns row c+1+lid. */
-    for (int c = jb - 1; c >= 0; c--) {
+    for (int c = J_LOOP - 1; c >= 0; c--) {
         barrier(CLK_LOCAL_MEM_FENCE);
         const int r = c + 1 + lid;
-        const REAL dinv = (REAL)1 / PL(c, c);
+        const int has = c < jb;
+        const REAL dinv = has ? (REAL)1 / PL(c, c) : (REAL)1;
         REAL x = (REAL)0;
-        if (active && r < jb) {
+        if (active && has && r < jb) {
             for (int l = c + 1; l <= r; l++) x = mad(PL(r, l), PL(l, c), x);
             x *= -dinv;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (active) {
+        if (active && has) {
             if (r < jb) PL(r, c) = x;
             if (lid == 0) PL(c, c) = dinv;
         }

@@ -61,7 +61,8 @@ static size_t tile_local_bytes(bchol_precision p, tile_shape s)
     return (size_t)s.kb * (size_t)(s.tm + 1 + s.tn + 1) * bchol__elem_size(p);
 }
 
-static void options_common(bchol_options *o, bchol_precision p, const bchol_params *prm, int upper,
+static void options_common(const bchol_context *ctx, bchol_options *o, bchol_precision p,
+                           const bchol_params *prm, int upper,
                            int vbatched)
 {
     bchol__options_init(o);
@@ -69,6 +70,7 @@ static void options_common(bchol_options *o, bchol_precision p, const bchol_para
     bchol__options_add(o, "-D UPPER=%d", upper);
     bchol__options_add(o, "-D NB=%d", prm->nb);
     if (vbatched) bchol__options_add(o, "-D VBATCHED=1");
+    if (vbatched && ctx->backend->uniform_barrier_loops) bchol__options_add(o, "-D UNIFORM_LOOPS=1");
 }
 
 static void options_tile(bchol_options *o, tile_shape s)
@@ -109,21 +111,21 @@ bchol_status bchol__separate_kernels(bchol_context *ctx, bchol_precision p, cons
     bchol_status st;
     const size_t es = bchol__elem_size(p);
     k->panel_wg = (size_t)panel_wg(prm);
-    options_common(&o, p, prm, upper, vbatched);
+    options_common(ctx, &o, p, prm, upper, vbatched);
     bchol__options_add(&o, "-D PB=%d", prm->pb < prm->nb ? prm->pb : prm->nb);
     bchol__options_add(&o, "-D PANEL_WG=%d", (int)k->panel_wg);
     if ((st = get_checked(ctx, panel_files, &o, "potrf_panel", k->panel_wg,
                           (size_t)prm->nb * (size_t)(prm->nb + 1) * es, &k->panel)))
         return st;
     k->ts = trsm_shape(prm);
-    options_common(&o, p, prm, upper, vbatched);
+    options_common(ctx, &o, p, prm, upper, vbatched);
     options_tile(&o, k->ts);
     bchol__options_add(&o, "-D Y_LOWER_TRIANGULAR=1"); /* W = L11**-1 */
     if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", TILE_WG, tile_local_bytes(p, k->ts),
                           &k->trsm)))
         return st;
     k->ss = syrk_shape(prm);
-    options_common(&o, p, prm, upper, vbatched);
+    options_common(ctx, &o, p, prm, upper, vbatched);
     options_tile(&o, k->ss);
     return get_checked(ctx, syrk_files, &o, "syrk_trailing", TILE_WG, tile_local_bytes(p, k->ss),
                        &k->syrk);
