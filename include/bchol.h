@@ -10,6 +10,14 @@
  *  - info[b] = 0 on success, or k > 0 when the k-th pivot (1-based) is not positive, is
  *    NaN, or is infinite: the leading minor of order k is not positive definite and the
  *    factorization of that matrix stopped. Other matrices of the batch are unaffected.
+ *    What such a matrix's stored triangle then holds differs from LAPACK's potrf, which
+ *    leaves the leading block of order k-1 factored: bchol stops at the block that holds
+ *    pivot k (the fused variant's panel of ib columns, the separate variant's panel of nb,
+ *    the interleaved variant's tile of nb), so only the leading block of order j, the start
+ *    of that block (j <= k-1, and j = 0 when k falls in the first block), is factored (the
+ *    interleaved variant may instead leave it as it was); the rest holds the input or
+ *    intermediate values. Refactor a failed matrix with LAPACK where
+ *    its partial factor is needed.
  *  - Routines on device buffers only enqueue work on the context's queue; they never wait.
  *    If event is not NULL it receives an event for the last command enqueued (release it
  *    with clReleaseEvent), or NULL when nothing was enqueued.
@@ -357,8 +365,8 @@ BCHOL_API bchol_status bchol_dpotrs_batched(bchol_context *ctx, char uplo, int n
  * A*X = B with the factor (as bchol_{s,d}potrs_batched), in one call. Arguments as for
  * potrs, plus
  *   info      cl_mem of at least batch ints: info[b] as for potrf. A matrix whose
- *             factorization failed (info[b] > 0) keeps its B untouched; its A holds the
- *             partial factor, as potrf leaves it.
+ *             factorization failed (info[b] > 0) keeps its B untouched; its A holds what
+ *             potrf leaves (top of this file).
  * n = 0 sets info to zero; nrhs = 0 only factors; batch = 0 returns at once.
  */
 BCHOL_API bchol_status bchol_sposv_batched(bchol_context *ctx, char uplo, int n, int nrhs,
