@@ -30,4 +30,14 @@ static inline int test_skip_precision(char precision)
     return 1;
 }
 
+/* For testers whose checks hold in either precision: 'd', or 's' where the device has no
+ * fp64 (said once). */
+static inline char test_double_or_single(void)
+{
+    static int said;
+    if (!test_no_fp64()) return 'd';
+    if (!said++) printf("no fp64: the double parts run in single precision\n");
+    return 's';
+}
+
 #endif
