@@ -22,10 +22,10 @@
  * INFO_ABOVE_MAX_N, INFO_BAD_LDA, INFO_BAD_OFFSET, INFO_OVERLAP (from bchol.h).
  */
 #ifndef CHECK_WG
-#define CHECK_WG 64
+#define CHECK_WG 32
 #endif
 #ifndef CHECK_PER_ITEM
-#define CHECK_PER_ITEM 8
+#define CHECK_PER_ITEM 32
 #endif
 #define CHECK_BLOCK (CHECK_WG * CHECK_PER_ITEM)
 #ifndef INFO_BAD_N

@@ -24,6 +24,9 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     /* Testing aid: the rule for one launch of a small variable-size batch on any device. */
     const char *one = getenv("BCHOL_VBATCHED_ONE_LAUNCH_PER_CU");
     ctx->one_launch_per_cu = one && *one ? atoi(one) : -1;
+    /* Testing aid: every kernel's work-group limit at most this (launch.c). */
+    const char *wg = getenv("BCHOL_KERNEL_WG_LIMIT");
+    ctx->kernel_wg_limit = wg && atoll(wg) > 0 ? (size_t)atoll(wg) : 0;
     const bchol_backend *backend = bchol__backend_for(platform, device, &ctx->info);
     if (backend->prepare_driver) backend->prepare_driver(&ctx->info);
     bchol__defaults_select(ctx, backend);

@@ -129,6 +129,33 @@ typedef struct {
     int a, offset, lda, stride, batch, b, chunk;
 } positions;
 
+/* The buffers of a copy that moves something (batch > 0, n > 0), in argument order. */
+static bchol_status check_copy_buffers(bchol_context *ctx, const char *routine, bchol_precision p,
+                                       const positions *pos, int n, cl_mem A, int64_t offset,
+                                       int lda, int64_t stride, int64_t batch, cl_mem B,
+                                       int64_t chunk)
+{
+    bchol_status st;
+    const size_t es = bchol__elem_size(p);
+    uint64_t span_a, span_b = bchol__interleaved_span(n, batch, chunk);
+    if (bchol__batch_span(offset, stride, batch, lda, n, n, &span_a) || span_a > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
+                           routine);
+    if (!span_b || span_b > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
+                           "%s: the interleaved batch (chunk = %lld) spans more than 2^63 elements",
+                           routine, (long long)chunk);
+    for (int k = 4; k <= 10; k++) {
+        if (k == pos->a && (st = bchol__check_buffer(ctx, routine, k, "A", A, span_a * es, BCHOL_ERR_A,
+                                                     BCHOL_ERR_A_SIZE)))
+            return st;
+        if (k == pos->b && (st = bchol__check_buffer(ctx, routine, k, "B", B, span_b * es, BCHOL_ERR_B,
+                                                     BCHOL_ERR_B_SIZE)))
+            return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
 static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precision p, int to_interleaved,
                          const positions *pos, char uplo, int n, cl_mem A, int64_t offset, int lda,
                          int64_t stride, int64_t batch, cl_mem B, int64_t chunk, cl_event *event)
@@ -160,26 +187,12 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
             return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
                                routine, k, (long long)chunk);
     }
+    if (batch > 0 && n > 0 && (st = check_copy_buffers(ctx, routine, p, pos, n, A, offset, lda,
+                                                       stride, batch, B, chunk)))
+        return st;
+    /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || n == 0) return BCHOL_SUCCESS;
-
-    const size_t es = bchol__elem_size(p);
-    uint64_t span_a, span_b = bchol__interleaved_span(n, batch, chunk);
-    if (bchol__batch_span(offset, stride, batch, lda, n, n, &span_a) || span_a > UINT64_MAX / es)
-        return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
-                           routine);
-    if (!span_b || span_b > UINT64_MAX / es)
-        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
-                           "%s: the interleaved batch (chunk = %lld) spans more than 2^63 elements",
-                           routine, (long long)chunk);
-    for (int k = 4; k <= 10; k++) {
-        if (k == pos->a && (st = bchol__check_buffer(ctx, routine, k, "A", A, span_a * es, BCHOL_ERR_A,
-                                                     BCHOL_ERR_A_SIZE)))
-            return st;
-        if (k == pos->b && (st = bchol__check_buffer(ctx, routine, k, "B", B, span_b * es, BCHOL_ERR_B,
-                                                     BCHOL_ERR_B_SIZE)))
-            return st;
-    }
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

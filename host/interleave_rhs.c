@@ -15,6 +15,33 @@ static const positions to_interleaved_pos = {4, 5, 6, 7, 8, 9, 10};
 /* (ctx, n, nrhs, Bi, batch, chunk, B, offset, ldb, stride, event) */
 static const positions to_strided_pos = {7, 8, 9, 10, 5, 4, 6};
 
+/* The buffers of a copy that moves something (batch, n and nrhs > 0), in argument order. */
+static bchol_status check_rhs_buffers(bchol_context *ctx, const char *routine, bchol_precision p,
+                                      const positions *pos, int n, int nrhs, cl_mem B,
+                                      int64_t offset, int ldb, int64_t stride, int64_t batch,
+                                      cl_mem Bi, int64_t chunk)
+{
+    bchol_status st;
+    const size_t es = bchol__elem_size(p);
+    uint64_t span_b, span_i = bchol__interleaved_span_rect(n, nrhs, batch, chunk);
+    if (bchol__batch_span(offset, stride, batch, ldb, n, nrhs, &span_b) || span_b > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_B_SIZE, "%s: the batch of B spans more than 2^64 bytes",
+                           routine);
+    if (!span_i || span_i > UINT64_MAX / es)
+        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
+                           "%s: the interleaved batch (chunk = %lld) spans more than 2^63 elements",
+                           routine, (long long)chunk);
+    for (int k = 4; k <= 10; k++) {
+        if (k == pos->b && (st = bchol__check_buffer(ctx, routine, k, "B", B, span_b * es,
+                                                     BCHOL_ERR_B, BCHOL_ERR_B_SIZE)))
+            return st;
+        if (k == pos->bi && (st = bchol__check_buffer(ctx, routine, k, "Bi", Bi, span_i * es,
+                                                      BCHOL_ERR_B, BCHOL_ERR_B_SIZE)))
+            return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
 static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_precision p,
                              int to_interleaved, const positions *pos, int n, int nrhs, cl_mem B,
                              int64_t offset, int ldb, int64_t stride, int64_t batch, cl_mem Bi,
@@ -55,26 +82,13 @@ static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_prec
             return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
                                routine, k, (long long)chunk);
     }
+    if (batch > 0 && n > 0 && nrhs > 0 &&
+        (st = check_rhs_buffers(ctx, routine, p, pos, n, nrhs, B, offset, ldb, stride, batch, Bi,
+                                chunk)))
+        return st;
+    /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || n == 0 || nrhs == 0) return BCHOL_SUCCESS;
-
-    const size_t es = bchol__elem_size(p);
-    uint64_t span_b, span_i = bchol__interleaved_span_rect(n, nrhs, batch, chunk);
-    if (bchol__batch_span(offset, stride, batch, ldb, n, nrhs, &span_b) || span_b > UINT64_MAX / es)
-        return bchol__fail(ctx, BCHOL_ERR_B_SIZE, "%s: the batch of B spans more than 2^64 bytes",
-                           routine);
-    if (!span_i || span_i > UINT64_MAX / es)
-        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
-                           "%s: the interleaved batch (chunk = %lld) spans more than 2^63 elements",
-                           routine, (long long)chunk);
-    for (int k = 4; k <= 10; k++) {
-        if (k == pos->b && (st = bchol__check_buffer(ctx, routine, k, "B", B, span_b * es,
-                                                     BCHOL_ERR_B, BCHOL_ERR_B_SIZE)))
-            return st;
-        if (k == pos->bi && (st = bchol__check_buffer(ctx, routine, k, "Bi", Bi, span_i * es,
-                                                      BCHOL_ERR_B, BCHOL_ERR_B_SIZE)))
-            return st;
-    }
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

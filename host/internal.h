@@ -48,6 +48,9 @@ struct bchol_context {
     /* BCHOL_VBATCHED_ONE_LAUNCH_PER_CU when the context was made, or -1: the backend's
      * vbatched_one_launch_per_cu (dispatch.c). */
     int one_launch_per_cu;
+    /* BCHOL_KERNEL_WG_LIMIT when the context was made, or 0: an upper bound on every
+     * kernel's work-group size (launch.c), as some drivers report (Rusticl: 32). */
+    size_t kernel_wg_limit;
 
     /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
     cl_mem workspace;
@@ -367,11 +370,14 @@ static inline int bchol__vbatched_fits_one_launch(unsigned compute_units, int pe
  * elements. Release the scratch with bchol__vcheck_release whatever happened.
  */
 /* The check kernels' block layout (vbatched_check.cl; its _rhs twin shares it): groups of
- * 64 work-items of 8 matrices, 512 a block; past 64 blocks a one-group scan. */
-#define BCHOL__CHECK_WG 64
-#define BCHOL__CHECK_PER_ITEM 8
+ * 32 work-items (the least a kernel takes on the devices seen: Rusticl's limit) of 32
+ * matrices, 1024 a block; past 32 blocks a one-group scan. */
+#define BCHOL__CHECK_WG 32
+#define BCHOL__CHECK_PER_ITEM 32
 /* The build options of vbatched_check.cl: the layout and the matrix checks' codes. */
 void bchol__vcheck_options(bchol_options *o);
+/* BCHOL_ERR_RESOURCES, naming the kernel, where k cannot run groups of CHECK_WG. */
+bchol_status bchol__vcheck_fits(bchol_context *ctx, const char *name, cl_kernel k);
 
 typedef struct {
     cl_mem scratch; /* per block: max end, min start (cl_ulong), max n (int); result */

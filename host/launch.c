@@ -126,6 +126,7 @@ size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
     if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                  NULL) != CL_SUCCESS || wg == 0)
         wg = ctx->info.max_work_group;
+    if (ctx->kernel_wg_limit && wg > ctx->kernel_wg_limit) wg = ctx->kernel_wg_limit;
     return wg ? wg : 1; /* never 0: the variant drivers divide by it */
 }
 

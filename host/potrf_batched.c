@@ -86,20 +86,22 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
     if (batch < 0)
         return bchol__fail(ctx, BCHOL_ERR_BATCH, "%s: argument %d (batch = %lld) must be >= 0",
                            routine, 8 + k, (long long)batch);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
-
     uint64_t span = 0; /* A is not referenced when n = 0, whatever the offset */
-    if (n > 0 && (bchol__batch_span(offset, stride, batch, lda, n, n, &span) ||
-                  span > UINT64_MAX / bchol__elem_size(p)))
+    if (batch > 0 && n > 0 && (bchol__batch_span(offset, stride, batch, lda, n, n, &span) ||
+                               span > UINT64_MAX / bchol__elem_size(p)))
         return bchol__fail(ctx, BCHOL_ERR_A_SIZE, "%s: the batch spans more elements than 2^64 bytes",
                            routine);
-    if (n > 0 && (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * bchol__elem_size(p),
-                                           BCHOL_ERR_A, BCHOL_ERR_A_SIZE)))
+    if (batch > 0 && n > 0 &&
+        (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * bchol__elem_size(p),
+                                  BCHOL_ERR_A, BCHOL_ERR_A_SIZE)))
         return st;
-    if ((st = bchol__check_buffer(ctx, routine, 9 + k, "info", info, bchol__info_bytes(batch),
-                                  BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
+    if (batch > 0 && (st = bchol__check_buffer(ctx, routine, 9 + k, "info", info,
+                                               bchol__info_bytes(batch), BCHOL_ERR_INFO,
+                                               BCHOL_ERR_INFO_SIZE)))
         return st;
+    /* after every argument check: a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

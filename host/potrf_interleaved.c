@@ -53,22 +53,24 @@ bchol_status bchol__potrf_interleaved(bchol_context *ctx, const char *routine, b
     if (chunk < 1)
         return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
                            routine, 6 + k, (long long)chunk);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
-
     const size_t es = bchol__elem_size(p);
-    const uint64_t span = bchol__interleaved_span(n, batch, chunk);
-    if (n > 0 && (!span || span > UINT64_MAX / es))
+    const uint64_t span = batch > 0 ? bchol__interleaved_span(n, batch, chunk) : 0;
+    if (batch > 0 && n > 0 && (!span || span > UINT64_MAX / es))
         return bchol__fail(ctx, BCHOL_ERR_A_SIZE,
                            "%s: the interleaved batch (n = %d, chunk = %lld) spans more than 2^63 "
                            "elements",
                            routine, n, (long long)chunk);
-    if (n > 0 && (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * es, BCHOL_ERR_A,
-                                           BCHOL_ERR_A_SIZE)))
+    if (batch > 0 && n > 0 &&
+        (st = bchol__check_buffer(ctx, routine, 4 + k, "A", A, span * es, BCHOL_ERR_A,
+                                  BCHOL_ERR_A_SIZE)))
         return st;
-    if ((st = bchol__check_buffer(ctx, routine, 7 + k, "info", info, bchol__info_bytes(batch),
-                                  BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
+    if (batch > 0 && (st = bchol__check_buffer(ctx, routine, 7 + k, "info", info,
+                                               bchol__info_bytes(batch), BCHOL_ERR_INFO,
+                                               BCHOL_ERR_INFO_SIZE)))
         return st;
+    /* after every argument check: a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

@@ -34,26 +34,39 @@ static int pow2_at_least(int x)
 /* K is at most nb: chunks of 16, or the whole of a smaller nb. */
 static int k_chunk(const bchol_params *prm) { return min_int(16, pow2_at_least(prm->nb)); }
 
-/* Square tiles of order `tile`, 16 x 16 work-items with (tile/16)^2 results each. */
-static tile_shape syrk_shape(const bchol_params *prm)
+/* Square tiles of order `tile` over wg work-items (a power of two up to 256): 16 x 16 with
+ * (tile/16)^2 results each, or rx x cx with rx <= cx where fewer work-items are allowed. */
+static tile_shape syrk_shape(const bchol_params *prm, int wg)
 {
-    const int w = prm->tile / 16;
-    return (tile_shape){prm->tile, prm->tile, w, w, k_chunk(prm)};
+    int rx = 1;
+    while (rx * rx * 4 <= wg) rx <<= 1;
+    const int cx = wg / rx;
+    return (tile_shape){prm->tile, prm->tile, prm->tile / rx, prm->tile / cx, k_chunk(prm)};
 }
 
 /* All nb columns in one group (the solve is in place): up to 16 work-items across them,
- * the rest of the 256 down at least `tile` rows. */
-static tile_shape trsm_shape(const bchol_params *prm)
+ * the rest of the wg down at least `tile` rows. */
+static tile_shape trsm_shape(const bchol_params *prm, int wg)
 {
-    const int cx = min_int(16, pow2_at_least(prm->nb)), rx = TILE_WG / cx;
+    const int cx = min_int(min_int(16, pow2_at_least(prm->nb)), wg), rx = wg / cx;
     const int wn = ceil_div(prm->nb, cx), wm = prm->tile > rx ? prm->tile / rx : 1;
     return (tile_shape){rx * wm, cx * wn, wm, wn, k_chunk(prm)};
 }
 
-static int panel_wg(const bchol_params *prm)
+/* At least nb work-items (TRTRI gives each a row; nb <= 64), at most cap. */
+static size_t panel_wg(const bchol_params *prm, size_t cap)
 {
-    const int wg = prm->nb * prm->nb / 4;
-    return wg < 64 ? 64 : wg > 256 ? 256 : wg;
+    const size_t want = (size_t)prm->nb * (size_t)prm->nb / 4;
+    const size_t wg = want < 64 ? 64 : want > 256 ? 256 : want;
+    return wg < cap ? wg : cap;
+}
+
+/* The GEMM tiles' work-items: the largest power of two up to 256 and cap. */
+static int tile_wg(size_t cap)
+{
+    int p = 1;
+    while ((size_t)p * 2 <= cap && p < TILE_WG) p <<= 1;
+    return p;
 }
 
 static size_t tile_local_bytes(bchol_precision p, tile_shape s)
@@ -82,10 +95,12 @@ static void options_tile(bchol_options *o, tile_shape s)
     bchol__options_add(o, "-D KB=%d", s.kb);
 }
 
-/* Builds (or finds) a kernel and checks that the device can run it in groups of wg
- * work-items with local_bytes of local memory. */
+/* Builds (or finds) a kernel and checks that the device has local_bytes of local memory
+ * for it; *fits: whether it runs in groups of wg work-items, and if not *limit lowered to
+ * the kernel's limit. */
 static bchol_status get_checked(bchol_context *ctx, const char *const *files, const bchol_options *o,
-                                const char *name, size_t wg, size_t local_bytes, cl_kernel *k)
+                                const char *name, size_t wg, size_t local_bytes, cl_kernel *k,
+                                size_t *limit)
 {
     bchol_status st = bchol__get_kernel(ctx, files, o, name, k);
     if (st) return st;
@@ -94,41 +109,64 @@ static bchol_status get_checked(bchol_context *ctx, const char *const *files, co
                            "separate variant: %s needs %zu bytes of local memory; the device has "
                            "%llu (lower nb or tile)",
                            name, local_bytes, (unsigned long long)bchol__usable_local_mem(ctx));
-    if (bchol__kernel_wg_limit(ctx, *k) < wg)
-        return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
-                           "separate variant: %s needs work-groups of %zu work-items; the device "
-                           "runs it with at most %zu",
-                           name, wg, bchol__kernel_wg_limit(ctx, *k));
+    const size_t has = bchol__kernel_wg_limit(ctx, *k);
+    if (has < wg && has < *limit) *limit = has;
     return BCHOL_SUCCESS;
 }
 
 typedef bchol_separate_kernels separate_kernels;
 
-bchol_status bchol__separate_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
-                                     int upper, int vbatched, bchol_separate_kernels *k)
+/* The three kernels for work-groups of at most cap work-items; *limit: the lowest
+ * kernel limit below the size its kernel was built for, else unchanged. */
+static bchol_status build_for(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                              int upper, int vbatched, size_t cap, bchol_separate_kernels *k,
+                              size_t *limit)
 {
     bchol_options o;
     bchol_status st;
     const size_t es = bchol__elem_size(p);
-    k->panel_wg = (size_t)panel_wg(prm);
+    const int wg = tile_wg(cap);
+    k->panel_wg = panel_wg(prm, cap);
+    k->tile_wg = (size_t)wg;
     options_common(ctx, &o, p, prm, upper, vbatched);
     bchol__options_add(&o, "-D PB=%d", prm->pb < prm->nb ? prm->pb : prm->nb);
     bchol__options_add(&o, "-D PANEL_WG=%d", (int)k->panel_wg);
     if ((st = get_checked(ctx, panel_files, &o, "potrf_panel", k->panel_wg,
-                          (size_t)prm->nb * (size_t)(prm->nb + 1) * es, &k->panel)))
+                          (size_t)prm->nb * (size_t)(prm->nb + 1) * es, &k->panel, limit)))
         return st;
-    k->ts = trsm_shape(prm);
+    k->ts = trsm_shape(prm, wg);
     options_common(ctx, &o, p, prm, upper, vbatched);
     options_tile(&o, k->ts);
     bchol__options_add(&o, "-D Y_LOWER_TRIANGULAR=1"); /* W = L11**-1 */
-    if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", TILE_WG, tile_local_bytes(p, k->ts),
-                          &k->trsm)))
+    if ((st = get_checked(ctx, trsm_files, &o, "trsm_panel", k->tile_wg, tile_local_bytes(p, k->ts),
+                          &k->trsm, limit)))
         return st;
-    k->ss = syrk_shape(prm);
+    k->ss = syrk_shape(prm, wg);
     options_common(ctx, &o, p, prm, upper, vbatched);
     options_tile(&o, k->ss);
-    return get_checked(ctx, syrk_files, &o, "syrk_trailing", TILE_WG, tile_local_bytes(p, k->ss),
-                       &k->syrk);
+    return get_checked(ctx, syrk_files, &o, "syrk_trailing", k->tile_wg,
+                       tile_local_bytes(p, k->ss), &k->syrk, limit);
+}
+
+bchol_status bchol__separate_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                                     int upper, int vbatched, bchol_separate_kernels *k)
+{
+    /* Up to 256 work-items per group where the kernels take them; where a kernel's limit
+     * (CL_KERNEL_WORK_GROUP_SIZE) is lower, all three are built again under it: the same
+     * tiles with more results per work-item, a narrower panel group. The panel's TRTRI
+     * gives each row a work-item, so the limit bounds nb. Each round lowers the cap. */
+    for (size_t cap = SIZE_MAX;;) {
+        size_t limit = SIZE_MAX;
+        bchol_status st = build_for(ctx, p, prm, upper, vbatched, cap, k, &limit);
+        if (st || limit == SIZE_MAX) return st;
+        if (limit < (size_t)prm->nb)
+            return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                               "separate variant: nb = %d needs potrf_panel work-groups of at "
+                               "least nb work-items; the device runs its kernels with at most "
+                               "%zu (lower params->nb)",
+                               prm->nb, limit);
+        cap = limit;
+    }
 }
 
 bchol_status bchol__separate_launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args,
@@ -200,7 +238,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
         bchol_arg ta[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
                           BCHOL_ARG(tpm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
-        if ((st = bchol__separate_launch_groups(call, k->trsm, ta, 12, 11, (uint64_t)count * (uint64_t)tpm, TILE_WG)))
+        if ((st = bchol__separate_launch_groups(call, k->trsm, ta, 12, 11, (uint64_t)count * (uint64_t)tpm, k->tile_wg)))
             return st;
 
         /* Diagonal blocks of qb tiles: one block over all of A22 with bchol's GEMM. */
@@ -210,7 +248,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
         bchol_arg sa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(nn), BCHOL_ARG(j), BCHOL_ARG(qb),
                           BCHOL_ARG(spm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
-        if ((st = bchol__separate_launch_groups(call, k->syrk, sa, 12, 11, (uint64_t)count * (uint64_t)spm, TILE_WG)))
+        if ((st = bchol__separate_launch_groups(call, k->syrk, sa, 12, 11, (uint64_t)count * (uint64_t)spm, k->tile_wg)))
             return st;
         if (use_clblast &&
             (st = update_with_clblast(call, p, upper, n, j, jb, d, A,

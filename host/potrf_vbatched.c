@@ -138,11 +138,9 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
         return bchol__fail(ctx, BCHOL_ERR_BATCH,
                            "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 4,
                            (long long)batch);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
-
     const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
-    if ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
+    if (batch > 0 &&
+        ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
                                   BCHOL_ERR_N_ARRAY)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 1, "lda", lda, ints, BCHOL_ERR_LDA_ARRAY,
                                   BCHOL_ERR_LDA_ARRAY)) ||
@@ -152,8 +150,12 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
         (st =
              bchol__check_buffer(ctx, routine, pn + 3, "A", A, 0, BCHOL_ERR_A, BCHOL_ERR_A_SIZE)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 5, "info", info, ints, BCHOL_ERR_INFO,
-                                  BCHOL_ERR_INFO_SIZE)))
+                                  BCHOL_ERR_INFO_SIZE))))
         return st;
+    /* after every argument check (the entries of the arrays are the device's to check,
+     * on a device that can run the call): a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
     size_t a_bytes = 0;
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     const uint64_t a_elems = a_bytes / bchol__elem_size(p);

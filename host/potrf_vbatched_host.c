@@ -47,8 +47,7 @@ static bchol_status vbatched_host(bchol_context *ctx, const char *routine, bchol
                            (long long)batch);
     if (batch > 0 && !info)
         return bchol__fail(ctx, BCHOL_ERR_INFO, "%s: argument 8 (info) is NULL", routine);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
+    if (batch == 0) return bchol__check_precision(ctx, routine, p);
 
     uint64_t lo = UINT64_MAX, hi = 0, s, e;
     int max_n = 0;
@@ -59,6 +58,8 @@ static bchol_status vbatched_host(bchol_context *ctx, const char *routine, bchol
             max_n = n[b] > max_n ? n[b] : max_n;
         }
     if (hi > 0 && !A) return bchol__fail(ctx, BCHOL_ERR_A, "%s: argument 6 (A) is NULL", routine);
+    /* after every argument check: a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
     const size_t es = bchol__elem_size(p);
     const uint64_t elems = hi > lo ? hi - lo : 1;
     if (elems > ctx->info.max_alloc / es)

@@ -54,7 +54,7 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                               BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(W),   BCHOL_ARG(j),
                               BCHOL_ARG(tpm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};
             if ((st = bchol__separate_launch_groups(call, k.trsm, ta, 12, 11, cnt * (cl_ulong)tpm,
-                                                    BCHOL_TILE_WG)))
+                                                    k.tile_wg)))
                 break;
 
             /* One diagonal block of qb tiles over the largest A22: its lower triangle. */
@@ -63,7 +63,7 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                               BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(j),   BCHOL_ARG(qb),
                               BCHOL_ARG(spm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};
             st = bchol__separate_launch_groups(call, k.syrk, sa, 12, 11, cnt * (cl_ulong)spm,
-                                               BCHOL_TILE_WG);
+                                               k.tile_wg);
         }
     }
     bchol__workspace_release(ctx, W);

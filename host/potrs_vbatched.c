@@ -61,12 +61,10 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
         return bchol__fail(ctx, BCHOL_ERR_BATCH,
                            "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 8,
                            (long long)batch);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
-
     const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
     const uint64_t longs = (uint64_t)batch * sizeof(cl_long);
-    if ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
+    if (batch > 0 &&
+        ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
                                   BCHOL_ERR_N_ARRAY)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 1, "nrhs", nrhs, ints, BCHOL_ERR_NRHS_ARRAY,
                                   BCHOL_ERR_NRHS_ARRAY)) ||
@@ -83,8 +81,12 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
         (st =
              bchol__check_buffer(ctx, routine, pn + 7, "B", B, 0, BCHOL_ERR_B, BCHOL_ERR_B_SIZE)) ||
         (st = bchol__check_buffer(ctx, routine, pn + 9, "info", info, ints, BCHOL_ERR_INFO,
-                                  BCHOL_ERR_INFO_SIZE)))
+                                  BCHOL_ERR_INFO_SIZE))))
         return st;
+    /* after every argument check (the entries of the arrays are the device's to check,
+     * on a device that can run the call): a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
     size_t a_bytes = 0, b_bytes = 0;
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     clGetMemObjectInfo(B, CL_MEM_SIZE, sizeof b_bytes, &b_bytes, NULL);

@@ -17,11 +17,12 @@ typedef struct {
 typedef struct {
     cl_kernel panel, trsm, syrk;
     bchol_tile_shape ts, ss;
-    size_t panel_wg;
+    size_t panel_wg, tile_wg; /* work-items per group: panel, TRSM and SYRK */
 } bchol_separate_kernels;
 
 /* Builds (or finds) the panel, TRSM and SYRK kernels for prm's nb, pb and tile, with
- * -D VBATCHED=vbatched, and checks that the device can run them. */
+ * -D VBATCHED=vbatched, and checks that the device can run them: in smaller work-groups
+ * where a kernel's work-group limit is below the shape's; nb above that limit fails. */
 bchol_status bchol__separate_kernels(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
                                      int upper, int vbatched, bchol_separate_kernels *k);
 

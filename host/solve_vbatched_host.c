@@ -84,8 +84,7 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
                            (long long)batch);
     if (batch > 0 && !info)
         return bchol__fail(ctx, BCHOL_ERR_INFO, "%s: argument 12 (info) is NULL", routine);
-    if ((st = bchol__check_precision(ctx, routine, p))) return st;
-    if (batch == 0) return BCHOL_SUCCESS;
+    if (batch == 0) return bchol__check_precision(ctx, routine, p);
 
     span_t sa, sb;
     sa.shifted = malloc((size_t)batch * sizeof(int64_t));
@@ -111,7 +110,9 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
         st = bchol__fail(ctx, BCHOL_ERR_A, "%s: argument 8 (A) is NULL", routine);
     else if (sb.hi > 0 && !B)
         st = bchol__fail(ctx, BCHOL_ERR_B, "%s: argument 10 (B) is NULL", routine);
-    else if (a_elems > ctx->info.max_alloc / es || b_elems > ctx->info.max_alloc / es)
+    else /* after every argument check: a bad argument is named even without fp64 */
+        st = bchol__check_precision(ctx, routine, p);
+    if (!st && (a_elems > ctx->info.max_alloc / es || b_elems > ctx->info.max_alloc / es))
         st = bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,
                          "%s: the matrices span %llu and the right-hand sides %llu elements; "
                          "the device's largest allocation holds %llu",

@@ -25,7 +25,19 @@ static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_ke
     bchol_options o;
     bchol__options_init(&o);
     bchol__vcheck_options(&o);
-    return bchol__get_kernel(ctx, check_files, &o, name, k);
+    bchol_status st = bchol__get_kernel(ctx, check_files, &o, name, k);
+    return st ? st : bchol__vcheck_fits(ctx, name, *k);
+}
+
+bchol_status bchol__vcheck_fits(bchol_context *ctx, const char *name, cl_kernel k)
+{
+    const size_t limit = bchol__kernel_wg_limit(ctx, k);
+    if (limit < CHECK_WG)
+        return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
+                           "variable-size checks: %s needs work-groups of %d work-items; the "
+                           "device runs it with at most %zu",
+                           name, CHECK_WG, limit);
+    return BCHOL_SUCCESS;
 }
 
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem lda,

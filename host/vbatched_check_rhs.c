@@ -17,7 +17,8 @@ static bchol_status get_kernel(bchol_context *ctx, const char *name, cl_kernel *
     bchol__options_add(&o, "-D INFO_BAD_OFFSET_B=%d", BCHOL_INFO_BAD_OFFSET_B);
     bchol__options_add(&o, "-D INFO_ABOVE_MAX_NRHS=%d", BCHOL_INFO_ABOVE_MAX_NRHS);
     bchol__options_add(&o, "-D INFO_OVERLAP_B=%d", BCHOL_INFO_OVERLAP_B);
-    return bchol__get_kernel(ctx, rhs_files, &o, name, k);
+    bchol_status st = bchol__get_kernel(ctx, rhs_files, &o, name, k);
+    return st ? st : bchol__vcheck_fits(ctx, name, *k);
 }
 
 static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem nrhs,

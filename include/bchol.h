@@ -28,6 +28,13 @@
  *    refused first launch (e.g. memory a driver backs lazily) leaves nothing enqueued:
  *    the buffers stay as they were. Only a device failing after the work has started
  *    can leave A partly factored.
+ *  - A double routine on a device without fp64 checks its arguments first (a bad one is
+ *    named as above), then returns BCHOL_ERR_NO_FP64, also where a valid call would
+ *    have returned at once (batch = 0).
+ *  - A kernel's own work-group limit (CL_KERNEL_WORK_GROUP_SIZE, 32 on Mesa Rusticl)
+ *    below the shape a variant wants makes the variant run smaller work-groups; only
+ *    parameters that cannot be (the separate variant's nb above the limit) fail, with
+ *    BCHOL_ERR_RESOURCES naming them.
  *  - The library never prints and never aborts.
  *  - A context may be used by several threads at once (docs/DEVELOPING.md, "Thread
  *    safety", says what the caller must order).
@@ -250,7 +257,8 @@ typedef struct bchol_params {
     int shape; /* fused: BCHOL_SHAPE_FIXED or BCHOL_SHAPE_SHRINK work-groups (vbatched
                   also BCHOL_SHAPE_PACK) */
     /* separate variant (fields after shape, so older initializers leave them 0) */
-    int nb;    /* separate: block size of the right-looking loop (1..64) */
+    int nb;    /* separate: block size of the right-looking loop (1..64; at most the
+                  kernels' work-group limit) */
     int pb;    /* separate: inner block of the panel's POTF2 (1..64; >= nb: unblocked) */
     int gemm;  /* separate: BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST trailing update */
     int tile;  /* separate: tile order of bchol's GEMM kernels (16, 32, 64 or 128) */

@@ -323,6 +323,32 @@ static void case_separate_params(void)
     }
 }
 
+/* Kernels limited to 32 work-items (BCHOL_KERNEL_WG_LIMIT): an explicit nb above it cannot
+ * run (the panel gives each of its rows a work-item) and is named; nothing is enqueued. */
+static void case_separate_wg_limit(void)
+{
+    setenv("BCHOL_KERNEL_WG_LIMIT", "32", 1);
+    bchol_context *c2;
+    if (bchol_context_create(NULL, &c2)) {
+        failures++;
+        return;
+    }
+    bchol_context *keep = ctx;
+    ctx = c2;
+    cl_mem a2 = clCreateBuffer(bchol_context_cl_context(c2), CL_MEM_READ_WRITE, 4 * N * N * BATCH, NULL, NULL);
+    cl_mem i2 = clCreateBuffer(bchol_context_cl_context(c2), CL_MEM_READ_WRITE, 4 * BATCH, NULL, NULL);
+    const bchol_params p = {.variant = BCHOL_VARIANT_SEPARATE, .nb = 64};
+    cl_event ev = (cl_event)1;
+    bchol_status st = bchol_spotrf_batched_ex(ctx, &p, 'L', N, a2, 0, N, N * N, BATCH, i2, &ev);
+    if (ev) failures++;
+    expect("separate nb = 64 over 32 work-items", st, BCHOL_ERR_RESOURCES, "nb = 64");
+    clReleaseMemObject(a2);
+    clReleaseMemObject(i2);
+    bchol_context_destroy(c2);
+    ctx = keep;
+    unsetenv("BCHOL_KERNEL_WG_LIMIT");
+}
+
 /* Without CLBlast in the build, asking for its GEMM names params->gemm. */
 static void case_clblast_unavailable(void)
 {
@@ -384,6 +410,7 @@ static const struct {
     {"no_fp64", case_no_fp64},     {"context", case_context}, {"build_failure", case_build_failure},
     {"separate_params", case_separate_params}, {"clblast_unavailable", case_clblast_unavailable},
     {"dispatch", case_dispatch},   {"ib2_double", case_ib2_double},
+    {"separate_wg_limit", case_separate_wg_limit},
 };
 
 int main(int argc, char **argv)

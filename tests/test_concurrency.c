@@ -13,6 +13,7 @@
  * factors and info with the sequential run.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "cl_shim.h"
 
@@ -264,6 +265,9 @@ int main(int argc, char **argv) {
     if (argc > 3) rounds = atoi(argv[3]);
     if (threads < 1 || rounds < 1) return 2;
     if (!strcmp(argv[1], "errors")) return case_errors();
+    const char d = test_double_or_single(); /* the double jobs in single without fp64 */
+    for (int j = 0; j < NJOBS; j++)
+        if (jobs[j].prec == 'd') jobs[j].prec = d;
     make_jobs();
     sequential_reference();
     int failed = !strcmp(argv[1], "one_context")     ? case_one_context()

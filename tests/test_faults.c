@@ -20,6 +20,7 @@
  * faults, bit for bit.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "cl_shim.h"
 
@@ -300,14 +301,14 @@ static void case_sweep_device(void) {
     problem pb = make_problem('s', 'L', 12, 2, 3, 5);
     sweep("spotrf_batched L n=12", &pb, 0);
     free_problem(&pb);
-    problem p0 = make_problem('d', 'U', 0, 0, 0, 3);
+    problem p0 = make_problem(test_double_or_single(), 'U', 0, 0, 0, 3);
     sweep("dpotrf_batched U n=0", &p0, 0);
     free_problem(&p0);
 }
 
 static void case_sweep_host(void) {
     /* the device takes three matrices per allocation: pieces of 3, 3 and 2 */
-    problem pb = make_problem('d', 'U', 12, 1, 2, 8);
+    problem pb = make_problem(test_double_or_single(), 'U', 12, 1, 2, 8);
     shim_set_max_alloc((cl_ulong)(3 * pb.stride * pb.es));
     sweep("dpotrf_batched_host U n=12", &pb, 1);
     free_problem(&pb);
@@ -436,7 +437,7 @@ static void case_out_of_memory(void) {
 }
 
 static void case_build(void) {
-    problem pb = make_problem('d', 'L', 13, 0, 2, 4);
+    problem pb = make_problem(test_double_or_single(), 'L', 13, 0, 2, 4);
     unsigned char *out = malloc(pb.bytes);
     int *info = malloc((size_t)pb.batch * sizeof(int));
     bchol_context *c = new_context();
@@ -582,7 +583,7 @@ static long resident_kib(void) {
  * call, a wrapped queue) and destroyed many times, the objects held return to zero each
  * time and the resident memory stops growing. */
 static void case_context_loop(void) {
-    problem ps = make_problem('s', 'L', 9, 0, 0, 4), pd = make_problem('d', 'U', 9, 0, 0, 4);
+    problem ps = make_problem('s', 'L', 9, 0, 0, 4), pd = make_problem(test_double_or_single(), 'U', 9, 0, 0, 4);
     unsigned char *out = malloc(pd.bytes);
     int *info = malloc((size_t)pd.batch * sizeof(int));
     const int warm = 5, rounds = 20;

@@ -16,6 +16,7 @@
  * Exit code 0 on pass.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 
 #include <stdio.h>
@@ -95,6 +96,7 @@ int main(int argc, char **argv) {
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') || o.n < 1 ||
         o.batch < 1 || argc % 2 == 0 || (!host && strcmp(o.mode, "device")) || (host && o.offset))
         usage();
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     const int dbl = o.precision == 'd', n = o.n, lda = n + o.lda_pad;
     const long long stride = (long long)lda * n + o.stride_pad, batch = o.batch, offset = o.offset;
     const size_t es = dbl ? 8 : 4, tail = 37;

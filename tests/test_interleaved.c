@@ -19,6 +19,7 @@
  *       work-groups per launch)]
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "params_text.h"
 
@@ -438,6 +439,7 @@ static int run_args(void)
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     bchol_status st = bchol_context_create(NULL, &ctx);
     if (st) {
         fprintf(stderr, "FAILED: no context: %s: %s\n", bchol_status_string(st), bchol_last_error(NULL));

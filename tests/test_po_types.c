@@ -12,6 +12,7 @@
  * A new variant is one more entry in `variants` below. Exit code 0 on pass.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "po_types.h"
 
@@ -181,6 +182,7 @@ int main(int argc, char **argv) {
     if ((prec != 's' && prec != 'd') || (uplo != 'L' && uplo != 'U') || nsizes <= 0 || seeds < 1 ||
         argc % 2 == 0)
         usage();
+    if (test_skip_precision(prec)) return TEST_SKIP;
     bchol_context *ctx;
     if (bchol_context_create(NULL, &ctx)) {
         fprintf(stderr, "FAILED: no context: %s\n", bchol_last_error(NULL));

@@ -17,6 +17,7 @@
  * the one --variant names.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "params_text.h"
 
@@ -94,6 +95,7 @@ static options parse(int argc, char **argv)
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     const int dbl = o.precision == 'd', n = o.n;
     const int lda = (n > 1 ? n : 1) + o.lda_pad;
     const long long stride = (long long)lda * n + o.stride_pad;

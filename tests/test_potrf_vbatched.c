@@ -27,6 +27,7 @@
  * largest order that fits, not step up to M).
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 
 #include <math.h>
@@ -672,6 +673,7 @@ static int mode_args(bchol_context *ctx)
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     bchol_context *ctx;
     bchol_status st = bchol_context_create(NULL, &ctx);
     if (st) {

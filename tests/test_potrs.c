@@ -17,6 +17,7 @@
  * among good ones. --nt/--rpt/--tbc pick the solve kernel's shape (potrs modes only).
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 
 #include <math.h>
@@ -164,6 +165,7 @@ static int in_block(size_t e, long long offset, long long stride, long long batc
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     const int host = !strncmp(o.mode, "host-", 5);
     const int factors_here = !strcmp(o.mode, "potrs") || !strcmp(o.mode, "host-potrs");
     const int info_mode = !strcmp(o.mode, "info");

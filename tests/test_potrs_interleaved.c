@@ -28,6 +28,7 @@
  * halving, and after a failed launch leave every matrix as it was or done.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "cl_shim.h"
 
@@ -818,6 +819,9 @@ static void run_host(const options *o)
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
+    /* the argument checks are of the double routines */
+    if (!strcmp(o.mode, "args") && test_skip_precision('d')) return TEST_SKIP;
     bchol_status st = bchol_context_create(NULL, &ctx);
     if (st) {
         fprintf(stderr, "FAILED: no context: %s\n", bchol_last_error(ctx));

@@ -17,6 +17,7 @@
  * an invalid entry of each kind among good ones. potrs gets factors made on the host.
  */
 #include "bchol.h"
+#include "test_skip.h"
 #include "bchol_util.h"
 #include "cl_shim.h"
 
@@ -336,8 +337,11 @@ static const int bad_code[BAD_KINDS] = {
     BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_ABOVE_MAX_N, BCHOL_INFO_OVERLAP_B};
 
 int main(int argc, char **argv) {
-    if (argc == 3 && !strcmp(argv[1], "--mode") && !strcmp(argv[2], "args")) return run_args();
+    /* the argument checks are mostly of the double routines */
+    if (argc == 3 && !strcmp(argv[1], "--mode") && !strcmp(argv[2], "args"))
+        return test_skip_precision('d') ? TEST_SKIP : run_args();
     options o = parse(argc, argv);
+    if (test_skip_precision(o.precision)) return TEST_SKIP;
     const int dbl = o.precision == 'd', posv = strcmp(o.mode, "potrs") != 0;
     const int ex = !strcmp(o.form, "ex"), host = !strcmp(o.form, "host");
     const int info_mode = !strcmp(o.mode, "info"), bad_mode = !strcmp(o.mode, "bad");

@@ -74,6 +74,21 @@ static inline int fz_bad_argument(bchol_status st) {
     return st <= -1 && st >= BCHOL_ERR_DEVICE_SPEC;
 }
 
+/* The status a call may return: a bad-argument status if invalid; else, in double on a
+ * device without fp64, BCHOL_ERR_NO_FP64 (after the argument checks, before any quick
+ * return); else success or a reason it cannot be done here. */
+static inline int fz_status_ok(int valid, int no_fp64, bchol_status st) {
+    if (!valid) return fz_bad_argument(st);
+    if (no_fp64) return st == BCHOL_ERR_NO_FP64;
+    return st == 0 || fz_cannot_here(st);
+}
+
+/* Whether ctx's device lacks fp64 (BCHOL_DEVICE_NO_FP64 hides it). */
+static inline int fz_no_fp64(const bchol_context *ctx) {
+    bchol_device_info d;
+    return !bchol_context_device_info(ctx, &d) && !d.fp64;
+}
+
 /* ---- guarded device buffers ---------------------------------------------------------- */
 
 typedef struct {
