@@ -228,6 +228,9 @@ void bchol__complete_interleaved_params(bchol_context *ctx, bchol_precision p, i
  * cannot be used gives one warning through bchol__warn. */
 const struct bchol_tuning *bchol__tuning_for(bchol_context *ctx);
 void bchol__tuning_release(bchol_context *ctx);
+/* The real path of the folder sub (e.g. "tuning") of the data folder (share/bchol) of the
+ * installation bchol runs from, in out; NULL if there is none (install_dir.c). */
+const char *bchol__installed_dir(const char *sub, char *out, size_t size);
 
 /* ---- variants ----------------------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* Reads the tuning files for a context, once, at the first call that needs parameters:
  * $BCHOL_TUNING_FILE ("off" reads none), else every *.json in $BCHOL_TUNING_DIR, else in
- * the shipped folder (the installed data folder, else the source tree's data/tuning). A
+ * the shipped folder (the tuning folder of the installation bchol runs from, wherever it
+ * was moved: install_dir.c; else the source tree's data/tuning). A
  * file that cannot be used, or a BCHOL_TUNING_FILE with nothing for this device, gives
  * one warning through the context's message channel, and the backend defaults apply. */
 #include "internal.h"
@@ -16,9 +17,6 @@
 #define MAX_FILE_BYTES (64u << 20)
 #define MAX_FILES 256
 
-#ifndef BCHOL_TUNING_INSTALL_DIR
-#define BCHOL_TUNING_INSTALL_DIR ""
-#endif
 #ifndef BCHOL_TUNING_SOURCE_DIR
 #define BCHOL_TUNING_SOURCE_DIR ""
 #endif
@@ -103,33 +101,30 @@ static void load_dir(bchol_tuning *t, const char *dir, char *warning, size_t siz
     char first[512] = "";
     for (int i = 0; i < count; i++) {
         char path[4096], why[400];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (load_file(t, path, why, sizeof why)) {
+        int bad = snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path;
+        if (bad) snprintf(why, sizeof why, "path too long");
+        if (bad || load_file(t, path, why, sizeof why)) {
             if (!skipped++) snprintf(first, sizeof first, "%.100s: %.400s", path, why);
         }
         free(names[i]);
     }
     if (skipped)
         snprintf(warning, size,
-                 "bchol: %d tuning file%s in %s could not be used and %s skipped (%s)", skipped,
+                 "bchol: %d tuning file%s in %.400s could not be used and %s skipped (%s)", skipped,
                  skipped > 1 ? "s" : "", dir, skipped > 1 ? "were" : "was", first);
 }
 
 /* The folder of tuning files when BCHOL_TUNING_FILE is unset: $BCHOL_TUNING_DIR, else the
- * first shipped folder that exists. */
-static const char *tuning_dir(void)
+ * installed one, else the source tree's if it exists; into buffer. */
+static const char *tuning_dir(char *buffer, size_t size)
 {
     const char *env = getenv("BCHOL_TUNING_DIR");
     if (env && *env) return env;
-    static const char *const shipped[] = {BCHOL_TUNING_INSTALL_DIR, BCHOL_TUNING_SOURCE_DIR};
-    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
-        DIR *d = *shipped[i] ? opendir(shipped[i]) : NULL;
-        if (d) {
-            closedir(d);
-            return shipped[i];
-        }
-    }
-    return NULL;
+    if (bchol__installed_dir("tuning", buffer, size)) return buffer;
+    DIR *d = *BCHOL_TUNING_SOURCE_DIR ? opendir(BCHOL_TUNING_SOURCE_DIR) : NULL;
+    if (!d) return NULL;
+    closedir(d);
+    return BCHOL_TUNING_SOURCE_DIR;
 }
 
 /* Fills ctx->tuning and ctx->tuning_note; a warning for the caller to send. */
@@ -167,14 +162,15 @@ static void load(bchol_context *ctx, char *warning, size_t size)
                      "tuning file %s has nothing for %s", file, who);
         }
     } else {
-        const char *dir = tuning_dir();
+        char installed[4096];
+        const char *dir = tuning_dir(installed, sizeof installed);
         if (!dir) {
             snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no tuning folder found");
         } else {
             load_dir(t, dir, warning, size);
             if (!matching_sections(t, &ctx->info))
                 snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
-                         "no tuning file in %s is for %s", dir, who);
+                         "no tuning file in %.180s is for %.300s", dir, who);
         }
     }
     if (!matching_sections(t, &ctx->info)) {

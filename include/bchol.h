@@ -745,8 +745,9 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
  * measured at one nrhs each: among the entries of that size, the one whose nrhs is
  * closest to the call's by ratio serves it (a tie: the larger nrhs).
  * The files come from $BCHOL_TUNING_FILE if set ("off" uses none), else every *.json in
- * $BCHOL_TUNING_DIR if set, else those shipped with bchol (installed under
- * share/bchol/tuning, or the source tree's data/tuning). They are read at the first call
+ * $BCHOL_TUNING_DIR if set, else those shipped with bchol (share/bchol/tuning of the
+ * installation the library runs from, also after the installed tree was moved to another
+ * prefix; else the source tree's data/tuning). They are read at the first call
  * on a context that needs parameters. A file that cannot be used (unreadable, not JSON,
  * truncated, missing or mistyped fields, or a BCHOL_TUNING_FILE with nothing for this
  * device) gives one warning (bchol_set_message_handler, bchol_last_warning) and the
