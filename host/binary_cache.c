@@ -106,22 +106,15 @@ cl_program bchol__binary_cache_load(bchol_context *ctx, const char *key, char *w
     if (dfd < 0) return NULL;
     snprintf(name, sizeof name, "%s.bin", key);
     char *entry = NULL;
-    size_t entry_size = 0, len = 0;
+    size_t len = 0;
     const unsigned char *binary = NULL;
-    int r = bchol__read_file_at(dfd, name, BCHOL_READ_NOFOLLOW | BCHOL_READ_PRIVATE,
-                                BCHOL_CACHE_MAX_ENTRY_BYTES, &entry, &entry_size, why,
-                                sizeof why);
+    int r = bchol__cache_entry_read(dfd, name, key, &entry, &binary, &len, why, sizeof why);
     close(dfd);
-    if (r == BCHOL_READ_OK &&
-        bchol__cache_entry_parse((const unsigned char *)entry, entry_size, key, &binary, &len,
-                                 why, sizeof why))
-        r = BCHOL_READ_FAILED;
     if (r) {
         if (r != BCHOL_READ_MISSING)
             warn_once(&warned_entry, warning, size,
                       "bchol: binary cache entry %s/%s %s: not used, rebuilt and replaced", dir,
                       name, why);
-        free(entry);
         return NULL;
     }
     cl_int err, status;

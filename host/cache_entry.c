@@ -5,8 +5,10 @@
  * state) and is no defence against a writer who means harm: the folder's permissions are
  * (binary_cache.c). */
 #include "cache_entry.h"
+#include "file_read.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char magic[8] = {'B', 'C', 'H', 'O', 'L', 'B', 'I', 'N'};
@@ -94,4 +96,23 @@ int bchol__cache_entry_parse(const unsigned char *entry, size_t size, const char
     *binary = bin;
     *length = (size_t)have;
     return 0;
+}
+
+int bchol__cache_entry_read(int dirfd, const char *name, const char *digest, char **entry,
+                            const unsigned char **binary, size_t *length, char *why,
+                            size_t why_size)
+{
+    size_t size = 0;
+    *binary = NULL;
+    *length = 0;
+    int r = bchol__read_file_at(dirfd, name, BCHOL_READ_NOFOLLOW | BCHOL_READ_PRIVATE,
+                                BCHOL_CACHE_MAX_ENTRY_BYTES, entry, &size, why, why_size);
+    if (r) return r;
+    if (bchol__cache_entry_parse((const unsigned char *)*entry, size, digest, binary, length, why,
+                                 why_size)) {
+        free(*entry);
+        *entry = NULL;
+        return BCHOL_READ_FAILED;
+    }
+    return BCHOL_READ_OK;
 }

@@ -35,4 +35,12 @@ int bchol__cache_entry_parse(const unsigned char *entry, size_t size, const char
                              const unsigned char **binary, size_t *length, char *why,
                              size_t why_size);
 
+/* Reads the entry name of the folder dirfd (file_read.c: no blocking, no link followed, a
+ * private regular file of at most BCHOL_CACHE_MAX_ENTRY_BYTES) and checks it as
+ * bchol__cache_entry_parse does. BCHOL_READ_OK: *entry to free, *binary and *length
+ * within it; else a BCHOL_READ_* result (an entry that fails the checks: FAILED) and why. */
+int bchol__cache_entry_read(int dirfd, const char *name, const char *digest, char **entry,
+                            const unsigned char **binary, size_t *length, char *why,
+                            size_t why_size);
+
 #endif
