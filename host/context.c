@@ -30,6 +30,11 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     const bchol_backend *backend = bchol__backend_for(platform, device, &ctx->info);
     if (backend->prepare_driver) backend->prepare_driver(&ctx->info);
     bchol__defaults_select(ctx, backend);
+    /* Testing aid: bchol's binary cache on a driver that has its own (PoCL), or off. */
+    const char *bin = getenv("BCHOL_BINARY_CACHE");
+    ctx->binary_cache = ctx->backend->binary_cache;
+    if (bin && (!strcmp(bin, "on") || !strcmp(bin, "1"))) ctx->binary_cache = 1;
+    if (bin && (!strcmp(bin, "off") || !strcmp(bin, "0"))) ctx->binary_cache = 0;
     *out = ctx;
     return BCHOL_SUCCESS;
 }

@@ -51,6 +51,9 @@ struct bchol_context {
     /* BCHOL_KERNEL_WG_LIMIT when the context was made, or 0: an upper bound on every
      * kernel's work-group size (launch.c), as some drivers report (Rusticl: 32). */
     size_t kernel_wg_limit;
+    /* Programs go through bchol's binary cache: the backend's binary_cache, or
+     * BCHOL_BINARY_CACHE=on/off when the context was made (binary_cache.c). */
+    int binary_cache;
 
     /* Device scratch memory lent to one call at a time (workspace.c), under lock. */
     cl_mem workspace;
@@ -137,9 +140,13 @@ bchol_status bchol__get_kernel_from_text(bchol_context *ctx, const char *text,
                                          cl_kernel *kernel);
 void bchol__program_cache_release(bchol_context *ctx);
 
-/* On-disk binary cache for drivers without their own (binary_cache.c). */
-cl_program bchol__binary_cache_load(bchol_context *ctx, const char *key);
-void bchol__binary_cache_store(bchol_context *ctx, const char *key, cl_program program);
+/* On-disk binary cache for drivers without their own, or all with BCHOL_BINARY_CACHE=on
+ * (binary_cache.c). Called under ctx->lock: a warning comes back in warning (left as it
+ * is if none), for the caller to send after the unlock. */
+cl_program bchol__binary_cache_load(bchol_context *ctx, const char *key, char *warning,
+                                    size_t size);
+void bchol__binary_cache_store(bchol_context *ctx, const char *key, cl_program program,
+                               char *warning, size_t size);
 /* 32 hex digits naming the build of text+options on ctx's device and driver. */
 void bchol__build_key(const bchol_context *ctx, const char *text, const char *options,
                       char key[33]);

@@ -1,5 +1,6 @@
 /* Kernel sources: embedded at build time, or read from $BCHOL_KERNEL_DIR so that kernels
  * can be edited without rebuilding the library. */
+#include "file_read.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -12,37 +13,20 @@ struct bchol_embedded {
 };
 extern const struct bchol_embedded bchol__embedded_kernels[];
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
-            if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-                free(text);
-                text = NULL;
-            } else {
-                text[size] = 0;
-            }
-        }
-    }
-    fclose(f);
-    return text;
-}
+/* No kernel source comes near this: a larger file is a mistake, not a kernel. */
+#define MAX_SOURCE_BYTES (16u << 20)
 
 bchol_status bchol__kernel_source(const bchol_context *ctx, const char *name, char **text)
 {
     const char *dir = getenv("BCHOL_KERNEL_DIR");
     *text = NULL;
     if (dir && *dir) {
-        char path[4096];
+        char path[4096], why[200];
+        size_t size;
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (!(*text = read_file(path)))
+        if (bchol__read_file(path, 0, MAX_SOURCE_BYTES, text, &size, why, sizeof why))
             return bchol__fail(ctx, BCHOL_ERR_KERNEL_SOURCE,
-                               "kernel source %s could not be read (BCHOL_KERNEL_DIR=%s)", path,
-                               dir);
+                               "kernel source %s %s (BCHOL_KERNEL_DIR=%s)", path, why, dir);
         return BCHOL_SUCCESS;
     }
     for (const struct bchol_embedded *k = bchol__embedded_kernels; k->name; k++)

@@ -76,13 +76,13 @@ static bchol_status build_failed(bchol_context *ctx, cl_program program, cl_int 
 }
 
 static bchol_status build(bchol_context *ctx, const char *text, const char *options,
-                          cl_program *out)
+                          cl_program *out, char *warning, size_t size)
 {
     char key[33];
     cl_int err;
-    if (ctx->backend->binary_cache) {
+    if (ctx->binary_cache) {
         bchol__build_key(ctx, text, options, key);
-        if ((*out = bchol__binary_cache_load(ctx, key))) return BCHOL_SUCCESS;
+        if ((*out = bchol__binary_cache_load(ctx, key, warning, size))) return BCHOL_SUCCESS;
     }
     cl_program program = clCreateProgramWithSource(ctx->cl_ctx, 1, &text, NULL, &err);
     if (!program) return bchol__fail_cl(ctx, err, "clCreateProgramWithSource");
@@ -92,7 +92,7 @@ static bchol_status build(bchol_context *ctx, const char *text, const char *opti
         clReleaseProgram(program);
         return st;
     }
-    if (ctx->backend->binary_cache) bchol__binary_cache_store(ctx, key, program);
+    if (ctx->binary_cache) bchol__binary_cache_store(ctx, key, program, warning, size);
     *out = program;
     return BCHOL_SUCCESS;
 }
@@ -123,6 +123,7 @@ bchol_status bchol__get_kernel_from_text(bchol_context *ctx, const char *text,
     char *options = options_string(ctx, opts);
     if (!options) return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY, "no memory for build options");
     bchol_status st = BCHOL_SUCCESS;
+    char warning[1024] = "";
     pthread_mutex_lock(&ctx->lock);
     struct bchol_program_entry *e;
     for (e = ctx->programs; e; e = e->next)
@@ -131,7 +132,7 @@ bchol_status bchol__get_kernel_from_text(bchol_context *ctx, const char *text,
         /* Built under the lock: a second thread asking for the same program waits for it
          * instead of building it again. */
         cl_program program;
-        st = build(ctx, text, options, &program);
+        st = build(ctx, text, options, &program, warning, sizeof warning);
         if (!st) {
             if (!(e = calloc(1, sizeof *e)) || !(e->text = strdup(text))) {
                 if (e) free(e);
@@ -149,6 +150,8 @@ bchol_status bchol__get_kernel_from_text(bchol_context *ctx, const char *text,
     }
     if (e) st = kernel_of(ctx, e, name, kernel);
     pthread_mutex_unlock(&ctx->lock);
+    /* after the unlock: the message channel takes the lock itself */
+    if (*warning) bchol__warn(ctx, "%s", warning);
     free(options);
     return st;
 }

@@ -4,6 +4,7 @@
  * was moved: install_dir.c; else the source tree's data/tuning). A
  * file that cannot be used, or a BCHOL_TUNING_FILE with nothing for this device, gives
  * one warning through the context's message channel, and the backend defaults apply. */
+#include "file_read.h"
 #include "internal.h"
 #include "tuning.h"
 
@@ -23,31 +24,8 @@
 
 static char *read_text(const char *path, size_t *length, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, why_size, "cannot be opened (%s)", strerror(errno));
-        return NULL;
-    }
     char *text = NULL;
-    long size = -1;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode))
-        snprintf(why, why_size, "cannot be read: not a regular file");
-    else if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
-        snprintf(why, why_size, "cannot be read (%s)", strerror(errno));
-    else if ((unsigned long)size > MAX_FILE_BYTES)
-        snprintf(why, why_size, "is larger than %u MiB", MAX_FILE_BYTES >> 20);
-    else if (!(text = malloc((size_t)size + 1)))
-        snprintf(why, why_size, "out of memory");
-    else if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-        snprintf(why, why_size, "cannot be read (%s)", strerror(errno));
-        free(text);
-        text = NULL;
-    } else {
-        text[size] = 0;
-        *length = (size_t)size;
-    }
-    fclose(f);
+    bchol__read_file(path, 0, MAX_FILE_BYTES, &text, length, why, why_size);
     return text;
 }
 

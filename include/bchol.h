@@ -143,8 +143,9 @@ BCHOL_API cl_device_id bchol_context_device_id(const bchol_context *ctx);
 BCHOL_API const char *bchol_last_error(const bchol_context *ctx);
 
 /*
- * Warnings (e.g. a tuning file that could not be used) go to this handler; by default
- * they are kept and bchol_last_warning returns the latest ("" if none).
+ * Warnings (e.g. a tuning file that could not be used, or a binary cache folder or entry
+ * that is not the user's alone: once per process) go to this handler; by default they
+ * are kept and bchol_last_warning returns the latest ("" if none).
  */
 typedef void (*bchol_message_handler)(const char *message, void *user);
 BCHOL_API void bchol_set_message_handler(bchol_context *ctx, bchol_message_handler handler,

@@ -62,6 +62,7 @@ static struct {
     node *bucket[BUCKETS];
     long calls[SHIM_KINDS];
     long launches;
+    long binary_programs, source_programs; /* made by clCreateProgramWithBinary / Source */
     double work_items; /* of the successful launches */
     size_t last_local; /* work-items per group of the last one */
     shim_kind fail_kind;
@@ -183,6 +184,13 @@ long shim_faults(void) {
 long shim_calls(shim_kind kind) {
     pthread_mutex_lock(&S.lock);
     long n = S.calls[kind];
+    pthread_mutex_unlock(&S.lock);
+    return n;
+}
+
+long shim_programs(int binary) {
+    pthread_mutex_lock(&S.lock);
+    long n = binary ? S.binary_programs : S.source_programs;
     pthread_mutex_unlock(&S.lock);
     return n;
 }
@@ -371,6 +379,11 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
     FAIL_CREATE(SHIM_PROGRAM);
     cl_program p = real.clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
     made(p, OBJ_PROGRAM);
+    if (p) {
+        pthread_mutex_lock(&S.lock);
+        S.source_programs++;
+        pthread_mutex_unlock(&S.lock);
+    }
     return p;
 }
 
@@ -383,6 +396,11 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
     cl_program p = real.clCreateProgramWithBinary(context, num_devices, device_list, lengths,
                                                   binaries, binary_status, errcode_ret);
     made(p, OBJ_PROGRAM);
+    if (p) {
+        pthread_mutex_lock(&S.lock);
+        S.binary_programs++;
+        pthread_mutex_unlock(&S.lock);
+    }
     return p;
 }
 

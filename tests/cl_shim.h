@@ -58,6 +58,9 @@ long shim_faults(void);
 long shim_calls(shim_kind kind);
 /* Successful kernel launches since the start. */
 long shim_launches(void);
+/* Programs made from binaries (binary = 1: bchol's binary cache) or from source (0)
+ * since the start. */
+long shim_programs(int binary);
 /* Work-items of those launches (the product of the global sizes, summed). */
 double shim_work_items(void);
 /* Work-items per group of the last successful launch (the product of the local sizes;

@@ -60,7 +60,7 @@ done
 # Host-side tests under ASan/UBSan (the vbatched argument tests catch overflowing bounds):
 # all but the sizes sweep of test_potrf, of which one
 # size per precision and triangle runs (the others differ only in kernel macros).
-SAN_TESTS='^(args_|faults_|concurrency_|po_types_|huge_|solve_vbatched_args|vbatched_args|vbatched_loose_max_n_|potrf_(info|host|split|wg|shape|n0|batch1)|potrf_[sd][LU]_n(17|64)_ib8$)'
+SAN_TESTS='^(args_|faults_|binary_cache_|concurrency_|po_types_|huge_|solve_vbatched_args|vbatched_args|vbatched_loose_max_n_|potrf_(info|host|split|wg|shape|n0|batch1)|potrf_[sd][LU]_n(17|64)_ib8$)'
 
 build_asan() {
   CC=$CC_SAN cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBCHOL_BUILD_TOOLS=OFF \
