@@ -15,7 +15,7 @@
  * build process for many builds.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native | vbatched_round | probes | probe_ties | probe_every]
+ *                 native | vbatched_round | probes | probe_ties | probe_every | output | input]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -1429,6 +1429,123 @@ static void probe_every(void)
 }
 
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
+/* ---- the output as a shared place, and what is read from files ----------------------------- */
+
+/* A small sweep: n = 4, fused ib 4, rpt 1 or 2 (and the defaults). */
+#define SWEEP_SMALL "--n", "4", "--precision", "s", "--variants", "fused", "--set", "ib=4", "--set", "tbc=1", \
+                    "--set", "rpt=1,2", "--set", "shape=fixed", "--reps", "2", "--seed", "11", "--quiet"
+
+/* Runs bchol with args, its stderr into err; the exit status. */
+static int run_err(char *const *args, const char *err)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        util_icd_env_restore();
+        if (!freopen(err, "w", stderr)) _exit(127);
+        execv(bchol, args);
+        _exit(127);
+    }
+    return finish(pid);
+}
+#define RUN_ERR(err, ...) run_err((char *const[]){(char *)bchol, __VA_ARGS__, NULL}, err)
+
+/* The tuner's output: a second tuner (or --rechoose) on a file being tuned refuses at once,
+ * naming the holder, and runs once the holder is gone; the temporary file is no planted
+ * link's target, and none is left; an output that cannot be written is refused before the
+ * sweep. */
+static void output_file(void)
+{
+    char err[160], victim[160], link_path[200], lock[160];
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    snprintf(lock, sizeof lock, "%s.lock", file);
+
+    /* 1. the first tuner, paused after each configuration so that it stays a while */
+    setenv("BCHOL_TUNE_PAUSE_MS", "1500", 1);
+    pid_t first = start((char *const[]){(char *)bchol, "tune", "--output", file, SWEEP_SMALL, NULL}, NULL);
+    unsetenv("BCHOL_TUNE_PAUSE_MS");
+    int seen = 0;
+    for (int i = 0; i < 6000 && seen < 1; i++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        seen = count_tried();
+    }
+    CHECK(seen >= 1, "the first tuner saved nothing");
+    const double t0 = seconds_now();
+    int rc = RUN_ERR(err, "tune", "--output", file, "--resume", SWEEP_SMALL);
+    const double took = seconds_now() - t0;
+    char holder[64];
+    snprintf(holder, sizeof holder, "pid %ld", (long)first);
+    printf("a second tuner on the same output: exit %d after %.2f s\n", rc, took);
+    CHECK(rc == 2, "a second tuner on the same output: exit %d, wanted 2", rc);
+    CHECK(file_contains(err, holder) && file_contains(err, "another bchol tune"),
+          "the second tuner's message does not name the holder (%s)", holder);
+    rc = RUN_ERR(err, "tune", "--rechoose", file);
+    CHECK(rc == 2 && file_contains(err, holder), "--rechoose on a file being tuned: exit %d, wanted 2", rc);
+    kill(first, SIGKILL);
+    finish(first);
+    /* the killed tuner's lock file stays; its lock does not */
+    struct stat st;
+    CHECK(!stat(lock, &st), "no lock file %s", lock);
+
+    /* 2. a link planted where the temporary file once went (OUTPUT.tmp.PID, PID known
+     * before the tuner starts: the child waits for the link) */
+    FILE *v = fopen(victim, "w");
+    CHECK(v && fputs("untouched\n", v) >= 0 && !fclose(v), "cannot write %s", victim);
+    int go[2];
+    CHECK(!pipe(go), "pipe");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        if (read(go[0], &c, 1) != 1) _exit(127);
+        util_icd_env_restore();
+        execv(bchol, (char *const[]){(char *)bchol, "tune", "--output", file, "--resume", "--max-configs", "1",
+                                     SWEEP_SMALL, NULL});
+        _exit(127);
+    }
+    close(go[0]);
+    snprintf(link_path, sizeof link_path, "%s.tmp.%ld", file, (long)pid);
+    CHECK(!symlink(victim, link_path), "cannot plant %s", link_path);
+    CHECK(write(go[1], "x", 1) == 1, "cannot start the tuner");
+    close(go[1]);
+    rc = finish(pid);
+    CHECK(rc == 0 || rc == 3, "the run after the kill: exit %d, wanted 0 or 3 (the lock died with its holder)", rc);
+    CHECK(file_contains(victim, "untouched") && !file_contains(victim, "bchol-tuning"),
+          "the tuner wrote through the link %s into %s", link_path, victim);
+    cJSON *root = load(file);
+    CHECK(root && cJSON_GetArraySize(tried(root)) >= 2, "the output lost its records");
+    cJSON_Delete(root);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int left = 0;
+    while (d && (e = readdir(d))) left += strstr(e->d_name, "tuning.json.tmp.") && e->d_name[0] == '.';
+    if (d) closedir(d);
+    CHECK(left == 0, "%d temporary files left in %s", left, dir);
+    const mode_t mask = umask(0);
+    umask(mask);
+    CHECK(!stat(file, &st) && (st.st_mode & 0777) == (0666 & ~mask), "the output's mode is %o, wanted %o",
+          (unsigned)(st.st_mode & 0777), (unsigned)(0666 & ~mask));
+    unlink(link_path);
+
+    /* 3. outputs that cannot be saved: refused at once, before any configuration */
+    char nowhere[200];
+    snprintf(nowhere, sizeof nowhere, "%s/no-such-folder/out.json", dir);
+    const double t1 = seconds_now();
+    rc = RUN_ERR(err, "tune", "--output", nowhere, SWEEP_SMALL);
+    printf("an output in a missing folder: exit %d after %.2f s\n", rc, seconds_now() - t1);
+    CHECK(rc == 2 && file_contains(err, "cannot"), "an output in a missing folder: exit %d, wanted 2", rc);
+    CHECK(!file_contains(err, "configurations"), "an output in a missing folder: the sweep started");
+    rc = RUN_ERR(err, "tune", "--output", dir, SWEEP_SMALL);
+    CHECK(rc == 2 && file_contains(err, "is a folder"), "a folder as the output: exit %d, wanted 2", rc);
+    remove(victim);
+    remove(err);
+    remove(lock);
+    remove(file);
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1436,7 +1553,8 @@ static const struct {
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
-             {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every}};
+             {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
+             {"output", "the output file", output_file}};
 
 int main(int argc, char **argv)
 {
@@ -1446,7 +1564,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes | probe_ties | probe_every]\n");
+                        "native | vbatched_round | probes | probe_ties | probe_every | output | input]\n");
         return 2;
     }
     bchol = argv[1];

@@ -1019,13 +1019,31 @@ int cmd_tune(int argc, char **argv)
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);
+    tune_lock lock;
+    int held;
+    char why[600];
     if (o.rechoose) {
-        char why[512];
-        if (tune_file_rechoose(o.rechoose, why, sizeof why)) {
+        /* it rewrites the file: not under a tuner's feet */
+        if (tune_output_lock(o.rechoose, &lock, &held, why, sizeof why)) {
+            fprintf(stderr, "bchol tune --rechoose: %s\n", why);
+            return held ? 2 : 1;
+        }
+        const int bad = tune_file_rechoose(o.rechoose, why, sizeof why);
+        tune_output_unlock(&lock);
+        if (bad) {
             fprintf(stderr, "bchol tune --rechoose: %s\n", why);
             return 1;
         }
         return 0;
+    }
+    /* One tuner per output, and one that can save it: both known before any device work
+     * (a second tuner's saves replaced the first one's records; an unwritable output was
+     * found at the first save, 10 s in). The lock is held to the end of the process. */
+    if (!o.dry_run &&
+        (tune_output_lock(o.output, &lock, &held, why, sizeof why) ||
+         tune_output_writable(o.output, why, sizeof why))) {
+        fprintf(stderr, "bchol tune: %s\n", why);
+        return 2;
     }
 
     /* the untuned library's choice is the backend's: no tuning file while tuning */
@@ -1044,7 +1062,6 @@ int cmd_tune(int argc, char **argv)
         return rc;
     }
     tune_file f;
-    char why[600];
     if (tune_file_open(&f, o.output, o.resume, &dev, why, sizeof why)) {
         fprintf(stderr, "bchol tune: %s\n", why);
         bchol_context_destroy(base);

@@ -4,6 +4,7 @@
  *   tune_workload.c   a strided batch on the device, its reference results and checks
  *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
  *                     atomic saves every few seconds (so a killed run resumes)
+ *   tune_output.c     the output's lock (one tuner per file), write check, temporary files
  *   tune_prebuild.c   builds in child processes: ahead of the timing, under a time limit
  *   tune_report.c     bchol tune --report
  *   cmd_tune.c        options, the sweep, progress and ETA on stderr
@@ -225,6 +226,25 @@ int tune_file_rechoose(const char *path, char *why, size_t size);
 int tune_file_save(const tune_file *f, char *why, size_t size);
 /* Loads and parses any JSON file (NULL with why on failure). */
 cJSON *tune_json_load(const char *path, char *why, size_t size);
+
+/* ---- the output as a shared place (tune_output.c) --------------------------------- */
+
+typedef struct {
+    int fd; /* -1: not held */
+    char path[4200];
+} tune_lock;
+/* Takes OUTPUT.lock (beside the output, made if missing, no link followed) for this process
+ * until tune_output_unlock or exit: 0; -1 with why, *held = 1 when another process holds it
+ * (why names its pid). */
+int tune_output_lock(const char *output, tune_lock *lock, int *held, char *why, size_t size);
+void tune_output_unlock(tune_lock *lock);
+/* Whether output can be saved: a new file can be made in its folder and it is no folder
+ * itself. 0, or -1 with why. */
+int tune_output_writable(const char *output, char *why, size_t size);
+/* A new temporary file in output's folder (.NAME.tmp.XXXXXX, created exclusively by mkstemp,
+ * no link followed) with the mode output has, or a new file's: its descriptor, with its path
+ * in tmp; -1 with errno. */
+int tune_output_temp(const char *output, char *tmp, size_t size);
 
 /* ---- the sweep (tune_plan.c, tune_measure.c, tune_prebuild.c, cmd_tune.c) -------------- */
 
