@@ -22,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1485,7 +1486,7 @@ static void output_file(void)
     CHECK(rc == 2 && file_contains(err, holder), "--rechoose on a file being tuned: exit %d, wanted 2", rc);
     kill(first, SIGKILL);
     finish(first);
-    /* the killed tuner's lock file stays; its lock does not */
+    /* the killed tuner's lock file stays (its lock does not: below) */
     struct stat st;
     CHECK(!stat(lock, &st), "no lock file %s", lock);
 
@@ -1524,6 +1525,7 @@ static void output_file(void)
     while (d && (e = readdir(d))) left += strstr(e->d_name, "tuning.json.tmp.") && e->d_name[0] == '.';
     if (d) closedir(d);
     CHECK(left == 0, "%d temporary files left in %s", left, dir);
+    CHECK(stat(lock, &st) && errno == ENOENT, "a finished tuner left its lock file %s", lock);
     const mode_t mask = umask(0);
     umask(mask);
     CHECK(!stat(file, &st) && (st.st_mode & 0777) == (0666 & ~mask), "the output's mode is %o, wanted %o",

@@ -1019,17 +1019,16 @@ int cmd_tune(int argc, char **argv)
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);
-    tune_lock lock;
     int held;
     char why[600];
     if (o.rechoose) {
         /* it rewrites the file: not under a tuner's feet */
-        if (tune_output_lock(o.rechoose, &lock, &held, why, sizeof why)) {
+        if (tune_output_lock(o.rechoose, &held, why, sizeof why)) {
             fprintf(stderr, "bchol tune --rechoose: %s\n", why);
             return held ? 2 : 1;
         }
         const int bad = tune_file_rechoose(o.rechoose, why, sizeof why);
-        tune_output_unlock(&lock);
+        tune_output_unlock();
         if (bad) {
             fprintf(stderr, "bchol tune --rechoose: %s\n", why);
             return 1;
@@ -1040,7 +1039,7 @@ int cmd_tune(int argc, char **argv)
      * (a second tuner's saves replaced the first one's records; an unwritable output was
      * found at the first save, 10 s in). The lock is held to the end of the process. */
     if (!o.dry_run &&
-        (tune_output_lock(o.output, &lock, &held, why, sizeof why) ||
+        (tune_output_lock(o.output, &held, why, sizeof why) ||
          tune_output_writable(o.output, why, sizeof why))) {
         fprintf(stderr, "bchol tune: %s\n", why);
         return 2;

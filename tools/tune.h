@@ -229,15 +229,11 @@ cJSON *tune_json_load(const char *path, char *why, size_t size);
 
 /* ---- the output as a shared place (tune_output.c) --------------------------------- */
 
-typedef struct {
-    int fd; /* -1: not held */
-    char path[4200];
-} tune_lock;
 /* Takes OUTPUT.lock (beside the output, made if missing, no link followed) for this process
- * until tune_output_unlock or exit: 0; -1 with why, *held = 1 when another process holds it
- * (why names its pid). */
-int tune_output_lock(const char *output, tune_lock *lock, int *held, char *why, size_t size);
-void tune_output_unlock(tune_lock *lock);
+ * until tune_output_unlock or exit (which remove it): 0; -1 with why, *held = 1 when another
+ * process holds it (why names its pid). One output per process. */
+int tune_output_lock(const char *output, int *held, char *why, size_t size);
+void tune_output_unlock(void);
 /* Whether output can be saved: a new file can be made in its folder and it is no folder
  * itself. 0, or -1 with why. */
 int tune_output_writable(const char *output, char *why, size_t size);

@@ -28,30 +28,45 @@ static void split(const char *path, char *dir, size_t dsize, const char **base)
     }
 }
 
-int tune_output_lock(const char *output, tune_lock *lock, int *held, char *why, size_t size)
+/* The lock this process holds (one output per process), dropped at exit. */
+static struct {
+    int fd; /* -1: none */
+    char path[4200];
+} held_lock = {-1, ""};
+
+void tune_output_unlock(void)
 {
-    *held = 0;
-    lock->fd = -1;
-    snprintf(lock->path, sizeof lock->path, "%s.lock", output);
+    if (held_lock.fd < 0) return;
+    /* unlinked while still locked: whoever opened it meanwhile finds its name gone (below) */
+    unlink(held_lock.path);
+    close(held_lock.fd);
+    held_lock.fd = -1;
+}
+
+/* Locks the lock file once: 0; 1 if its name was removed or replaced while we locked it
+ * (a holder's exit unlinks it: lock the new one); -1 with why, *held = 1 if another
+ * process holds it. */
+static int lock_once(const char *output, const char *path, int *held, int *out_fd, char *why, size_t size)
+{
     /* O_NOFOLLOW: a link planted under that name is refused, not written through */
-    const int fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        snprintf(why, size, "%s: cannot make the lock file %s (%s)", output, lock->path, strerror(errno));
+        snprintf(why, size, "%s: cannot make the lock file %s (%s)", output, path, strerror(errno));
         return -1;
     }
-    struct stat st;
+    struct stat st, now;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(why, size, "%s: its lock file %s is not a regular file", output, lock->path);
+        snprintf(why, size, "%s: its lock file %s is not a regular file", output, path);
         close(fd);
         return -1;
     }
-    /* fcntl locks end with the process, however it ends: a killed tuner leaves none behind
-     * (the file stays, and is taken over by the next one) */
+    /* fcntl locks end with the process, however it ends: a killed tuner's file stays
+     * behind, unlocked, and the next tuner takes it over */
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
     if (fcntl(fd, F_SETLK, &fl)) {
         const int err = errno;
         if (err != EACCES && err != EAGAIN) {
-            snprintf(why, size, "%s: cannot lock %s (%s)", output, lock->path, strerror(err));
+            snprintf(why, size, "%s: cannot lock %s (%s)", output, path, strerror(err));
             close(fd);
             return -1;
         }
@@ -67,22 +82,40 @@ int tune_output_lock(const char *output, tune_lock *lock, int *held, char *why, 
         snprintf(why, size,
                  "%s is being written by another bchol tune (pid %ld, which holds %s): wait for it to "
                  "end, or choose another --output",
-                 output, pid, lock->path);
+                 output, pid, path);
         return -1;
     }
-    char text[32];
-    const int len = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-    /* the pid for whoever finds the lock taken, where F_GETLK cannot say (another host) */
-    const int noted = ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)len, 0) == len;
-    (void)noted;
-    lock->fd = fd;
+    if (lstat(path, &now) || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
+        close(fd);
+        return 1;
+    }
+    *out_fd = fd;
     return 0;
 }
 
-void tune_output_unlock(tune_lock *lock)
+int tune_output_lock(const char *output, int *held, char *why, size_t size)
 {
-    if (lock->fd >= 0) close(lock->fd); /* releases the lock; the file stays for the next */
-    lock->fd = -1;
+    *held = 0;
+    if (held_lock.fd >= 0) {
+        snprintf(why, size, "%s: this process already holds %s", output, held_lock.path);
+        return -1;
+    }
+    char path[sizeof held_lock.path];
+    snprintf(path, sizeof path, "%s.lock", output);
+    int fd = -1, rc = 1;
+    for (int tries = 0; rc == 1 && tries < 100; tries++) rc = lock_once(output, path, held, &fd, why, size);
+    if (rc == 1) snprintf(why, size, "%s: its lock file %s keeps changing", output, path);
+    if (rc) return -1;
+    /* the pid for whoever finds the lock taken, where F_GETLK cannot say (another host) */
+    char text[32];
+    const int len = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+    const int noted = ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)len, 0) == len;
+    (void)noted;
+    held_lock.fd = fd;
+    snprintf(held_lock.path, sizeof held_lock.path, "%s", path);
+    static int registered;
+    if (!registered) registered = atexit(tune_output_unlock) == 0;
+    return 0;
 }
 
 int tune_output_temp(const char *output, char *tmp, size_t size)
