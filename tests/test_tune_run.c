@@ -1548,6 +1548,119 @@ static void output_file(void)
     remove(file);
 }
 
+/* Writes root, with the value at tuner.key (or a record's field) replaced by the JSON text
+ * value, to path. */
+static void save_edited(const char *path, const char *list, const char *key, const char *value)
+{
+    cJSON *root = load(file);
+    cJSON *obj = list ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(section(root), list), 0)
+                      : cJSON_GetObjectItemCaseSensitive(root, "tuner");
+    cJSON *v = cJSON_Parse(value);
+    CHECK(obj && v, "test setup: %s.%s = %s", list ? list : "tuner", key, value);
+    if (!obj || !v) {
+        cJSON_Delete(v);
+        cJSON_Delete(root);
+        return;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(obj, key)) cJSON_ReplaceItemInObjectCaseSensitive(obj, key, v);
+    else cJSON_AddItemToObject(obj, key, v);
+    save_json(root, path);
+    cJSON_Delete(root);
+}
+
+/* What the tuner reads from files passes the command line's checks: a resumed file's
+ * "tuner" settings (reps: -1 crashed, reps: 0 read past a buffer, a bad precision appended
+ * garbage records), and the records --resume, --rechoose and --report compute with (an n of
+ * 1e300 or INT_MAX: a double-to-int conversion, a 32 GiB allocation); the command line
+ * itself takes integers written as integers only. */
+static void input_checks(void)
+{
+    char edited[160], err[160];
+    snprintf(edited, sizeof edited, "%s/edited.json", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP_SMALL, "--max-configs", "1");
+    CHECK(rc == 3, "the first configuration: exit %d, wanted 3", rc);
+
+    /* 1. the file's settings, each bad in one way: refused, the field named, nothing run */
+    static const struct {
+        const char *key, *value;
+    } settings[] = {
+        {"reps", "-1"},           {"reps", "0"},          {"reps", "1.5"},         {"reps", "1e300"},
+        {"warmup", "0"},        {"precisions", "\"x\""}, {"precisions", "\"sdx\""},
+        {"precisions", "7"},      {"uplo", "\"Lower\""},  {"batch", "-5"},         {"batch", "1e30"},
+        {"fraction", "2"},        {"fraction", "0"},      {"seed", "-1"},          {"seed", "1e300"},
+        {"sizes", "[0]"},         {"sizes", "[4, 1e300]"}, {"sizes", "[\"4\"]"},   {"sizes", "{}"},
+        {"nrhs", "[0]"},          {"variants", "\"fused,bogus\""}, {"set", "{\"ib\": [0]}"},
+        {"set", "{\"bogus\": [1]}"}, {"set", "{\"ib\": 3}"}, {"set", "[1]"},      {"full_to", "{\"fused\": 0}"},
+        {"full_to", "{\"bogus\": 4}"}, {"probe_between", "65"}, {"probe_every_to", "-1"},
+        {"also_default", "\"device\""}, {"statistic", "\"mean\""}, {"probe_full_to", "2e6"},
+    };
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        save_edited(edited, NULL, settings[i].key, settings[i].value);
+        const int before = count_tried();
+        rc = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet");
+        char needle[64];
+        snprintf(needle, sizeof needle, "tuner.%s", settings[i].key);
+        cJSON *root = load(edited);
+        const int after = root ? cJSON_GetArraySize(tried(root)) : -1;
+        cJSON_Delete(root);
+        printf("tuner.%s = %s: exit %d\n", settings[i].key, settings[i].value, rc);
+        CHECK(rc == 1 && file_contains(err, needle), "tuner.%s = %s: exit %d, wanted 1 with a message naming %s",
+              settings[i].key, settings[i].value, rc, needle);
+        CHECK(after == before, "tuner.%s = %s: the file has %d records, had %d", settings[i].key, settings[i].value,
+              after, before);
+    }
+    /* a value given on the command line is the one checked (and kept) */
+    save_edited(edited, NULL, "reps", "-1");
+    rc = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet", "--reps", "2", "--max-configs", "1");
+    CHECK(rc == 0 || rc == 3, "tuner.reps = -1 with --reps 2: exit %d, wanted 0 or 3", rc);
+    /* the file as written resumes */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--max-configs", "1");
+    CHECK(rc == 0 || rc == 3, "the file as written: exit %d, wanted 0 or 3", rc);
+
+    /* 2. records: an n no size can be, and other fields --report and --rechoose compute with */
+    static const struct {
+        const char *list, *key, *value, *needle;
+    } records[] = {
+        {"tried", "n", "1e300", "tried[0].n"},        {"tried", "n", "2147483647", "tried[0].n"},
+        {"tried", "n", "-3", "tried[0].n"},           {"tried", "n", "4.5", "tried[0].n"},
+        {"tried", "nrhs", "0", "tried[0].nrhs"},      {"tried", "batch", "0", "tried[0].batch"},
+        {"tried", "ms", "\"fast\"", "tried[0].ms"},   {"tried", "precision", "\"q\"", "tried[0].precision"},
+        {"chosen", "n", "1e300", "chosen[0].n"},      {"chosen", "between_to", "2", "chosen[0].between_to"},
+    };
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        save_edited(edited, records[i].list, records[i].key, records[i].value);
+        const double t0 = seconds_now();
+        const int rechoose = RUN_ERR(err, "tune", "--rechoose", edited);
+        const int rechoose_named = file_contains(err, records[i].needle);
+        const int report = RUN_ERR(err, "tune", "--report", edited);
+        const int report_named = file_contains(err, records[i].needle);
+        const int resume = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet");
+        const int resume_named = file_contains(err, records[i].needle);
+        printf("%s[0].%s = %s: --rechoose exit %d, --report %d, --resume %d (%.2f s)\n", records[i].list,
+               records[i].key, records[i].value, rechoose, report, resume, seconds_now() - t0);
+        CHECK(rechoose == 1 && rechoose_named && report == 1 && report_named && resume == 1 && resume_named,
+              "%s[0].%s = %s: --rechoose exit %d, --report %d, --resume %d, wanted 1 naming %s", records[i].list,
+              records[i].key, records[i].value, rechoose, report, resume, records[i].needle);
+    }
+
+    /* 3. the command line: integers written as integers, values the option takes */
+    static const char *const options[][2] = {
+        {"--reps", "abc"},  {"--reps", "1.5"},    {"--reps", "0"},         {"--reps", "99999999999"},
+        {"--batch", "12x"}, {"--batch", "-1"},    {"--uplo", "Lower"},     {"--seed", "-1"},
+        {"--n", "0"},       {"--n", "4:x"},       {"--variants", "bogus"}, {"--warmup", ""},
+        {"--fraction", "nan"}, {"--jobs", "-2"},  {"--set", "ib=4,"},      {"--max-configs", "x"},
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        rc = RUN_ERR(err, "tune", "--output", edited, (char *)options[i][0], (char *)options[i][1], "--dry-run");
+        CHECK(rc == 2 && file_contains(err, options[i][0]), "%s %s: exit %d, wanted 2 naming the option",
+              options[i][0], options[i][1], rc);
+    }
+    remove(edited);
+    remove(err);
+    remove(file);
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1556,7 +1669,7 @@ static const struct {
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
              {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
-             {"output", "the output file", output_file}};
+             {"output", "the output file", output_file}, {"input", "what is read from files", input_checks}};
 
 int main(int argc, char **argv)
 {

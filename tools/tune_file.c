@@ -178,6 +178,10 @@ int tune_file_open(tune_file *f, const char *path, int resume, const bchol_devic
             tune_file_close(f);
             return -1;
         }
+        if (tune_records_check(f->root, path, why, size)) {
+            tune_file_close(f);
+            return -1;
+        }
         cJSON *s;
         cJSON_ArrayForEach(s, devices)
         {
@@ -626,6 +630,10 @@ int tune_file_rechoose(const char *path, char *why, size_t size)
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(f.root, "format");
     if (!cJSON_IsString(format) || strcmp(format->valuestring, "bchol-tuning") || !cJSON_IsArray(devices)) {
         snprintf(why, size, "%s is not a bchol tuning file", path);
+        cJSON_Delete(f.root);
+        return -1;
+    }
+    if (tune_records_check(f.root, path, why, size)) {
         cJSON_Delete(f.root);
         return -1;
     }
