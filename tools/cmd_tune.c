@@ -61,7 +61,8 @@ static void usage(FILE *f)
             "       bchol tune --rechoose FILE    choose FILE's entries again from its measurements\n"
             "                                     (after a change of how entries are chosen)\n"
             "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
-            "  --output FILE       the tuning file (default bchol-tuning.json)\n"
+            "  --output FILE       the tuning file (default bchol-tuning.json); one tuner at a time\n"
+            "                      (FILE.lock beside it, naming its pid, while it runs)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
             "                      given take the values recorded in it (also fine if FILE is missing)\n"
             "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
@@ -120,7 +121,9 @@ static void usage(FILE *f)
             "                      architecture, vendor or family (L), for devices without a file\n"
             "  --quiet             one line per size instead of one per configuration\n"
             "  --dry-run           print the configurations the sweep would measure, measure none\n"
-            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume).\n");
+            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume), 2 a bad\n"
+            "option or an output that another tuner holds or that cannot be written, 1 a file that\n"
+            "cannot be used (its settings and records are checked as the options are).\n");
 }
 
 static int parse_set(const char *text, tune_value_set *s)
