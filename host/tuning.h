@@ -48,6 +48,7 @@ typedef struct bchol_tuning_entry {
     bchol_params between;
     double ms;           /* median time when tuned, or -1 if the file does not say */
     double default_ms;   /* the backend defaults' time at the same size, or -1 */
+    int index;           /* its position in the section's "chosen" array */
 } bchol_tuning_entry;
 
 /* One device section of a file: the identity it applies to ("default" matches any value
@@ -57,13 +58,13 @@ typedef struct bchol_tuning_section {
     const char *file; /* the path it came from (owned by the table) */
     int index;        /* position in the file's "devices" array */
     int nentries;
-    bchol_tuning_entry *entries; /* sorted by precision, variant, n */
+    bchol_tuning_entry *entries; /* sorted by precision, variant, n, nrhs (each key once) */
 } bchol_tuning_section;
 
 typedef struct bchol_tuning {
-    int nsections;
+    int nsections, sections_cap;
     bchol_tuning_section *sections;
-    int nfiles;
+    int nfiles, files_cap;
     char **files;
 } bchol_tuning;
 

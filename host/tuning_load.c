@@ -3,20 +3,22 @@
  * the shipped folder (the tuning folder of the installation bchol runs from, wherever it
  * was moved: install_dir.c; else the source tree's data/tuning). A
  * file that cannot be used, or a BCHOL_TUNING_FILE with nothing for this device, gives
- * one warning through the context's message channel, and the backend defaults apply. */
+ * one warning through the context's message channel, and the backend defaults apply; so
+ * does a BCHOL_TUNING_DIR that is not a folder, and memory running out while loading. */
 #include "file_read.h"
 #include "internal.h"
 #include "tuning.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define MAX_FILE_BYTES (64u << 20)
-#define MAX_FILES 256
 
 #ifndef BCHOL_TUNING_SOURCE_DIR
 #define BCHOL_TUNING_SOURCE_DIR ""
@@ -63,19 +65,50 @@ static int has_suffix(const char *s, const char *suffix)
     return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
 
-/* Every *.json of dir into t, in name order; the first failure is described in warning. */
-static void load_dir(bchol_tuning *t, const char *dir, char *warning, size_t size)
+/* The warnings of one load, sent once the context's lock is released: one line each. */
+#define MAX_WARNINGS 4
+typedef struct {
+    int count;
+    char text[MAX_WARNINGS][1024];
+} warnings;
+
+static void warn(warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(warnings *w, const char *fmt, ...)
+{
+    if (w->count == MAX_WARNINGS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text[w->count++], sizeof w->text[0], fmt, ap);
+    va_end(ap);
+}
+
+/* Every *.json of dir into t, in name order (as many as the folder holds); the first
+ * unusable file is described in a warning, as is a listing cut short by memory. */
+static void load_dir(bchol_tuning *t, const char *dir, warnings *w)
 {
     DIR *d = opendir(dir);
     if (!d) return;
-    char *names[MAX_FILES];
-    int count = 0, skipped = 0;
+    char **names = NULL;
+    int count = 0, cap = 0, skipped = 0, lost = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && count < MAX_FILES)
-        if (e->d_name[0] != '.' && has_suffix(e->d_name, ".json") && (names[count] = strdup(e->d_name)))
-            count++;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, ".json")) continue;
+        if (count == cap) {
+            char **more = cap < INT_MAX / 2 ? realloc(names, (size_t)(cap ? 2 * cap : 64) * sizeof *names) : NULL;
+            if (!more) {
+                lost++;
+                continue;
+            }
+            names = more;
+            cap = cap ? 2 * cap : 64;
+        }
+        if ((names[count] = strdup(e->d_name))) count++;
+        else lost++;
+    }
     closedir(d);
-    qsort(names, (size_t)count, sizeof names[0], cmp_name);
+    if (lost)
+        warn(w, "bchol: out of memory listing the tuning files in %s: %d of them not read", dir, lost);
+    if (count) qsort(names, (size_t)count, sizeof names[0], cmp_name);
     char first[512] = "";
     for (int i = 0; i < count; i++) {
         char path[4096], why[400];
@@ -86,32 +119,49 @@ static void load_dir(bchol_tuning *t, const char *dir, char *warning, size_t siz
         }
         free(names[i]);
     }
+    free(names);
     if (skipped)
-        snprintf(warning, size,
-                 "bchol: %d tuning file%s in %.400s could not be used and %s skipped (%s)", skipped,
-                 skipped > 1 ? "s" : "", dir, skipped > 1 ? "were" : "was", first);
+        warn(w, "bchol: %d tuning file%s in %s could not be used and %s skipped (%s)", skipped,
+             skipped > 1 ? "s" : "", dir, skipped > 1 ? "were" : "was", first);
 }
 
 /* The folder of tuning files when BCHOL_TUNING_FILE is unset: $BCHOL_TUNING_DIR, else the
- * installed one, else the source tree's if it exists; into buffer. */
-static const char *tuning_dir(char *buffer, size_t size)
+ * installed one (install_dir.c), else the source tree's if it exists (into buffer). A BCHOL_TUNING_DIR that is not a folder gives a warning
+ * and no folder: it replaces the shipped files, so none are read. */
+static const char *tuning_dir(bchol_context *ctx, warnings *w, char *buffer, size_t size)
 {
     const char *env = getenv("BCHOL_TUNING_DIR");
-    if (env && *env) return env;
+    if (env && *env) {
+        DIR *d = opendir(env);
+        if (d) {
+            closedir(d);
+            return env;
+        }
+        const int err = errno;
+        warn(w, "bchol: BCHOL_TUNING_DIR=%s cannot be read as a folder (%s): no tuning files are read, "
+             "the shipped ones neither; using the built-in defaults", env, strerror(err));
+        snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "BCHOL_TUNING_DIR=%s cannot be read as a folder (%s)",
+                 env, strerror(err));
+        return NULL;
+    }
     if (bchol__installed_dir("tuning", buffer, size)) return buffer;
     DIR *d = *BCHOL_TUNING_SOURCE_DIR ? opendir(BCHOL_TUNING_SOURCE_DIR) : NULL;
-    if (!d) return NULL;
-    closedir(d);
-    return BCHOL_TUNING_SOURCE_DIR;
+    if (d) {
+        closedir(d);
+        return BCHOL_TUNING_SOURCE_DIR;
+    }
+    snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no tuning folder found");
+    return NULL;
 }
 
-/* Fills ctx->tuning and ctx->tuning_note; a warning for the caller to send. */
-static void load(bchol_context *ctx, char *warning, size_t size)
+/* Fills ctx->tuning and ctx->tuning_note; warnings for the caller to send. */
+static void load(bchol_context *ctx, warnings *w)
 {
     char who[300], why[400];
     identity(&ctx->info, who, sizeof who);
     bchol_tuning *t = calloc(1, sizeof *t);
     if (!t) {
+        warn(w, "bchol: out of memory for the tuning tables; using the built-in defaults");
         snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no memory for tuning tables");
         return;
     }
@@ -120,10 +170,10 @@ static void load(bchol_context *ctx, char *warning, size_t size)
         snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "BCHOL_TUNING_FILE=%s", file);
     } else if (file && *file) {
         if (load_file(t, file, why, sizeof why)) {
-            snprintf(warning, size,
-                     "bchol: tuning file %s (BCHOL_TUNING_FILE) could not be used: %s; using the "
-                     "built-in defaults",
-                     file, why);
+            warn(w,
+                 "bchol: tuning file %s (BCHOL_TUNING_FILE) could not be used: %s; using the "
+                 "built-in defaults",
+                 file, why);
             snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
                      "tuning file %s could not be used: %s", file, why);
         } else if (!matching_sections(t, &ctx->info)) {
@@ -132,20 +182,18 @@ static void load(bchol_context *ctx, char *warning, size_t size)
                 snprintf(holds, sizeof holds, "%d section%s, the first for %.40s/%.40s/%.60s", t->nsections,
                          t->nsections > 1 ? "s" : "", t->sections[0].vendor,
                          t->sections[0].architecture, t->sections[0].name);
-            snprintf(warning, size,
-                     "bchol: tuning file %s (BCHOL_TUNING_FILE) has nothing for this device %s "
-                     "(it holds %s); using the built-in defaults",
-                     file, who, holds);
+            warn(w,
+                 "bchol: tuning file %s (BCHOL_TUNING_FILE) has nothing for this device %s "
+                 "(it holds %s); using the built-in defaults",
+                 file, who, holds);
             snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
                      "tuning file %s has nothing for %s", file, who);
         }
     } else {
         char installed[4096];
-        const char *dir = tuning_dir(installed, sizeof installed);
-        if (!dir) {
-            snprintf(ctx->tuning_note, sizeof ctx->tuning_note, "no tuning folder found");
-        } else {
-            load_dir(t, dir, warning, size);
+        const char *dir = tuning_dir(ctx, w, installed, sizeof installed);
+        if (dir) {
+            load_dir(t, dir, w);
             if (!matching_sections(t, &ctx->info))
                 snprintf(ctx->tuning_note, sizeof ctx->tuning_note,
                          "no tuning file in %.180s is for %.300s", dir, who);
@@ -161,11 +209,12 @@ static void load(bchol_context *ctx, char *warning, size_t size)
 
 const bchol_tuning *bchol__tuning_for(bchol_context *ctx)
 {
-    char warning[1024] = "", defaults[sizeof ctx->defaults_warning] = "";
+    warnings w = {0};
+    char defaults[sizeof ctx->defaults_warning] = "";
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->tuning_loaded) {
         ctx->tuning_loaded = 1;
-        load(ctx, warning, sizeof warning);
+        load(ctx, &w);
         /* a bad BCHOL_DEFAULTS found when the context was made goes out now as well, when
          * the caller has had the chance to set a handler (defaults.c) */
         memcpy(defaults, ctx->defaults_warning, sizeof defaults);
@@ -175,7 +224,7 @@ const bchol_tuning *bchol__tuning_for(bchol_context *ctx)
     pthread_mutex_unlock(&ctx->lock);
     /* after the unlock: the message channel takes the lock itself */
     if (*defaults) bchol__warn(ctx, "%s", defaults);
-    if (*warning) bchol__warn(ctx, "%s", warning);
+    for (int i = 0; i < w.count; i++) bchol__warn(ctx, "%s", w.text[i]);
     return t;
 }
 

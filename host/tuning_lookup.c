@@ -4,6 +4,7 @@
  * the closest measured one (by ratio). */
 #include "tuning.h"
 
+#include <limits.h>
 #include <string.h>
 
 static int level(const char *have, const char *want, int weight)
@@ -22,12 +23,36 @@ int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *
     return v + a + n;
 }
 
-/* AUTO: the strided variants only (vbatched and solve entries were timed on other work) */
-static int serves(const bchol_tuning_entry *e, char precision, bchol_variant variant)
+/* The variants whose entries serve a request, in the order the entries are sorted (AUTO: the
+ * strided variants; vbatched and solve entries were timed on other work). */
+static int served_variants(bchol_variant variant, bchol_variant out[3])
 {
-    return e->precision == precision && (variant == BCHOL_VARIANT_AUTO
-                                             ? bchol__variant_is_strided(e->variant)
-                                             : e->variant == variant);
+    if (variant != BCHOL_VARIANT_AUTO) {
+        out[0] = variant;
+        return 1;
+    }
+    out[0] = BCHOL_VARIANT_FUSED;
+    out[1] = BCHOL_VARIANT_SEPARATE;
+    out[2] = BCHOL_VARIANT_INTERLEAVED;
+    return 3;
+}
+
+/* The first entry of [lo, hi) (sorted by precision, variant, n, nrhs) not before the key
+ * (precision, variant, n, nrhs): binary search, as a section may hold many entries. */
+static int lower_bound(const bchol_tuning_entry *e, int lo, int hi, char precision, bchol_variant variant, int n,
+                       int nrhs)
+{
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        const bchol_tuning_entry *m = &e[mid];
+        const int before = m->precision != precision ? m->precision < precision
+                           : m->variant != variant   ? (int)m->variant < (int)variant
+                           : m->n != n               ? m->n < n
+                                                     : m->nrhs < nrhs;
+        if (before) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 /* How far a measured nrhs is from the asked one, as a ratio (>= 1). */
@@ -51,28 +76,42 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
                                          bchol_variant variant, int n, int nrhs,
                                          int *below_smallest)
 {
-    int have = 0, below = -1, smallest = -1;
-    for (int i = 0; i < s->nentries; i++) {
-        const bchol_tuning_entry *e = &s->entries[i];
-        if (!serves(e, precision, variant)) continue;
+    const bchol_tuning_entry *e = s->entries;
+    bchol_variant vs[3];
+    const int nv = served_variants(variant, vs);
+    int lo[3], hi[3], have = 0, below = -1, smallest = -1;
+    for (int k = 0; k < nv; k++) {
+        lo[k] = lower_bound(e, 0, s->nentries, precision, vs[k], INT_MIN, INT_MIN);
+        hi[k] = lower_bound(e, lo[k], s->nentries, precision, vs[k], INT_MAX, INT_MAX);
+        if (lo[k] == hi[k]) continue;
         have = 1;
-        if (e->n <= n && e->n > below) below = e->n;
-        if (smallest < 0 || e->n < smallest) smallest = e->n;
+        /* the last entry at or below n: before the first one above it */
+        const int above = n == INT_MAX ? hi[k] : lower_bound(e, lo[k], hi[k], precision, vs[k], n + 1, INT_MIN);
+        if (above > lo[k] && e[above - 1].n > below) below = e[above - 1].n;
+        if (smallest < 0 || e[lo[k]].n < smallest) smallest = e[lo[k]].n;
     }
     if (!have) return NULL;
     *below_smallest = below < 0;
     const int at = below >= 0 ? below : smallest;
-    /* solve: the closest measured nrhs; else the fastest variant measured at that size
-     * (unknown times rank last) */
+    /* the entries measured at that size, variant by variant in the sorted order */
     const bchol_tuning_entry *best = NULL;
-    for (int i = 0; i < s->nentries; i++) {
-        const bchol_tuning_entry *e = &s->entries[i];
-        if (!serves(e, precision, variant) || e->n != at) continue;
+    for (int k = 0; k < nv; k++) {
+        const int first = lower_bound(e, lo[k], hi[k], precision, vs[k], at, INT_MIN);
+        if (first == hi[k] || e[first].n != at) continue;
         if (variant == BCHOL__VARIANT_SOLVE) {
-            if (!best || closer_rhs(e, best, nrhs)) best = e;
-        } else if (!best || (e->ms >= 0 && (best->ms < 0 || e->ms < best->ms))) {
-            best = e;
+            /* the closest nrhs by ratio is the largest below the asked one or the smallest
+             * at or above it (the ratio falls, then rises, along the sorted nrhs) */
+            const int want = nrhs > 0 ? nrhs : 1;
+            const int last = lower_bound(e, first, hi[k], precision, vs[k], at + 1, INT_MIN);
+            const int up = lower_bound(e, first, last, precision, vs[k], at, want);
+            if (up > first) best = &e[up - 1];
+            if (up < last && (!best || closer_rhs(&e[up], best, nrhs))) best = &e[up];
+            continue;
         }
+        /* the fastest variant measured at that size (unknown times rank last); one entry
+         * per variant and size */
+        const bchol_tuning_entry *x = &e[first];
+        if (!best || (x->ms >= 0 && (best->ms < 0 || x->ms < best->ms))) best = x;
     }
     return best;
 }

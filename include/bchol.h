@@ -752,7 +752,8 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
  * on a context that needs parameters. A file that cannot be used (unreadable, not JSON,
  * truncated, missing or mistyped fields, or a BCHOL_TUNING_FILE with nothing for this
  * device) gives one warning (bchol_set_message_handler, bchol_last_warning) and the
- * built-in defaults apply. The built-in defaults are the device backend's; with
+ * built-in defaults apply; so do a BCHOL_TUNING_DIR that is not a folder (which reads no
+ * file, the shipped ones neither) and memory running out while the files are read. The built-in defaults are the device backend's; with
  * BCHOL_DEFAULTS=generic (read when a context is created) they are those bchol uses on a
  * device it does not know, whatever the device ("device", the default, or unset: the
  * backend's; another value gives one warning at the first call that needs parameters).

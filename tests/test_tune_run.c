@@ -15,13 +15,14 @@
  * build process for many builds.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native | vbatched_round | probes | probe_ties | probe_every]
+ *                 native | vbatched_round | probes | probe_ties | probe_every | output | input]
  */
 #include "bchol.h"
 #include "bchol_util.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1429,6 +1430,237 @@ static void probe_every(void)
 }
 
 /* The cases besides the default one: argv[2], the label of their last line, the code. */
+/* ---- the output as a shared place, and what is read from files ----------------------------- */
+
+/* A small sweep: n = 4, fused ib 4, rpt 1 or 2 (and the defaults). */
+#define SWEEP_SMALL "--n", "4", "--precision", "s", "--variants", "fused", "--set", "ib=4", "--set", "tbc=1", \
+                    "--set", "rpt=1,2", "--set", "shape=fixed", "--reps", "2", "--seed", "11", "--quiet"
+
+/* Runs bchol with args, its stderr into err; the exit status. */
+static int run_err(char *const *args, const char *err)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        util_icd_env_restore();
+        if (!freopen(err, "w", stderr)) _exit(127);
+        execv(bchol, args);
+        _exit(127);
+    }
+    return finish(pid);
+}
+#define RUN_ERR(err, ...) run_err((char *const[]){(char *)bchol, __VA_ARGS__, NULL}, err)
+
+/* The tuner's output: a second tuner (or --rechoose) on a file being tuned refuses at once,
+ * naming the holder, and runs once the holder is gone; the temporary file is no planted
+ * link's target, and none is left; an output that cannot be written is refused before the
+ * sweep. */
+static void output_file(void)
+{
+    char err[160], victim[160], link_path[200], lock[160];
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    snprintf(lock, sizeof lock, "%s.lock", file);
+
+    /* 1. the first tuner, paused after each configuration so that it stays a while */
+    setenv("BCHOL_TUNE_PAUSE_MS", "1500", 1);
+    pid_t first = start((char *const[]){(char *)bchol, "tune", "--output", file, SWEEP_SMALL, NULL}, NULL);
+    unsetenv("BCHOL_TUNE_PAUSE_MS");
+    int seen = 0;
+    for (int i = 0; i < 6000 && seen < 1; i++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        seen = count_tried();
+    }
+    CHECK(seen >= 1, "the first tuner saved nothing");
+    const double t0 = seconds_now();
+    int rc = RUN_ERR(err, "tune", "--output", file, "--resume", SWEEP_SMALL);
+    const double took = seconds_now() - t0;
+    char holder[64];
+    snprintf(holder, sizeof holder, "pid %ld", (long)first);
+    printf("a second tuner on the same output: exit %d after %.2f s\n", rc, took);
+    CHECK(rc == 2, "a second tuner on the same output: exit %d, wanted 2", rc);
+    CHECK(file_contains(err, holder) && file_contains(err, "another bchol tune"),
+          "the second tuner's message does not name the holder (%s)", holder);
+    rc = RUN_ERR(err, "tune", "--rechoose", file);
+    CHECK(rc == 2 && file_contains(err, holder), "--rechoose on a file being tuned: exit %d, wanted 2", rc);
+    kill(first, SIGKILL);
+    finish(first);
+    /* the killed tuner's lock file stays (its lock does not: below) */
+    struct stat st;
+    CHECK(!stat(lock, &st), "no lock file %s", lock);
+
+    /* 2. a link planted where the temporary file once went (OUTPUT.tmp.PID, PID known
+     * before the tuner starts: the child waits for the link) */
+    FILE *v = fopen(victim, "w");
+    CHECK(v && fputs("untouched\n", v) >= 0 && !fclose(v), "cannot write %s", victim);
+    int go[2];
+    CHECK(!pipe(go), "pipe");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        if (read(go[0], &c, 1) != 1) _exit(127);
+        util_icd_env_restore();
+        execv(bchol, (char *const[]){(char *)bchol, "tune", "--output", file, "--resume", "--max-configs", "1",
+                                     SWEEP_SMALL, NULL});
+        _exit(127);
+    }
+    close(go[0]);
+    snprintf(link_path, sizeof link_path, "%s.tmp.%ld", file, (long)pid);
+    CHECK(!symlink(victim, link_path), "cannot plant %s", link_path);
+    CHECK(write(go[1], "x", 1) == 1, "cannot start the tuner");
+    close(go[1]);
+    rc = finish(pid);
+    CHECK(rc == 0 || rc == 3, "the run after the kill: exit %d, wanted 0 or 3 (the lock died with its holder)", rc);
+    CHECK(file_contains(victim, "untouched") && !file_contains(victim, "bchol-tuning"),
+          "the tuner wrote through the link %s into %s", link_path, victim);
+    cJSON *root = load(file);
+    CHECK(root && cJSON_GetArraySize(tried(root)) >= 2, "the output lost its records");
+    cJSON_Delete(root);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int left = 0;
+    while (d && (e = readdir(d))) left += strstr(e->d_name, "tuning.json.tmp.") && e->d_name[0] == '.';
+    if (d) closedir(d);
+    CHECK(left == 0, "%d temporary files left in %s", left, dir);
+    CHECK(stat(lock, &st) && errno == ENOENT, "a finished tuner left its lock file %s", lock);
+    const mode_t mask = umask(0);
+    umask(mask);
+    CHECK(!stat(file, &st) && (st.st_mode & 0777) == (0666 & ~mask), "the output's mode is %o, wanted %o",
+          (unsigned)(st.st_mode & 0777), (unsigned)(0666 & ~mask));
+    unlink(link_path);
+
+    /* 3. outputs that cannot be saved: refused at once, before any configuration */
+    char nowhere[200];
+    snprintf(nowhere, sizeof nowhere, "%s/no-such-folder/out.json", dir);
+    const double t1 = seconds_now();
+    rc = RUN_ERR(err, "tune", "--output", nowhere, SWEEP_SMALL);
+    printf("an output in a missing folder: exit %d after %.2f s\n", rc, seconds_now() - t1);
+    CHECK(rc == 2 && file_contains(err, "cannot"), "an output in a missing folder: exit %d, wanted 2", rc);
+    CHECK(!file_contains(err, "configurations"), "an output in a missing folder: the sweep started");
+    rc = RUN_ERR(err, "tune", "--output", dir, SWEEP_SMALL);
+    CHECK(rc == 2 && file_contains(err, "is a folder"), "a folder as the output: exit %d, wanted 2", rc);
+    remove(victim);
+    remove(err);
+    remove(lock);
+    remove(file);
+}
+
+/* Writes root, with the value at tuner.key (or a record's field) replaced by the JSON text
+ * value, to path. */
+static void save_edited(const char *path, const char *list, const char *key, const char *value)
+{
+    cJSON *root = load(file);
+    cJSON *obj = list ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(section(root), list), 0)
+                      : cJSON_GetObjectItemCaseSensitive(root, "tuner");
+    cJSON *v = cJSON_Parse(value);
+    CHECK(obj && v, "test setup: %s.%s = %s", list ? list : "tuner", key, value);
+    if (!obj || !v) {
+        cJSON_Delete(v);
+        cJSON_Delete(root);
+        return;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(obj, key)) cJSON_ReplaceItemInObjectCaseSensitive(obj, key, v);
+    else cJSON_AddItemToObject(obj, key, v);
+    save_json(root, path);
+    cJSON_Delete(root);
+}
+
+/* What the tuner reads from files passes the command line's checks: a resumed file's
+ * "tuner" settings (reps: -1 crashed, reps: 0 read past a buffer, a bad precision appended
+ * garbage records), and the records --resume, --rechoose and --report compute with (an n of
+ * 1e300 or INT_MAX: a double-to-int conversion, a 32 GiB allocation); the command line
+ * itself takes integers written as integers only. */
+static void input_checks(void)
+{
+    char edited[160], err[160];
+    snprintf(edited, sizeof edited, "%s/edited.json", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    int rc = RUN(NULL, "tune", "--output", file, SWEEP_SMALL, "--max-configs", "1");
+    CHECK(rc == 3, "the first configuration: exit %d, wanted 3", rc);
+
+    /* 1. the file's settings, each bad in one way: refused, the field named, nothing run */
+    static const struct {
+        const char *key, *value;
+    } settings[] = {
+        {"reps", "-1"},           {"reps", "0"},          {"reps", "1.5"},         {"reps", "1e300"},
+        {"warmup", "0"},        {"precisions", "\"x\""}, {"precisions", "\"sdx\""},
+        {"precisions", "7"},      {"uplo", "\"Lower\""},  {"batch", "-5"},         {"batch", "1e30"},
+        {"fraction", "2"},        {"fraction", "0"},      {"seed", "-1"},          {"seed", "1e300"},
+        {"sizes", "[0]"},         {"sizes", "[4, 1e300]"}, {"sizes", "[\"4\"]"},   {"sizes", "{}"},
+        {"nrhs", "[0]"},          {"variants", "\"fused,bogus\""}, {"set", "{\"ib\": [0]}"},
+        {"set", "{\"bogus\": [1]}"}, {"set", "{\"ib\": 3}"}, {"set", "[1]"},      {"full_to", "{\"fused\": 0}"},
+        {"full_to", "{\"bogus\": 4}"}, {"probe_between", "65"}, {"probe_every_to", "-1"},
+        {"also_default", "\"device\""}, {"statistic", "\"mean\""}, {"probe_full_to", "2e6"},
+    };
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        save_edited(edited, NULL, settings[i].key, settings[i].value);
+        const int before = count_tried();
+        rc = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet");
+        char needle[64];
+        snprintf(needle, sizeof needle, "tuner.%s", settings[i].key);
+        cJSON *root = load(edited);
+        const int after = root ? cJSON_GetArraySize(tried(root)) : -1;
+        cJSON_Delete(root);
+        printf("tuner.%s = %s: exit %d\n", settings[i].key, settings[i].value, rc);
+        CHECK(rc == 1 && file_contains(err, needle), "tuner.%s = %s: exit %d, wanted 1 with a message naming %s",
+              settings[i].key, settings[i].value, rc, needle);
+        CHECK(after == before, "tuner.%s = %s: the file has %d records, had %d", settings[i].key, settings[i].value,
+              after, before);
+    }
+    /* a value given on the command line is the one checked (and kept) */
+    save_edited(edited, NULL, "reps", "-1");
+    rc = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet", "--reps", "2", "--max-configs", "1");
+    CHECK(rc == 0 || rc == 3, "tuner.reps = -1 with --reps 2: exit %d, wanted 0 or 3", rc);
+    /* the file as written resumes */
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet", "--max-configs", "1");
+    CHECK(rc == 0 || rc == 3, "the file as written: exit %d, wanted 0 or 3", rc);
+
+    /* 2. records: an n no size can be, and other fields --report and --rechoose compute with */
+    static const struct {
+        const char *list, *key, *value, *needle;
+    } records[] = {
+        {"tried", "n", "1e300", "tried[0].n"},        {"tried", "n", "2147483647", "tried[0].n"},
+        {"tried", "n", "-3", "tried[0].n"},           {"tried", "n", "4.5", "tried[0].n"},
+        {"tried", "nrhs", "0", "tried[0].nrhs"},      {"tried", "batch", "0", "tried[0].batch"},
+        {"tried", "ms", "\"fast\"", "tried[0].ms"},   {"tried", "precision", "\"q\"", "tried[0].precision"},
+        {"chosen", "n", "1e300", "chosen[0].n"},      {"chosen", "between_to", "2", "chosen[0].between_to"},
+    };
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        save_edited(edited, records[i].list, records[i].key, records[i].value);
+        const double t0 = seconds_now();
+        const int rechoose = RUN_ERR(err, "tune", "--rechoose", edited);
+        const int rechoose_named = file_contains(err, records[i].needle);
+        const int report = RUN_ERR(err, "tune", "--report", edited);
+        const int report_named = file_contains(err, records[i].needle);
+        const int resume = RUN_ERR(err, "tune", "--output", edited, "--resume", "--quiet");
+        const int resume_named = file_contains(err, records[i].needle);
+        printf("%s[0].%s = %s: --rechoose exit %d, --report %d, --resume %d (%.2f s)\n", records[i].list,
+               records[i].key, records[i].value, rechoose, report, resume, seconds_now() - t0);
+        CHECK(rechoose == 1 && rechoose_named && report == 1 && report_named && resume == 1 && resume_named,
+              "%s[0].%s = %s: --rechoose exit %d, --report %d, --resume %d, wanted 1 naming %s", records[i].list,
+              records[i].key, records[i].value, rechoose, report, resume, records[i].needle);
+    }
+
+    /* 3. the command line: integers written as integers, values the option takes */
+    static const char *const options[][2] = {
+        {"--reps", "abc"},  {"--reps", "1.5"},    {"--reps", "0"},         {"--reps", "99999999999"},
+        {"--batch", "12x"}, {"--batch", "-1"},    {"--uplo", "Lower"},     {"--seed", "-1"},
+        {"--n", "0"},       {"--n", "4:x"},       {"--variants", "bogus"}, {"--warmup", ""},
+        {"--fraction", "nan"}, {"--jobs", "-2"},  {"--set", "ib=4,"},      {"--max-configs", "x"},
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        rc = RUN_ERR(err, "tune", "--output", edited, (char *)options[i][0], (char *)options[i][1], "--dry-run");
+        CHECK(rc == 2 && file_contains(err, options[i][0]), "%s %s: exit %d, wanted 2 naming the option",
+              options[i][0], options[i][1], rc);
+    }
+    remove(edited);
+    remove(err);
+    remove(file);
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1436,7 +1668,8 @@ static const struct {
              {"solve", "solve", solve_run},             {"rechoose", "rechoose", rechoose},
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
-             {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every}};
+             {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
+             {"output", "the output file", output_file}, {"input", "what is read from files", input_checks}};
 
 int main(int argc, char **argv)
 {
@@ -1446,7 +1679,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes | probe_ties | probe_every]\n");
+                        "native | vbatched_round | probes | probe_ties | probe_every | output | input]\n");
         return 2;
     }
     bchol = argv[1];

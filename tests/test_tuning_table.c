@@ -10,9 +10,11 @@
 #include "internal.h"
 #include "tuning.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int failures;
@@ -653,6 +655,334 @@ static void case_one_launch(void)
     CHECK(!bchol__vbatched_fits_one_launch(132, 1536, 0, 384, 5), "max_n 0: nothing to launch");
 }
 
+/* ---- many entries, many files ------------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* A growing text (the test's large files). */
+typedef struct {
+    char *text;
+    size_t length, cap;
+} buffer;
+
+static void put(buffer *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int w = vsnprintf(b->text + b->length, b->cap - b->length, fmt, ap);
+        va_end(ap);
+        if (w >= 0 && (size_t)w < b->cap - b->length) {
+            b->length += (size_t)w;
+            return;
+        }
+        b->cap = b->cap ? 2 * b->cap : 1 << 20;
+        b->text = realloc(b->text, b->cap);
+        if (!b->text) {
+            printf("FAILED: test setup: out of memory\n");
+            exit(1);
+        }
+    }
+}
+
+/* The entries every file of the "many" case holds, for the stand-in's device: the small
+ * reference. fused and separate s at 100 and 200 (the separate one faster at 100 only), an
+ * interleaved one at 150, solve d at 10 with nrhs 1 and 16. */
+static void reference_entries(buffer *b)
+{
+    put(b, "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 200, \"params\": {\"ib\": 7, \"tbc\": 1, \"rpt\": 3, "
+           "\"shape\": \"fixed\"}, \"ms\": 2.0},\n"
+           "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": 100, \"params\": {\"nb\": 9, \"pb\": 3, \"gemm\": "
+           "\"own\", \"tile\": 32, \"gb\": 1}, \"ms\": 0.5},\n"
+           "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 100, \"params\": {\"ib\": 5, \"tbc\": 2, \"rpt\": 1, "
+           "\"shape\": \"fixed\"}, \"ms\": 1.0},\n"
+           "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": 200, \"params\": {\"nb\": 11, \"pb\": 5, \"gemm\": "
+           "\"own\", \"tile\": 16, \"gb\": 1}, \"ms\": 3.0},\n"
+           "{\"precision\": \"s\", \"variant\": \"interleaved\", \"n\": 150, \"params\": {\"inb\": 6, \"looking\": "
+           "\"left\", \"unroll\": \"tiles\", \"chunking\": \"chunked\", \"chunk\": 32, \"math\": \"ieee\"}},\n"
+           "{\"precision\": \"d\", \"variant\": \"solve\", \"n\": 10, \"nrhs\": 16, \"params\": {\"nt\": 8, \"rpt\": 2, "
+           "\"tbc\": 3}},\n"
+           "{\"precision\": \"d\", \"variant\": \"solve\", \"n\": 10, \"nrhs\": 1, \"params\": {\"nt\": 1, \"rpt\": 4, "
+           "\"tbc\": 2}}");
+}
+
+static const char *const file_head = "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"devices\": [\n";
+
+/* The small reference file: only the reference entries. */
+static buffer small_file(void)
+{
+    buffer b = {0};
+    put(&b, "%s{\"family\": \"pocl\", \"vendor\": \"AMD\", \"architecture\": \"haswell\", \"name\": \"AMD EPYC\", "
+            "\"chosen\": [\n", file_head);
+    reference_entries(&b);
+    put(&b, "]}]}\n");
+    return b;
+}
+
+/* The large file: the reference entries among `count` others of the same section, written
+ * from the largest size down (so the loader sorts them) and at sizes that change none of
+ * the reference's picks: fused, separate and interleaved in single precision at every
+ * n >= 1000 (slower than the reference's at 200 would be, were they at the same size), solve
+ * entries in double at n >= 1000 with nrhs 1..8, and fused entries in double everywhere.
+ * dup: one more entry repeating the first fused s one's key, at the end. */
+static buffer large_file(int count, int dup)
+{
+    buffer b = {0};
+    put(&b, "%s{\"family\": \"pocl\", \"vendor\": \"AMD\", \"architecture\": \"haswell\", \"name\": \"AMD EPYC\", "
+            "\"chosen\": [\n", file_head);
+    for (int i = count - 1; i >= 0; i--) {
+        const int kind = i % 5, n = 1000 + i / 5;
+        switch (kind) {
+        case 0:
+            put(&b, "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": %d, \"params\": {\"ib\": %d, \"tbc\": 1, "
+                    "\"rpt\": %d, \"shape\": \"fixed\"}, \"ms\": %g},\n", n, 1 + n % 32, 1 + n % 64, 5.0 + n % 7);
+            break;
+        case 1:
+            put(&b, "{\"precision\": \"s\", \"variant\": \"separate\", \"n\": %d, \"params\": {\"nb\": %d, \"pb\": 1, "
+                    "\"gemm\": \"own\", \"tile\": 16, \"gb\": 1}, \"ms\": %g},\n", n, 1 + n % 64, 5.0 + n % 5);
+            break;
+        case 2:
+            put(&b, "{\"precision\": \"s\", \"variant\": \"interleaved\", \"n\": %d, \"params\": {\"inb\": %d, "
+                    "\"looking\": \"top\", \"unroll\": \"full\", \"chunking\": \"simple\", \"chunk\": 64, "
+                    "\"math\": \"ieee\"}, \"ms\": %g},\n", n, 1 + n % 64, 5.0 + n % 3);
+            break;
+        case 3:
+            put(&b, "{\"precision\": \"d\", \"variant\": \"solve\", \"n\": %d, \"nrhs\": %d, \"params\": {\"nt\": %d, "
+                    "\"rpt\": 1, \"tbc\": 1}},\n", 1000 + i / 40, 1 + i / 5 % 8, 1 + i % 32);
+            break;
+        default:
+            put(&b, "{\"precision\": \"d\", \"variant\": \"fused\", \"n\": %d, \"params\": {\"ib\": %d, \"tbc\": 1, "
+                    "\"rpt\": 1, \"shape\": \"fixed\"}},\n", i / 5, 1 + i % 32);
+        }
+    }
+    reference_entries(&b);
+    if (dup)
+        put(&b, ",\n{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 100, \"params\": {\"ib\": 1, \"tbc\": 1, "
+                "\"rpt\": 1, \"shape\": \"fixed\"}}");
+    put(&b, "]}]}\n");
+    return b;
+}
+
+/* What the table picks for the reference entries' requests, as one line per request (each
+ * pick's variant, n, nrhs and the parameter that names it). */
+static void picks(const bchol_tuning *t, const bchol_device_info *d, char *out, size_t size)
+{
+    static const struct {
+        char precision;
+        bchol_variant variant;
+        int n, nrhs;
+    } ask[] = {
+        {'s', BCHOL_VARIANT_AUTO, 100, 0},  {'s', BCHOL_VARIANT_AUTO, 120, 0},      {'s', BCHOL_VARIANT_AUTO, 199, 0},
+        {'s', BCHOL_VARIANT_AUTO, 200, 0},  {'s', BCHOL_VARIANT_AUTO, 999, 0},      {'s', BCHOL_VARIANT_AUTO, 50, 0},
+        {'s', BCHOL_VARIANT_FUSED, 150, 0}, {'s', BCHOL_VARIANT_SEPARATE, 150, 0}, {'s', BCHOL_VARIANT_INTERLEAVED, 160, 0},
+        {'s', BCHOL_VARIANT_INTERLEAVED, 149, 0}, {'d', BCHOL__VARIANT_SOLVE, 10, 1}, {'d', BCHOL__VARIANT_SOLVE, 10, 3},
+        {'d', BCHOL__VARIANT_SOLVE, 10, 4}, {'d', BCHOL__VARIANT_SOLVE, 500, 100}, {'d', BCHOL__VARIANT_SOLVE, 2, 0},
+    };
+    size_t used = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof ask / sizeof ask[0] && used < size; i++) {
+        bchol_tuning_pick p = ask[i].variant == BCHOL__VARIANT_SOLVE
+                                  ? bchol__tuning_lookup_solve(t, d, ask[i].precision, ask[i].n, ask[i].nrhs)
+                                  : bchol__tuning_lookup(t, d, ask[i].precision, ask[i].variant, ask[i].n);
+        const bchol_tuning_entry *e = p.entry;
+        int w = e ? snprintf(out + used, size - used, "%c %d n=%d: %s n=%d nrhs=%d ib=%d nb=%d inb=%d tbc=%d below=%d\n",
+                             ask[i].precision, (int)ask[i].variant, ask[i].n, bchol__variant_name(e->variant), e->n,
+                             e->nrhs, e->params.ib, e->params.nb, e->params.inb, e->solve.tbc, p.below_smallest)
+                  : snprintf(out + used, size - used, "%c %d n=%d: none\n", ask[i].precision, (int)ask[i].variant,
+                             ask[i].n);
+        if (w > 0) used += (size_t)w;
+    }
+}
+
+/* The loader on a large file: well within a bound that the pairwise duplicate check (some
+ * 5*10^9 comparisons here) could not meet, picking what the small reference file picks;
+ * a repeated key at its end still rejects it, naming that entry. */
+static void case_many(void)
+{
+    const int count = 100000;
+    char dir[] = "/tmp/bchol-tuning-many-XXXXXX", path[128], want[4096], got[4096];
+    if (!mkdtemp(dir)) {
+        printf("FAILED: mkdtemp\n");
+        failures++;
+        return;
+    }
+    snprintf(path, sizeof path, "%s/large.json", dir);
+    unsetenv("BCHOL_TUNING_DIR");
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+
+    buffer small = small_file();
+    bchol_tuning ref = {0};
+    char why[512] = "";
+    CHECK(parse(&ref, small.text, why, sizeof why) == 0, "the small file rejected: %s", why);
+    picks(&ref, &d, want, sizeof want);
+    printf("reference picks:\n%s", want);
+
+    buffer large = large_file(count, 0);
+    write_text(path, large.text, large.length);
+    bchol_context *ctx = stand_in();
+    const double t0 = now_s();
+    const bchol_tuning *t = bchol__tuning_for(ctx);
+    const double seconds = now_s() - t0;
+    printf("%d entries (%.1f MB): loaded in %.2f s\n", count + 7, large.length / 1e6, seconds);
+    CHECK(seconds < 20, "loading %d entries took %.1f s (the bound: 20 s)", count, seconds);
+    CHECK(t && t->nsections == 1 && t->sections[0].nentries == count + 7 && load_warnings == 0,
+          "the large file: %d entries, %d warnings (%s)", t && t->nsections ? t->sections[0].nentries : -1,
+          load_warnings, load_warning);
+    if (t) {
+        picks(t, &d, got, sizeof got);
+        CHECK(!strcmp(got, want), "the large file picks\n%sthe small one\n%s", got, want);
+        /* sorted, each key once, each entry knowing its place in the file */
+        const bchol_tuning_section *s = &t->sections[0];
+        int sorted = 1;
+        for (int i = 1; i < s->nentries; i++) {
+            const bchol_tuning_entry *a = &s->entries[i - 1], *b = &s->entries[i];
+            sorted &= a->precision < b->precision ||
+                      (a->precision == b->precision &&
+                       (a->variant < b->variant ||
+                        (a->variant == b->variant && (a->n < b->n || (a->n == b->n && a->nrhs < b->nrhs)))));
+        }
+        CHECK(sorted, "the entries are not sorted by precision, variant, n, nrhs with each key once");
+    }
+    bchol__tuning_release(ctx);
+    free(large.text);
+
+    large = large_file(count, 1);
+    bchol_tuning dup = {0};
+    CHECK(parse(&dup, large.text, why, sizeof why) == -1, "a repeated key accepted");
+    char needle[128];
+    snprintf(needle, sizeof needle, "devices[0].chosen[%d]: a second s fused entry for n = 100", count + 7);
+    CHECK(strstr(why, needle) != NULL, "the repeated key: \"%s\" lacks \"%s\"", why, needle);
+    printf("%s\n", why);
+    /* the first fault in file order: a repeat before a mistyped entry */
+    char *bad = edit(large.text, "\"n\": 100, \"params\": {\"ib\": 1,", "\"n\": true, \"params\": {\"ib\": 1,");
+    CHECK(parse(&dup, bad, why, sizeof why) == -1 && strstr(why, ".n: expected an integer"),
+          "a mistyped last entry: %s", why);
+    free(bad);
+    bad = edit(small.text, "\"n\": 200, \"params\": {\"nb\"", "\"n\": 100, \"params\": {\"nb\"");
+    char *worse = edit(bad, "\"precision\": \"d\", \"variant\": \"solve\", \"n\": 10, \"nrhs\": 1,",
+                       "\"precision\": \"x\", \"variant\": \"solve\", \"n\": 10, \"nrhs\": 1,");
+    CHECK(parse(&dup, worse, why, sizeof why) == -1 && strstr(why, "chosen[3]: a second s separate entry for n = 100"),
+          "a repeat before a bad precision: %s", why);
+    free(bad);
+    free(worse);
+    bchol__tuning_free(&dup);
+    bchol__tuning_free(&ref);
+    free(large.text);
+    free(small.text);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    remove(path);
+    rmdir(dir);
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
+/* The folder: a BCHOL_TUNING_DIR that is no folder warns; a folder of more files than the
+ * loader once listed (256) is read whole, in name order. */
+static void case_folder(void)
+{
+    char dir[] = "/tmp/bchol-tuning-folder-XXXXXX", path[160];
+    if (!mkdtemp(dir)) {
+        printf("FAILED: mkdtemp\n");
+        failures++;
+        return;
+    }
+    unsetenv("BCHOL_TUNING_FILE");
+    snprintf(path, sizeof path, "%s/missing", dir);
+    setenv("BCHOL_TUNING_DIR", path, 1);
+    load("a missing folder", 0, 1, "cannot be read as a folder");
+    CHECK(strstr(load_warning, "BCHOL_TUNING_DIR=") && strstr(load_warning, "shipped"),
+          "the warning names neither the variable nor the shipped files: %s", load_warning);
+    snprintf(path, sizeof path, "%s/plain.json", dir);
+    write_text(path, good, strlen(good));
+    setenv("BCHOL_TUNING_DIR", path, 1);
+    load("a file as the folder", 0, 1, "cannot be read as a folder");
+    remove(path);
+
+    /* every file read, whatever order the folder lists them in */
+    const int files = 400;
+    for (int i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/f%03d.json", dir, i);
+        write_text(path, good, strlen(good));
+    }
+    setenv("BCHOL_TUNING_DIR", dir, 1);
+    bchol_context *ctx = stand_in();
+    const bchol_tuning *t = bchol__tuning_for(ctx);
+    CHECK(t && t->nfiles == files && t->nsections == files && load_warnings == 0,
+          "a folder of %d files: %d read, %d warnings (%s)", files, t ? t->nfiles : 0, load_warnings, load_warning);
+    CHECK(t && t->nsections == files && !strcmp(t->sections[files - 1].file + strlen(dir), "/f399.json"),
+          "the last section is not f399's");
+    printf("a folder of %d files: %d read\n", files, t ? t->nfiles : 0);
+    bchol__tuning_release(ctx);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    for (int i = 0; i < files; i++) {
+        snprintf(path, sizeof path, "%s/f%03d.json", dir, i);
+        remove(path);
+    }
+    rmdir(dir);
+    unsetenv("BCHOL_TUNING_DIR");
+}
+
+/* Allocation failures (the test links with --wrap for malloc, calloc, realloc and strdup):
+ * the k-th allocation of a load fails, for every k until a load makes no k-th one. A load
+ * that ends without every section must have warned. */
+static long alloc_calls, alloc_fail_at = -1;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t size);
+char *__real_strdup(const char *s);
+static int alloc_fails(void) { return alloc_fail_at >= 0 && alloc_calls++ == alloc_fail_at; }
+void *__wrap_malloc(size_t size) { return alloc_fails() ? NULL : __real_malloc(size); }
+void *__wrap_calloc(size_t count, size_t size) { return alloc_fails() ? NULL : __real_calloc(count, size); }
+void *__wrap_realloc(void *p, size_t size) { return alloc_fails() ? NULL : __real_realloc(p, size); }
+char *__wrap_strdup(const char *s) { return alloc_fails() ? NULL : __real_strdup(s); }
+
+static void case_memory(void)
+{
+    char dir[] = "/tmp/bchol-tuning-memory-XXXXXX", a[128], b[128];
+    if (!mkdtemp(dir)) {
+        printf("FAILED: mkdtemp\n");
+        failures++;
+        return;
+    }
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    write_text(a, good, strlen(good));
+    write_text(b, good, strlen(good));
+    unsetenv("BCHOL_TUNING_FILE");
+    setenv("BCHOL_TUNING_DIR", dir, 1);
+    int tried = 0, warned = 0;
+    for (long k = 0;; k++) {
+        bchol_context *ctx = stand_in();
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        const bchol_tuning *t = bchol__tuning_for(ctx);
+        const int hit = alloc_calls > k;
+        alloc_fail_at = -1;
+        const int whole = t && t->nsections == 2;
+        CHECK(whole || load_warnings > 0, "allocation %ld failed: %d of 2 sections and no warning (note: %s)", k,
+              t ? t->nsections : 0, ctx->tuning_note);
+        if (hit) tried++;
+        warned += load_warnings > 0;
+        bchol__tuning_release(ctx);
+        pthread_mutex_destroy(&ctx->lock);
+        free(ctx);
+        if (!hit) break;
+    }
+    printf("%d allocations failed in turn, %d warnings\n", tried, warned);
+    CHECK(tried >= 5, "only %d allocations seen", tried);
+    remove(a);
+    remove(b);
+    rmdir(dir);
+    unsetenv("BCHOL_TUNING_DIR");
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -661,6 +991,7 @@ static const struct {
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
     {"variants", case_variants}, {"solve", case_solve},   {"one_launch", case_one_launch},
+    {"many", case_many},       {"folder", case_folder},       {"memory", case_memory},
 };
 
 int main(int argc, char **argv)

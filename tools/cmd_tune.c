@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "tune.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -60,7 +61,8 @@ static void usage(FILE *f)
             "       bchol tune --rechoose FILE    choose FILE's entries again from its measurements\n"
             "                                     (after a change of how entries are chosen)\n"
             "  --device SPEC       nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU)\n"
-            "  --output FILE       the tuning file (default bchol-tuning.json)\n"
+            "  --output FILE       the tuning file (default bchol-tuning.json); one tuner at a time\n"
+            "                      (FILE.lock beside it, naming its pid, while it runs)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
             "                      given take the values recorded in it (also fine if FILE is missing)\n"
             "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
@@ -119,7 +121,9 @@ static void usage(FILE *f)
             "                      architecture, vendor or family (L), for devices without a file\n"
             "  --quiet             one line per size instead of one per configuration\n"
             "  --dry-run           print the configurations the sweep would measure, measure none\n"
-            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume).\n");
+            "Exit status: 0 done, 3 stopped early (budget or signal: run again with --resume), 2 a bad\n"
+            "option or an output that another tuner holds or that cannot be written, 1 a file that\n"
+            "cannot be used (its settings and records are checked as the options are).\n");
 }
 
 static int parse_set(const char *text, tune_value_set *s)
@@ -129,12 +133,16 @@ static int parse_set(const char *text, tune_value_set *s)
     memcpy(s->name, text, (size_t)(eq - text));
     s->name[eq - text] = 0;
     s->count = 0;
+    int known = 0;
+    for (int i = 0; tune_variants[i]; i++)
+        for (int k = 0; k < tune_variants[i]->nparams; k++) known |= !strcmp(tune_variants[i]->param_names[k], s->name);
+    if (!known) return -1;
     const char *p = eq + 1;
-    while (*p && s->count < TUNE_MAX_VALUES) {
+    while (*p) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         char word[32];
-        if (!len || len >= sizeof word) return -1;
+        if (!len || len >= sizeof word || s->count == TUNE_MAX_VALUES) return -1;
         memcpy(word, p, len);
         word[len] = 0;
         /* a label of some variant's parameter, else an integer */
@@ -145,13 +153,13 @@ static int parse_set(const char *text, tune_value_set *s)
                     for (int l = 0; tune_variants[i]->labels[k][l]; l++)
                         if (!strcmp(tune_variants[i]->labels[k][l], word)) value = l;
         if (value < 0) {
-            char *stop;
-            long v = strtol(word, &stop, 10);
-            if (*stop || v < 1 || v > 1 << 20) return -1;
+            long long v;
+            if (tune_text_int(word, 1, TUNE_MAX_N, &v)) return -1;
             value = (int)v;
         }
         s->values[s->count++] = value;
         p = end ? end + 1 : p + len;
+        if (end && !*p) return -1; /* a trailing comma */
     }
     return s->count ? 0 : -1;
 }
@@ -159,11 +167,157 @@ static int parse_set(const char *text, tune_value_set *s)
 /* A size option's value, 0 to 2^20: 0, or -1 (out untouched) when it is not one. */
 static int size_arg(const char *v, int *out)
 {
-    char *end;
-    const long n = strtol(v, &end, 10);
-    if (*end || end == v || n < 0 || n > 1 << 20) return -1;
+    long long n;
+    if (tune_text_int(v, 0, TUNE_MAX_N, &n)) return -1;
     *out = (int)n;
     return 0;
+}
+
+/* A list of sizes (--n, --nrhs): util_parse_sizes' forms, each in 1..TUNE_MAX_N. */
+static int sizes_arg(const char *v, int *out, int *count)
+{
+    int got = util_parse_sizes(v, out, TUNE_MAX_SIZES);
+    if (got <= 0) return -1;
+    for (int i = 0; i < got; i++)
+        if (out[i] < 1 || out[i] > TUNE_MAX_N) return -1;
+    *count = got;
+    return 0;
+}
+
+/* Whether every comma-separated name of list is a variant's. */
+static int variants_arg(const char *list)
+{
+    char copy[128];
+    if (!*list || strlen(list) >= sizeof copy) return -1;
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
+        if (!tune_variant_named(name)) return -1;
+    return list[strlen(list) - 1] == ',' || list[0] == ',' || strstr(list, ",,") ? -1 : 0;
+}
+
+/*
+ * One option's value, checked and stored: the command line's options and a resumed file's
+ * "tuner" settings (settings_from_file) go through this one function, so that neither takes
+ * what the other refuses. Returns 1 if option is not one of these, 0 when stored, or -1
+ * with why (what the option takes).
+ */
+static int set_option(tune_options *o, const char *k, const char *v, char *why, size_t size)
+{
+    long long x;
+    double d;
+#define BAD(...) return snprintf(why, size, __VA_ARGS__), -1
+    if (!strcmp(k, "--device")) o->device = v;
+    else if (!strcmp(k, "--output")) o->output = v;
+    else if (!strcmp(k, "--report")) o->report = v;
+    else if (!strcmp(k, "--against")) o->against = v;
+    else if (!strcmp(k, "--rechoose")) o->rechoose = v;
+    else if (!strcmp(k, "--n")) {
+        if (sizes_arg(v, o->space.sizes, &o->space.nsizes))
+            BAD("--n takes a list of sizes in 1..%d (N,N,... or A:B or A:B:STEP), not \"%s\"", TUNE_MAX_N, v);
+        o->given.sizes = 1;
+    } else if (!strcmp(k, "--precision")) {
+        if (strcmp(v, "s") && strcmp(v, "d") && strcmp(v, "sd") && strcmp(v, "ds"))
+            BAD("--precision takes s, d or sd, not \"%s\"", v);
+        snprintf(o->space.precisions, sizeof o->space.precisions, "%s", v);
+        o->given.precisions = 1;
+    } else if (!strcmp(k, "--variants")) {
+        if (variants_arg(v)) BAD("--variants takes variants' names separated by commas, not \"%s\"", v);
+        snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
+        o->given.variants = 1;
+    } else if (!strcmp(k, "--nrhs")) {
+        if (sizes_arg(v, o->space.nrhs, &o->space.nnrhs))
+            BAD("--nrhs takes a list of counts in 1..%d, not \"%s\"", TUNE_MAX_N, v);
+        o->given.nrhs = 1;
+    } else if (!strcmp(k, "--uplo")) {
+        if (strcmp(v, "L") && strcmp(v, "U")) BAD("--uplo takes L or U, not \"%s\"", v);
+        o->timing.uplo = v[0];
+        o->given.uplo = 1;
+    } else if (!strcmp(k, "--batch")) {
+        if (tune_text_int(v, 0, TUNE_MAX_BATCH, &x))
+            BAD("--batch takes an integer in 0..%d (0: the tuner's own), not \"%s\"", TUNE_MAX_BATCH, v);
+        o->batch = x;
+        o->given.batch = 1;
+    } else if (!strcmp(k, "--reps") || !strcmp(k, "--warmup")) {
+        if (tune_text_int(v, 1, TUNE_MAX_REPS, &x)) BAD("%s takes an integer in 1..%d, not \"%s\"", k, TUNE_MAX_REPS, v);
+        if (k[2] == 'r') o->timing.reps = (int)x, o->given.reps = 1;
+        else o->timing.warmup = (int)x, o->given.warmup = 1;
+    } else if (!strcmp(k, "--statistic")) {
+        if (strcmp(v, "median") && strcmp(v, "min")) BAD("--statistic takes median or min, not \"%s\"", v);
+        o->timing.use_min = !strcmp(v, "min");
+        o->given.statistic = 1;
+    } else if (!strcmp(k, "--fraction")) {
+        if (tune_text_real(v, &d) || !(d > 0 && d <= 1)) BAD("--fraction takes a number in (0, 1], not \"%s\"", v);
+        o->space.fraction = d;
+        o->given.fraction = 1;
+    } else if (!strcmp(k, "--seed")) {
+        errno = 0;
+        char *end;
+        const unsigned long long seed = strtoull(v, &end, 10);
+        if (*v < '0' || *v > '9' || *end || errno == ERANGE) BAD("--seed takes an integer >= 0, not \"%s\"", v);
+        o->space.seed = seed;
+        o->has_seed = 1;
+    } else if (!strcmp(k, "--set")) {
+        if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets]))
+            BAD("bad --set \"%s\" (NAME=V1,V2,...: a parameter's name, at most %d values, each a label or an "
+                "integer in 1..%d; at most %d of them)", v, TUNE_MAX_VALUES, TUNE_MAX_N, TUNE_MAX_SETS);
+        o->space.nsets++;
+        o->given.sets = 1;
+    } else if (!strcmp(k, "--max-minutes")) {
+        if (tune_text_real(v, &d) || d < 0) BAD("--max-minutes takes minutes >= 0, not \"%s\"", v);
+        o->max_minutes = d;
+    } else if (!strcmp(k, "--max-configs")) {
+        if (tune_text_int(v, 0, 1LL << 40, &x)) BAD("--max-configs takes an integer >= 0, not \"%s\"", v);
+        o->max_configs = x;
+    } else if (!strcmp(k, "--probe-between")) {
+        if (tune_text_int(v, 0, 64, &x)) BAD("--probe-between takes 0 to 64 configurations per end, not \"%s\"", v);
+        o->probe_between = (int)x;
+        o->given.probe_between = 1;
+    } else if (!strcmp(k, "--probe-every-to")) {
+        if (size_arg(v, &o->probe_every_to))
+            BAD("--probe-every-to takes a size N in 0..%d (0: midpoints only), not \"%s\"", TUNE_MAX_N, v);
+        o->given.probe_every_to = 1;
+    } else if (!strcmp(k, "--full-to")) {
+        const char *eq = strchr(v, '=');
+        const size_t len = eq ? (size_t)(eq - v) : 0;
+        char name[sizeof o->space.full_variant] = "";
+        if (len && len < sizeof name) memcpy(name, v, len), name[len] = 0;
+        if (!eq || !tune_variant_named(name) || tune_text_int(eq + 1, 1, TUNE_MAX_N, &x))
+            BAD("bad --full-to \"%s\" (VARIANT=N, a variant's name and a size in 1..%d)", v, TUNE_MAX_N);
+        snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", name);
+        o->space.full_to = (int)x;
+        o->given.full_to = 1;
+    } else if (!strcmp(k, "--probe-full-to")) {
+        if (size_arg(v, &o->space.probe_full_to)) BAD("bad --probe-full-to \"%s\" (a size in 0..%d)", v, TUNE_MAX_N);
+        o->given.probe_full_to = 1;
+    } else if (!strcmp(k, "--jobs")) {
+        if (tune_text_int(v, 0, 1024, &x)) BAD("--jobs takes an integer in 0..1024, not \"%s\"", v);
+        o->jobs = (int)x;
+    } else if (!strcmp(k, "--build-timeout")) {
+        if (tune_text_real(v, &d) || d < 0) BAD("--build-timeout takes seconds >= 0, not \"%s\"", v);
+        o->build_timeout = d;
+    } else if (!strcmp(k, "--also-default")) {
+        if (strcmp(v, "architecture") && strcmp(v, "vendor") && strcmp(v, "family"))
+            BAD("--also-default takes architecture, vendor or family, not \"%s\"", v);
+        snprintf(o->also_default, sizeof o->also_default, "%s", v);
+        o->given.also_default = 1;
+    } else {
+        return 1;
+    }
+#undef BAD
+    return 0;
+}
+
+/* What the options ask together (after the command line, and again with a file's settings). */
+static int combination(const tune_options *o, char *why, size_t size)
+{
+    if (o->probe_every_to && !o->probe_between)
+        snprintf(why, size, "--probe-every-to needs --probe-between K (K >= 1)");
+    else if (o->space.probe_full_to && (!o->probe_between || (!o->space.full_variant[0] && !o->resume)))
+        snprintf(why, size, "--probe-full-to needs --probe-between K (K >= 1) and --full-to VARIANT=N");
+    else if (o->probes_only && !o->probe_between)
+        snprintf(why, size, "--probes-only needs --probe-between K (K >= 1)");
+    else return 0;
+    return -1;
 }
 
 static int parse(int argc, char **argv, tune_options *o)
@@ -175,6 +329,7 @@ static int parse(int argc, char **argv, tune_options *o)
     o->timing.warmup = 1;
     o->space.fraction = 1;
     o->build_timeout = -1;
+    char why[400];
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -202,154 +357,15 @@ static int parse(int argc, char **argv, tune_options *o)
             fprintf(stderr, "bchol tune: %s needs a value\n", k);
             return -1;
         }
-        if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--output")) o->output = v;
-        else if (!strcmp(k, "--report")) o->report = v;
-        else if (!strcmp(k, "--against")) o->against = v;
-        else if (!strcmp(k, "--rechoose")) o->rechoose = v;
-        else if (!strcmp(k, "--n")) {
-            if ((o->space.nsizes = util_parse_sizes(v, o->space.sizes, TUNE_MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
-                return -1;
-            }
-            for (int s = 0; s < o->space.nsizes; s++)
-                if (o->space.sizes[s] < 1) {
-                    fprintf(stderr, "bchol tune: sizes must be >= 1\n");
-                    return -1;
-                }
-            o->given.sizes = 1;
-        } else if (!strcmp(k, "--precision")) {
-            if (!strcmp(v, "s") || !strcmp(v, "d") || !strcmp(v, "sd") || !strcmp(v, "ds"))
-                snprintf(o->space.precisions, sizeof o->space.precisions, "%s", v);
-            else {
-                fprintf(stderr, "bchol tune: --precision takes s, d or sd\n");
-                return -1;
-            }
-            o->given.precisions = 1;
-        } else if (!strcmp(k, "--variants")) {
-            snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
-            o->given.variants = 1;
-        } else if (!strcmp(k, "--nrhs")) {
-            if ((o->space.nnrhs = util_parse_sizes(v, o->space.nrhs, TUNE_MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol tune: bad --nrhs list \"%s\"\n", v);
-                return -1;
-            }
-            for (int s = 0; s < o->space.nnrhs; s++)
-                if (o->space.nrhs[s] < 1) {
-                    fprintf(stderr, "bchol tune: --nrhs values must be >= 1\n");
-                    return -1;
-                }
-            o->given.nrhs = 1;
-        } else if (!strcmp(k, "--uplo")) {
-            o->timing.uplo = v[0];
-            o->given.uplo = 1;
-        } else if (!strcmp(k, "--batch")) {
-            o->batch = atoll(v);
-            o->given.batch = 1;
-        } else if (!strcmp(k, "--reps")) {
-            o->timing.reps = atoi(v);
-            o->given.reps = 1;
-        } else if (!strcmp(k, "--warmup")) {
-            o->timing.warmup = atoi(v);
-            o->given.warmup = 1;
-        } else if (!strcmp(k, "--statistic")) {
-            if (strcmp(v, "median") && strcmp(v, "min")) {
-                fprintf(stderr, "bchol tune: --statistic takes median or min\n");
-                return -1;
-            }
-            o->timing.use_min = !strcmp(v, "min");
-            o->given.statistic = 1;
-        } else if (!strcmp(k, "--fraction")) {
-            o->space.fraction = atof(v);
-            o->given.fraction = 1;
-        } else if (!strcmp(k, "--seed")) {
-            o->space.seed = strtoull(v, NULL, 10);
-            o->has_seed = 1;
-        } else if (!strcmp(k, "--set")) {
-            if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets])) {
-                fprintf(stderr, "bchol tune: bad --set \"%s\" (NAME=V1,V2,...)\n", v);
-                return -1;
-            }
-            o->space.nsets++;
-            o->given.sets = 1;
-        } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
-        else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
-        else if (!strcmp(k, "--probe-between")) {
-            char *end;
-            long kk = strtol(v, &end, 10);
-            if (*end || kk < 0 || kk > 64) {
-                fprintf(stderr, "bchol tune: --probe-between takes 0 to 64 configurations per end\n");
-                return -1;
-            }
-            o->probe_between = (int)kk;
-            o->given.probe_between = 1;
-        }
-        else if (!strcmp(k, "--probe-every-to")) {
-            if (size_arg(v, &o->probe_every_to)) {
-                fprintf(stderr, "bchol tune: --probe-every-to takes a size N >= 0 (0: midpoints only)\n");
-                return -1;
-            }
-            o->given.probe_every_to = 1;
-        }
-        else if (!strcmp(k, "--full-to")) {
-            const char *eq = strchr(v, '=');
-            char *end = NULL;
-            const long n = eq ? strtol(eq + 1, &end, 10) : -1;
-            const size_t len = eq ? (size_t)(eq - v) : 0;
-            char name[sizeof o->space.full_variant] = "";
-            if (len && len < sizeof name) memcpy(name, v, len), name[len] = 0;
-            if (!eq || !end || *end || end == eq + 1 || n < 1 || n > 1 << 20 || !tune_variant_named(name)) {
-                fprintf(stderr, "bchol tune: bad --full-to \"%s\" (VARIANT=N, a variant's name and a size >= 1)\n", v);
-                return -1;
-            }
-            snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", name);
-            o->space.full_to = (int)n;
-            o->given.full_to = 1;
-        }
-        else if (!strcmp(k, "--probe-full-to")) {
-            if (size_arg(v, &o->space.probe_full_to)) {
-                fprintf(stderr, "bchol tune: bad --probe-full-to \"%s\" (a size >= 0)\n", v);
-                return -1;
-            }
-            o->given.probe_full_to = 1;
-        }
-        else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
-        else if (!strcmp(k, "--build-timeout")) {
-            char *end;
-            o->build_timeout = strtod(v, &end);
-            if (*end || !(o->build_timeout >= 0)) {
-                fprintf(stderr, "bchol tune: --build-timeout takes seconds >= 0\n");
-                return -1;
-            }
-        }
-        else if (!strcmp(k, "--also-default")) {
-            if (strcmp(v, "architecture") && strcmp(v, "vendor") && strcmp(v, "family")) {
-                fprintf(stderr, "bchol tune: --also-default takes architecture, vendor or family\n");
-                return -1;
-            }
-            snprintf(o->also_default, sizeof o->also_default, "%s", v);
-            o->given.also_default = 1;
-        } else {
-            fprintf(stderr, "bchol tune: unknown option %s\n", k);
+        const int rc = set_option(o, k, v, why, sizeof why);
+        if (rc) {
+            if (rc > 0) fprintf(stderr, "bchol tune: unknown option %s\n", k);
+            else fprintf(stderr, "bchol tune: %s\n", why);
             return -1;
         }
     }
-    if (o->probe_every_to && !o->probe_between) {
-        fprintf(stderr, "bchol tune: --probe-every-to needs --probe-between K (K >= 1)\n");
-        return -1;
-    }
-    if (o->space.probe_full_to && (!o->probe_between || (!o->space.full_variant[0] && !o->resume))) {
-        fprintf(stderr, "bchol tune: --probe-full-to needs --probe-between K (K >= 1) and --full-to VARIANT=N\n");
-        return -1;
-    }
-    if (o->probes_only && !o->probe_between) {
-        fprintf(stderr, "bchol tune: --probes-only needs --probe-between K (K >= 1)\n");
-        return -1;
-    }
-    if ((o->timing.uplo != 'L' && o->timing.uplo != 'U') || o->timing.reps < 1 || o->timing.warmup < 1 || o->batch < 0 ||
-        !(o->space.fraction > 0 && o->space.fraction <= 1) || o->jobs < 0) {
-        fprintf(stderr, "bchol tune: --uplo L|U, --reps >= 1, --warmup >= 1, --batch >= 0, "
-                        "0 < --fraction <= 1, --jobs >= 0\n");
+    if (combination(o, why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %s\n", why);
         return -1;
     }
     return 0;
@@ -391,73 +407,106 @@ static cJSON *settings_json(const tune_options *o)
     return t;
 }
 
-/* Options not given on the command line take the values recorded by an earlier run. */
-static void settings_from_file(tune_options *o, const cJSON *t)
+/* A file's value as an option's text: a string as it is, a number as the command line would
+ * write it; for a list (list = 1: sizes, nrhs, a --set's values), an array of numbers joined
+ * by commas ("4,8,16"), labels where the parameter of --set NAME has them (the file stores
+ * their index). -1 for anything else. */
+static int setting_text(const cJSON *v, int list, const char *set_name, char *out, size_t size)
 {
-    const cJSON *x;
-    if (!cJSON_IsObject(t)) return;
-    if (!o->given.sizes && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "sizes"))) {
-        const cJSON *e;
-        o->space.nsizes = 0;
-        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->space.nsizes < TUNE_MAX_SIZES && e->valueint > 0)
-            o->space.sizes[o->space.nsizes++] = e->valueint;
+    if (!list && (cJSON_IsString(v) || cJSON_IsNumber(v))) {
+        tune_json_text(v, out, size);
+        return 0;
     }
-    if (!o->given.precisions && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "precisions")))
-        snprintf(o->space.precisions, sizeof o->space.precisions, "%s", x->valuestring);
-    if (!o->given.variants && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "variants")))
-        snprintf(o->space.variants, sizeof o->space.variants, "%s", x->valuestring);
-    if (!o->given.nrhs && cJSON_IsArray(x = cJSON_GetObjectItemCaseSensitive(t, "nrhs"))) {
-        const cJSON *e;
-        o->space.nnrhs = 0;
-        cJSON_ArrayForEach(e, x) if (cJSON_IsNumber(e) && o->space.nnrhs < TUNE_MAX_SIZES && e->valueint > 0)
-            o->space.nrhs[o->space.nnrhs++] = e->valueint;
+    if (!cJSON_IsArray(v) || !v->child) return -1;
+    size_t used = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        char word[64];
+        if (!cJSON_IsNumber(e)) return -1;
+        tune_json_text(e, word, sizeof word);
+        long long index;
+        for (int i = 0; set_name && tune_variants[i]; i++)
+            for (int k = 0; k < tune_variants[i]->nparams; k++) {
+                const char *const *labels = tune_variants[i]->labels[k];
+                if (strcmp(tune_variants[i]->param_names[k], set_name) || !labels) continue;
+                int count = 0;
+                while (labels[count]) count++;
+                if (!tune_json_int(e, 0, count - 1, &index)) snprintf(word, sizeof word, "%s", labels[index]);
+            }
+        const int w = snprintf(out + used, size - used, "%s%s", used ? "," : "", word);
+        if (w < 0 || (size_t)w >= size - used) return -1;
+        used += (size_t)w;
     }
-    if (!o->given.uplo && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "uplo")))
-        o->timing.uplo = x->valuestring[0];
-    if (!o->given.batch && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "batch")))
-        o->batch = (long long)x->valuedouble;
-    if (!o->given.reps && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "reps")))
-        o->timing.reps = x->valueint;
-    if (!o->given.warmup && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "warmup")))
-        o->timing.warmup = x->valueint;
-    if (!o->given.statistic && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "statistic")))
-        o->timing.use_min = !strcmp(x->valuestring, "min");
-    if (!o->given.fraction && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "fraction")))
-        o->space.fraction = x->valuedouble;
-    if (!o->has_seed && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "seed"))) {
-        o->space.seed = (unsigned long long)x->valuedouble;
-        o->has_seed = 1;
+    return 0;
+}
+
+/* Options not given on the command line take the values recorded by an earlier run, checked
+ * as the command line checks them (set_option). 0, or -1 with why naming the field. */
+static int settings_from_file(tune_options *o, const cJSON *t, char *why, size_t size)
+{
+    /* the file's keys and the options they stand for */
+    static const struct {
+        const char *key, *option;
+    } map[] = {
+        {"sizes", "--n"},           {"precisions", "--precision"}, {"variants", "--variants"},
+        {"nrhs", "--nrhs"},         {"uplo", "--uplo"},            {"batch", "--batch"},
+        {"reps", "--reps"},         {"warmup", "--warmup"},        {"statistic", "--statistic"},
+        {"fraction", "--fraction"}, {"seed", "--seed"},            {"also_default", "--also-default"},
+        {"probe_between", "--probe-between"}, {"probe_every_to", "--probe-every-to"},
+        {"probe_full_to", "--probe-full-to"},
+    };
+    const int given[] = {o->given.sizes,     o->given.precisions,     o->given.variants,      o->given.nrhs,
+                         o->given.uplo,      o->given.batch,          o->given.reps,          o->given.warmup,
+                         o->given.statistic, o->given.fraction,       o->has_seed,            o->given.also_default,
+                         o->given.probe_between, o->given.probe_every_to, o->given.probe_full_to};
+    char text[1024], fault[400];
+    if (!t) return 0;
+    if (!cJSON_IsObject(t)) return snprintf(why, size, "tuner: expected an object"), -1;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(t, map[i].key);
+        if (!x || given[i]) continue;
+        const int list = !strcmp(map[i].key, "sizes") || !strcmp(map[i].key, "nrhs");
+        if (setting_text(x, list, NULL, text, sizeof text)) {
+            tune_json_text(x, text, sizeof text);
+            snprintf(why, size, "tuner.%s = %.100s: expected %s", map[i].key, text,
+                     list ? "a list of numbers" : "a string or a number");
+            return -1;
+        }
+        if (set_option(o, map[i].option, text, fault, sizeof fault)) {
+            snprintf(why, size, "tuner.%s = %.100s: %.300s", map[i].key, text, fault);
+            return -1;
+        }
     }
-    if (!o->given.sets && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "set"))) {
-        const cJSON *list;
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(t, "set"), *list;
+    if (x && !o->given.sets) {
+        if (!cJSON_IsObject(x)) return snprintf(why, size, "tuner.set: expected an object of lists"), -1;
         o->space.nsets = 0;
         cJSON_ArrayForEach(list, x)
         {
-            if (o->space.nsets == TUNE_MAX_SETS || !cJSON_IsArray(list)) continue;
-            tune_value_set *s = &o->space.sets[o->space.nsets++];
-            snprintf(s->name, sizeof s->name, "%s", list->string);
-            s->count = 0;
-            const cJSON *e;
-            cJSON_ArrayForEach(e, list) if (cJSON_IsNumber(e) && s->count < TUNE_MAX_VALUES)
-                s->values[s->count++] = e->valueint;
+            char value[1024];
+            const int n = snprintf(text, sizeof text, "%s=", list->string);
+            if (n < 0 || (size_t)n >= sizeof text || setting_text(list, 1, list->string, value, sizeof value) ||
+                snprintf(text + n, sizeof text - (size_t)n, "%s", value) >= (int)(sizeof text - (size_t)n) ||
+                set_option(o, "--set", text, fault, sizeof fault)) {
+                tune_json_text(list, value, sizeof value);
+                snprintf(why, size, "tuner.set.%.64s = %.100s: %.300s", list->string, value,
+                         cJSON_IsArray(list) ? fault : "expected a list of values");
+                return -1;
+            }
         }
     }
-    if (!o->given.also_default && cJSON_IsString(x = cJSON_GetObjectItemCaseSensitive(t, "also_default")))
-        snprintf(o->also_default, sizeof o->also_default, "%s", x->valuestring);
-    if (!o->given.probe_between && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_between")) &&
-        x->valueint >= 0 && x->valueint <= 64)
-        o->probe_between = x->valueint;
-    if (!o->given.probe_every_to && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_every_to")) &&
-        x->valueint >= 0)
-        o->probe_every_to = x->valueint;
-    if (!o->given.full_to && cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(t, "full_to")) && x->child &&
-        cJSON_IsNumber(x->child) && x->child->valueint >= 1 && tune_variant_named(x->child->string)) {
-        snprintf(o->space.full_variant, sizeof o->space.full_variant, "%s", x->child->string);
-        o->space.full_to = x->child->valueint;
+    if ((x = cJSON_GetObjectItemCaseSensitive(t, "full_to")) && !o->given.full_to) {
+        char n[64];
+        if (!cJSON_IsObject(x) || !x->child || x->child->next || !cJSON_IsNumber(x->child))
+            return snprintf(why, size, "tuner.full_to: expected one VARIANT: N"), -1;
+        tune_json_text(x->child, n, sizeof n);
+        snprintf(text, sizeof text, "%.64s=%s", x->child->string, n);
+        if (set_option(o, "--full-to", text, fault, sizeof fault))
+            return snprintf(why, size, "tuner.full_to = %.100s: %.300s", text, fault), -1;
     }
-    if (!o->given.probe_full_to && cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(t, "probe_full_to")) &&
-        x->valueint >= 0)
-        o->space.probe_full_to = x->valueint;
+    if (combination(o, fault, sizeof fault)) return snprintf(why, size, "tuner: %s", fault), -1;
+    return 0;
 }
 
 static void settings_defaults(tune_options *o, const bchol_device_info *dev)
@@ -1019,13 +1068,30 @@ int cmd_tune(int argc, char **argv)
     tune_options o;
     if (parse(argc, argv, &o)) return 2;
     if (o.report) return tune_report(o.report, o.against);
+    int held;
+    char why[600];
     if (o.rechoose) {
-        char why[512];
-        if (tune_file_rechoose(o.rechoose, why, sizeof why)) {
+        /* it rewrites the file: not under a tuner's feet */
+        if (tune_output_lock(o.rechoose, &held, why, sizeof why)) {
+            fprintf(stderr, "bchol tune --rechoose: %s\n", why);
+            return held ? 2 : 1;
+        }
+        const int bad = tune_file_rechoose(o.rechoose, why, sizeof why);
+        tune_output_unlock();
+        if (bad) {
             fprintf(stderr, "bchol tune --rechoose: %s\n", why);
             return 1;
         }
         return 0;
+    }
+    /* One tuner per output, and one that can save it: both known before any device work
+     * (a second tuner's saves replaced the first one's records; an unwritable output was
+     * found at the first save, 10 s in). The lock is held to the end of the process. */
+    if (!o.dry_run &&
+        (tune_output_lock(o.output, &held, why, sizeof why) ||
+         tune_output_writable(o.output, why, sizeof why))) {
+        fprintf(stderr, "bchol tune: %s\n", why);
+        return 2;
     }
 
     /* the untuned library's choice is the backend's: no tuning file while tuning */
@@ -1044,26 +1110,19 @@ int cmd_tune(int argc, char **argv)
         return rc;
     }
     tune_file f;
-    char why[600];
     if (tune_file_open(&f, o.output, o.resume, &dev, why, sizeof why)) {
         fprintf(stderr, "bchol tune: %s\n", why);
         bchol_context_destroy(base);
         return 1;
     }
-    settings_from_file(&o, cJSON_GetObjectItemCaseSensitive(f.root, "tuner"));
-    settings_defaults(&o, &dev);
-    for (int i = 0; i < o.space.nsets; i++) {
-        int known = 0;
-        for (int v = 0; tune_variants[v]; v++)
-            for (int k = 0; k < tune_variants[v]->nparams; k++)
-                known |= !strcmp(tune_variants[v]->param_names[k], o.space.sets[i].name);
-        if (!known) {
-            fprintf(stderr, "bchol tune: --set %s: no variant has that parameter\n", o.space.sets[i].name);
-            tune_file_close(&f);
-            bchol_context_destroy(base);
-            return 2;
-        }
+    /* a resumed file's settings pass the command line's checks (a file's reps: -1 crashed) */
+    if (settings_from_file(&o, cJSON_GetObjectItemCaseSensitive(f.root, "tuner"), why, sizeof why)) {
+        fprintf(stderr, "bchol tune: %s: %s\n", o.output, why);
+        tune_file_close(&f);
+        bchol_context_destroy(base);
+        return 1;
     }
+    settings_defaults(&o, &dev);
     cJSON *tuner = settings_json(&o);
     cJSON_ReplaceItemInObjectCaseSensitive(f.root, "tuner", tuner);
 

@@ -4,6 +4,8 @@
  *   tune_workload.c   a strided batch on the device, its reference results and checks
  *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
  *                     atomic saves every few seconds (so a killed run resumes)
+ *   tune_output.c     the output's lock (one tuner per file), write check, temporary files
+ *   tune_check.c      strict values shared by the command line and files; records' checks
  *   tune_prebuild.c   builds in child processes: ahead of the timing, under a time limit
  *   tune_report.c     bchol tune --report
  *   cmd_tune.c        options, the sweep, progress and ETA on stderr
@@ -225,6 +227,43 @@ int tune_file_rechoose(const char *path, char *why, size_t size);
 int tune_file_save(const tune_file *f, char *why, size_t size);
 /* Loads and parses any JSON file (NULL with why on failure). */
 cJSON *tune_json_load(const char *path, char *why, size_t size);
+
+/* ---- checks shared by the command line and the files (tune_check.c) ------------------ */
+
+#define TUNE_MAX_N (1 << 20)      /* sizes and right-hand sides (--n, --nrhs, records) */
+#define TUNE_MAX_BATCH 0x7fffffff /* --batch, records' batch */
+#define TUNE_MAX_REPS 10000       /* --reps, --warmup */
+
+/* text: an integer written as one (digits, an optional sign) within [lo, hi]: 0 with *out,
+ * or -1. */
+int tune_text_int(const char *text, long long lo, long long hi, long long *out);
+/* text: a finite number, nothing after it: 0 with *out, or -1. */
+int tune_text_real(const char *text, double *out);
+/* v: a JSON number that is an integer within [lo, hi] (checked before any conversion): 0
+ * with *out, or -1. */
+int tune_json_int(const cJSON *v, long long lo, long long hi, long long *out);
+/* v as the command line would write it ("4", "1.5", "s"), for messages and for checking a
+ * file's value as the option's text. */
+void tune_json_text(const cJSON *v, char *out, size_t size);
+/* Every record of the file's "tried" and "chosen" lists: an object with precision "s" or "d",
+ * a variant's name, n and nrhs (if any) in 1..TUNE_MAX_N, batch in 1..TUNE_MAX_BATCH, times
+ * finite and >= 0. 0, or -1 with why (naming the file and the record's path). */
+int tune_records_check(const cJSON *root, const char *path, char *why, size_t size);
+
+/* ---- the output as a shared place (tune_output.c) --------------------------------- */
+
+/* Takes OUTPUT.lock (beside the output, made if missing, no link followed) for this process
+ * until tune_output_unlock or exit (which remove it): 0; -1 with why, *held = 1 when another
+ * process holds it (why names its pid). One output per process. */
+int tune_output_lock(const char *output, int *held, char *why, size_t size);
+void tune_output_unlock(void);
+/* Whether output can be saved: a new file can be made in its folder and it is no folder
+ * itself. 0, or -1 with why. */
+int tune_output_writable(const char *output, char *why, size_t size);
+/* A new temporary file in output's folder (.NAME.tmp.XXXXXX, created exclusively by mkstemp,
+ * no link followed) with the mode output has, or a new file's: its descriptor, with its path
+ * in tmp; -1 with errno. */
+int tune_output_temp(const char *output, char *tmp, size_t size);
 
 /* ---- the sweep (tune_plan.c, tune_measure.c, tune_prebuild.c, cmd_tune.c) -------------- */
 

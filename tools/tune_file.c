@@ -2,8 +2,8 @@
  * tuned, every configuration tried ("tried", with its time or why it failed) and the
  * fastest one per precision, variant and size, and nrhs for the solve ("chosen", what the
  * library reads). It is
- * written whole every few seconds of the sweep (temporary file + rename), so a run killed
- * at any point leaves a valid file that --resume continues. */
+ * written whole every few seconds of the sweep (temporary file + rename, tune_output.c), so a
+ * run killed at any point leaves a valid file that --resume continues. */
 #include "tune.h"
 
 #include <errno.h>
@@ -175,6 +175,10 @@ int tune_file_open(tune_file *f, const char *path, int resume, const bchol_devic
             !cJSON_IsArray(devices)) {
             snprintf(why, size, "%s is not a bchol tuning file of format version %d", path,
                      BCHOL_TUNING_FILE_VERSION);
+            tune_file_close(f);
+            return -1;
+        }
+        if (tune_records_check(f->root, path, why, size)) {
             tune_file_close(f);
             return -1;
         }
@@ -629,6 +633,10 @@ int tune_file_rechoose(const char *path, char *why, size_t size)
         cJSON_Delete(f.root);
         return -1;
     }
+    if (tune_records_check(f.root, path, why, size)) {
+        cJSON_Delete(f.root);
+        return -1;
+    }
     int bad = 0;
     cJSON_ArrayForEach(s, devices)
     {
@@ -702,10 +710,14 @@ int tune_file_save(const tune_file *f, char *why, size_t size)
     char tmp[4200], date[32];
     now_iso(date, sizeof date);
     replace(f->root, "updated", cJSON_CreateString(date));
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", f->path, (long)getpid());
-    FILE *out = fopen(tmp, "w");
+    const int fd = tune_output_temp(f->path, tmp, sizeof tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!out) {
-        snprintf(why, size, "%s: %s", tmp, strerror(errno));
+        snprintf(why, size, "%s: cannot make a temporary file beside it (%s)", f->path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         return -1;
     }
     int bad = 0;

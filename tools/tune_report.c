@@ -433,9 +433,11 @@ int tune_report(const char *path, const char *against)
 {
     char why[600];
     cJSON *root = tune_json_load(path, why, sizeof why), *other = NULL;
-    if (!root || (against && !(other = tune_json_load(against, why, sizeof why)))) {
+    if (!root || (against && !(other = tune_json_load(against, why, sizeof why))) ||
+        tune_records_check(root, path, why, sizeof why) || (other && tune_records_check(other, against, why, sizeof why))) {
         fprintf(stderr, "bchol tune --report: %s\n", why);
         cJSON_Delete(root);
+        cJSON_Delete(other);
         return 1;
     }
     const cJSON *tuner = cJSON_GetObjectItemCaseSensitive(root, "tuner");
