@@ -102,7 +102,8 @@ typedef struct bchol_context bchol_context;
  * device_spec selects the device; NULL or "" means the environment variable
  * BCHOL_DEVICE, and if that is unset the first GPU, else the first CPU device. A spec is
  * "nvidia", "pocl", "gpu", "cpu" (first matching device), or "P:D" (device D of platform
- * P, both 0-based, in the order `bchol devices` lists them).
+ * P, both 0-based decimal numbers up to 65535, in the order `bchol devices` lists them);
+ * anything else, a sign or an index out of range included, is BCHOL_ERR_DEVICE_SPEC.
  */
 BCHOL_API bchol_status bchol_context_create(const char *device_spec, bchol_context **ctx);
 

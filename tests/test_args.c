@@ -225,6 +225,17 @@ static void case_context(void)
     if (c2 != NULL) failures++;
     st = bchol_context_create("99:0", &c2);
     expect("device spec \"99:0\"", st, BCHOL_ERR_DEVICE_SPEC, "99:0");
+    /* 2^32 wrapped to 0 and chose device 0:0 */
+    c2 = (bchol_context *)1;
+    st = bchol_context_create("4294967296:0", &c2);
+    expect("device spec \"4294967296:0\"", st, BCHOL_ERR_DEVICE_SPEC, "65535");
+    if (c2 != NULL) failures++;
+    st = bchol_context_create("0:4294967296", &c2);
+    expect("device spec \"0:4294967296\"", st, BCHOL_ERR_DEVICE_SPEC, "65535");
+    st = bchol_context_create(" 0:0", &c2);
+    expect("device spec \" 0:0\"", st, BCHOL_ERR_DEVICE_SPEC, "P:D");
+    st = bchol_context_create("+0:0", &c2);
+    expect("device spec \"+0:0\"", st, BCHOL_ERR_DEVICE_SPEC, "P:D");
     st = bchol_context_create_from_queue(NULL, &c2);
     expect("queue = NULL", st, BCHOL_ERR_QUEUE, "queue");
     st = bchol_context_create(NULL, NULL);
