@@ -206,6 +206,12 @@ uint64_t bchol__info_bytes(int64_t batch);
  * returns 0 and sets *span, or -1 on overflow. */
 int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows,
                       int cols, uint64_t *span);
+/* A host array of elems elements of es bytes at ptr must lie within the address space;
+ * otherwise fails with bad and "<routine>: <what> spans ...". The host forms check every
+ * array they index before they touch one. */
+bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routine,
+                                    bchol_status bad, const char *what, const void *ptr,
+                                    uint64_t elems, size_t es);
 
 /* ---- dispatch (dispatch.c) ---------------------------------------------------------- */
 

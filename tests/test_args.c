@@ -167,6 +167,21 @@ static void case_host(void)
     expect("host: uplo = 'Q'", st, BCHOL_ERR_UPLO, "argument 2");
     st = bchol_spotrf_batched_host(ctx, 'L', N, a, N - 1, N * N, BATCH, inf);
     expect("host: lda = n - 1", st, BCHOL_ERR_LDA, "argument 5");
+    /* A stride whose byte offset wraps the address space brought the second piece back to
+     * matrix 0: factored twice, and success. a holds identity matrices, so it would. */
+    memset(a, 0, sizeof a);
+    for (int b = 0; b < BATCH; b++)
+        for (int i = 0; i < N; i++) a[b * N * N + i * N + i] = 1;
+    st = bchol_spotrf_batched_host(ctx, 'L', N, a, N, 1LL << 62, 2, inf);
+    expect("host: stride * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "argument 6 (stride");
+    st = bchol_dpotrf_batched_host(ctx, 'L', 2, (double *)a, 2, 1LL << 61, 2, inf);
+    expect("host: stride * 8 bytes wraps", st, BCHOL_ERR_STRIDE_A, "address space");
+    st = bchol_spotrf_batched_host(ctx, 'L', 0, NULL, 1, 0, (1LL << 62) + 1, inf);
+    expect("host: info of 2^62 + 1 ints at n = 0", st, BCHOL_ERR_BATCH, "argument 7 (batch");
+    int vn[1] = {N}, vlda[1] = {N};
+    int64_t voff[1] = {1LL << 62};
+    st = bchol_spotrf_vbatched_host(ctx, 'L', vn, vlda, voff, a, 1, inf);
+    expect("host vbatched: offset * 4 bytes wraps", st, BCHOL_ERR_OFFSETS_A, "argument 5 (offsets)");
     for (int b = 0; b < BATCH; b++) inf[b] = 7;
     st = bchol_spotrf_batched_host(ctx, 'L', 0, NULL, 1, 0, BATCH, inf);
     expect("host: n = 0 sets info to 0", st, BCHOL_SUCCESS, NULL);

@@ -283,6 +283,23 @@ static void case_host(void)
     expect("host potrs: nrhs = 0 with NULL arrays", st, BCHOL_SUCCESS, NULL);
     st = bchol_sposv_batched_host(ctx, 'L', N, K, a, N, SA, b, N, SB, BATCH, NULL);
     expect("host posv: info = NULL", st, BCHOL_ERR_INFO, "argument 12 (info) is NULL");
+    /* Strides or offsets whose byte offsets wrap the address space would bring a later
+     * piece back to the array's start. */
+    st = bchol_sposv_batched_host(ctx, 'L', N, K, a, N, 1LL << 62, b, N, SB, 2, inf);
+    expect("host posv: stride_a * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "argument 7 (stride_a");
+    st = bchol_dposv_batched_host(ctx, 'L', 2, 1, (double *)a, 2, 4, (double *)b, 2, 1LL << 61, 2,
+                                  inf);
+    expect("host posv: stride_b * 8 bytes wraps", st, BCHOL_ERR_STRIDE_B, "argument 10 (stride_b");
+    st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, 1LL << 62, b, N, SB, 2);
+    expect("host potrs: stride_a * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "address space");
+    {
+        int vn[1] = {N}, vk[1] = {K}, vld[1] = {N};
+        int64_t zero[1] = {0}, far[1] = {1LL << 62};
+        st = bchol_sposv_vbatched_host(ctx, 'L', vn, vk, vld, vld, far, a, zero, b, 1, inf);
+        expect("host posv vbatched: offsets_a wrap", st, BCHOL_ERR_OFFSETS_A, "argument 7");
+        st = bchol_sposv_vbatched_host(ctx, 'L', vn, vk, vld, vld, zero, a, far, b, 1, inf);
+        expect("host posv vbatched: offsets_b wrap", st, BCHOL_ERR_OFFSETS_B, "argument 9");
+    }
     for (int i = 0; i < BATCH; i++) inf[i] = 7;
     st = bchol_sposv_batched_host(ctx, 'L', 0, K, NULL, 1, 0, NULL, 1, K, BATCH, inf);
     expect("host posv: n = 0 sets info to 0", st, BCHOL_SUCCESS, NULL);
