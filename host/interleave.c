@@ -177,6 +177,13 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
                                                      BCHOL_ERR_B_SIZE)))
             return st;
     }
+    /* the copy reads one layout and only writes the other; in argument order */
+    const bchol_buffer_use ua = {pos->a, "A", A, (uint64_t)offset * es, span_a * es,
+                                 to_interleaved ? BCHOL__READ : BCHOL__WRITE, BCHOL_ERR_A};
+    const bchol_buffer_use ub = {pos->b, "B", B, 0, span_b * es,
+                                 to_interleaved ? BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_B};
+    const bchol_buffer_use uses[] = {pos->a < pos->b ? ua : ub, pos->a < pos->b ? ub : ua};
+    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

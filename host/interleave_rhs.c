@@ -75,6 +75,13 @@ static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_prec
                                                       BCHOL_ERR_B, BCHOL_ERR_B_SIZE)))
             return st;
     }
+    /* the copy reads one layout and only writes the other; in argument order */
+    const bchol_buffer_use ub = {pos->b, "B", B, (uint64_t)offset * es, span_b * es,
+                                 to_interleaved ? BCHOL__READ : BCHOL__WRITE, BCHOL_ERR_B};
+    const bchol_buffer_use ui = {pos->bi, "Bi", Bi, 0, span_i * es,
+                                 to_interleaved ? BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_B};
+    const bchol_buffer_use uses[] = {pos->b < pos->bi ? ub : ui, pos->b < pos->bi ? ui : ub};
+    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
 
     bchol_call call;
     bchol__call_begin(&call, ctx);

@@ -154,6 +154,15 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
         (st = bchol__check_buffer(ctx, routine, pn + 5, "info", info, ints, BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE)))
         return st;
+    /* which bytes of A an entry uses is on the device: A is all of its buffer */
+    const bchol_buffer_use uses[] = {
+        {pn, "n", n, 0, ints, BCHOL__READ, BCHOL_ERR_N_ARRAY},
+        {pn + 1, "lda", lda, 0, ints, BCHOL__READ, BCHOL_ERR_LDA_ARRAY},
+        {pn + 2, "offsets", offsets, 0, (uint64_t)batch * sizeof(cl_long), BCHOL__READ,
+         BCHOL_ERR_OFFSETS_A},
+        {pn + 3, "A", A, 0, 0, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_A},
+        {pn + 5, "info", info, 0, ints, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 5))) return st;
     size_t a_bytes = 0;
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
     const uint64_t a_elems = a_bytes / bchol__elem_size(p);
