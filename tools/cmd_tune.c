@@ -16,6 +16,7 @@
  */
 #include "bchol_util.h"
 #include "commands.h"
+#include "options.h"
 #include "tune.h"
 
 #include <math.h>
@@ -63,7 +64,7 @@ static void usage(FILE *f)
             "  --output FILE       the tuning file (default bchol-tuning.json)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
             "                      given take the values recorded in it (also fine if FILE is missing)\n"
-            "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
+            "  --n LIST            sizes in [1, 46340]: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
             "                      4,8,12,16,24,32,48,64,96,128,192,256,384,512; CPUs 4,8,16,32,64,128)\n"
             "  --precision s|d|sd  (default sd, s on devices without fp64)\n"
             "  --variants LIST     variants to sweep, comma-separated (default: every one at the\n"
@@ -74,14 +75,15 @@ static void usage(FILE *f)
             "                      entries), separate n >= 32; vbatched, timed on orders uniform\n"
             "                      in [1, n], where fused fits; solve, the substitution solve\n"
             "                      of potrs/posv, at each --nrhs)\n"
-            "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c\n"
+            "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
             "                      (default 1,16); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
-            "  --batch B           matrices per run (default: bench's, 16384 up to n = 64, 3000 up to 256, 1000 above)\n"
-            "  --reps R            timed runs per configuration (default 5)\n"
+            "  --batch B           matrices per run, 1 to 2^40 (default or 0: bench's, 16384 up to n = 64,\n"
+            "                      3000 up to 256, 1000 above)\n"
+            "  --reps R            timed runs per configuration, 1 to 10000 (default 5)\n"
             "  --statistic S       which of them counts: median (default) or min (the fastest run,\n"
             "                      steadier on a machine shared with other work)\n"
-            "  --warmup W          untimed runs first, the first one verified (default 1)\n"
+            "  --warmup W          untimed runs first, the first one verified, 1 to 10000 (default 1)\n"
             "  --fraction F        measure a seeded random fraction F of each size's configurations\n"
             "                      (default 1: exhaustive); the defaults are always measured\n"
             "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
@@ -175,11 +177,15 @@ static int parse(int argc, char **argv, tune_options *o)
     o->timing.warmup = 1;
     o->space.fraction = 1;
     o->build_timeout = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
+    static const char *const flags[] = {"--resume", "--quiet", "--dry-run", "--probes-only", NULL};
+    opt_reader r;
+    int more;
+    opt_begin(&r, "tune", argc, argv, flags);
+    while ((more = opt_next(&r)) > 0) {
+        const char *k = r.key, *v = r.value;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
         if (!strcmp(k, "--resume")) {
             o->resume = 1;
@@ -197,26 +203,14 @@ static int parse(int argc, char **argv, tune_options *o)
             o->probes_only = 1;
             continue;
         }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v) {
-            fprintf(stderr, "bchol tune: %s needs a value\n", k);
-            return -1;
-        }
         if (!strcmp(k, "--device")) o->device = v;
         else if (!strcmp(k, "--output")) o->output = v;
         else if (!strcmp(k, "--report")) o->report = v;
         else if (!strcmp(k, "--against")) o->against = v;
         else if (!strcmp(k, "--rechoose")) o->rechoose = v;
         else if (!strcmp(k, "--n")) {
-            if ((o->space.nsizes = util_parse_sizes(v, o->space.sizes, TUNE_MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol tune: bad size list \"%s\"\n", v);
+            if (opt_sizes(&r, 1, OPT_MAX_N, o->space.sizes, TUNE_MAX_SIZES, &o->space.nsizes))
                 return -1;
-            }
-            for (int s = 0; s < o->space.nsizes; s++)
-                if (o->space.sizes[s] < 1) {
-                    fprintf(stderr, "bchol tune: sizes must be >= 1\n");
-                    return -1;
-                }
             o->given.sizes = 1;
         } else if (!strcmp(k, "--precision")) {
             if (!strcmp(v, "s") || !strcmp(v, "d") || !strcmp(v, "sd") || !strcmp(v, "ds"))
@@ -230,27 +224,20 @@ static int parse(int argc, char **argv, tune_options *o)
             snprintf(o->space.variants, sizeof o->space.variants, "%s", v);
             o->given.variants = 1;
         } else if (!strcmp(k, "--nrhs")) {
-            if ((o->space.nnrhs = util_parse_sizes(v, o->space.nrhs, TUNE_MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol tune: bad --nrhs list \"%s\"\n", v);
+            if (opt_sizes(&r, 1, OPT_MAX_NRHS, o->space.nrhs, TUNE_MAX_SIZES, &o->space.nnrhs))
                 return -1;
-            }
-            for (int s = 0; s < o->space.nnrhs; s++)
-                if (o->space.nrhs[s] < 1) {
-                    fprintf(stderr, "bchol tune: --nrhs values must be >= 1\n");
-                    return -1;
-                }
             o->given.nrhs = 1;
         } else if (!strcmp(k, "--uplo")) {
-            o->timing.uplo = v[0];
+            if (opt_char(&r, "LU", &o->timing.uplo)) return -1;
             o->given.uplo = 1;
         } else if (!strcmp(k, "--batch")) {
-            o->batch = atoll(v);
+            if (opt_llong(&r, 0, OPT_MAX_BATCH, &o->batch)) return -1;
             o->given.batch = 1;
         } else if (!strcmp(k, "--reps")) {
-            o->timing.reps = atoi(v);
+            if (opt_int(&r, 1, OPT_MAX_REPS, &o->timing.reps)) return -1;
             o->given.reps = 1;
         } else if (!strcmp(k, "--warmup")) {
-            o->timing.warmup = atoi(v);
+            if (opt_int(&r, 1, OPT_MAX_REPS, &o->timing.warmup)) return -1;
             o->given.warmup = 1;
         } else if (!strcmp(k, "--statistic")) {
             if (strcmp(v, "median") && strcmp(v, "min")) {
@@ -260,10 +247,12 @@ static int parse(int argc, char **argv, tune_options *o)
             o->timing.use_min = !strcmp(v, "min");
             o->given.statistic = 1;
         } else if (!strcmp(k, "--fraction")) {
-            o->space.fraction = atof(v);
+            if (opt_double(&r, 1e-9, 1, &o->space.fraction)) return -1;
             o->given.fraction = 1;
         } else if (!strcmp(k, "--seed")) {
-            o->space.seed = strtoull(v, NULL, 10);
+            uint64_t seed = 0;
+            if (opt_u64(&r, &seed)) return -1;
+            o->space.seed = seed;
             o->has_seed = 1;
         } else if (!strcmp(k, "--set")) {
             if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets])) {
@@ -272,16 +261,13 @@ static int parse(int argc, char **argv, tune_options *o)
             }
             o->space.nsets++;
             o->given.sets = 1;
-        } else if (!strcmp(k, "--max-minutes")) o->max_minutes = atof(v);
-        else if (!strcmp(k, "--max-configs")) o->max_configs = atoll(v);
+        } else if (!strcmp(k, "--max-minutes")) {
+            if (opt_double(&r, 0, 1e9, &o->max_minutes)) return -1;
+        } else if (!strcmp(k, "--max-configs")) {
+            if (opt_llong(&r, 0, OPT_MAX_BATCH, &o->max_configs)) return -1;
+        }
         else if (!strcmp(k, "--probe-between")) {
-            char *end;
-            long kk = strtol(v, &end, 10);
-            if (*end || kk < 0 || kk > 64) {
-                fprintf(stderr, "bchol tune: --probe-between takes 0 to 64 configurations per end\n");
-                return -1;
-            }
-            o->probe_between = (int)kk;
+            if (opt_int(&r, 0, 64, &o->probe_between)) return -1;
             o->given.probe_between = 1;
         }
         else if (!strcmp(k, "--probe-every-to")) {
@@ -313,7 +299,9 @@ static int parse(int argc, char **argv, tune_options *o)
             }
             o->given.probe_full_to = 1;
         }
-        else if (!strcmp(k, "--jobs")) o->jobs = atoi(v);
+        else if (!strcmp(k, "--jobs")) {
+            if (opt_int(&r, 0, 4096, &o->jobs)) return -1;
+        }
         else if (!strcmp(k, "--build-timeout")) {
             char *end;
             o->build_timeout = strtod(v, &end);
@@ -329,11 +317,10 @@ static int parse(int argc, char **argv, tune_options *o)
             }
             snprintf(o->also_default, sizeof o->also_default, "%s", v);
             o->given.also_default = 1;
-        } else {
-            fprintf(stderr, "bchol tune: unknown option %s\n", k);
-            return -1;
-        }
+        } else
+            return opt_bad(&r, "unknown option (bchol tune --help)");
     }
+    if (more < 0) return -1;
     if (o->probe_every_to && !o->probe_between) {
         fprintf(stderr, "bchol tune: --probe-every-to needs --probe-between K (K >= 1)\n");
         return -1;
@@ -1017,7 +1004,8 @@ int cmd_tune(int argc, char **argv)
     /* the hidden mode of the build processes (tune_prebuild.c) */
     if (argc > 1 && !strcmp(argv[1], "--build-server")) return tune_build_server(argc - 1, argv + 1);
     tune_options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.report) return tune_report(o.report, o.against);
     if (o.rechoose) {
         char why[512];
