@@ -269,7 +269,8 @@ typedef struct bchol_params {
     int chunk;     /* matrices per chunk of the internal copy, and work-items per
                       work-group (1..1024); staged: matrices per work-group (as many
                       as local memory holds at most) */
-    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-unsafe-math-optimizations) */
+    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-mad-enable
+                      -cl-no-signed-zeros; never changes info, see below) */
 } bchol_params;
 
 /* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
@@ -289,7 +290,10 @@ enum {
     BCHOL_STAGED = 3, /* strided batches: one kernel, each work-group copies its chunk
                          matrices into local memory, factors them and copies them back */
     BCHOL_MATH_IEEE = 1,
-    BCHOL_MATH_FAST = 2 /* faster sqrt and division, not IEEE; info still sees NaN and Inf */
+    BCHOL_MATH_FAST = 2 /* the parts of -cl-unsafe-math-optimizations that keep subnormals
+                           and NaN/Inf: info is LAPACK's with either math (a positive
+                           subnormal pivot passes). The whole option let drivers flush
+                           subnormals to zero, and such a pivot gave info = its column. */
 };
 
 /* Work-group shape of the fused kernel over its steps. */
