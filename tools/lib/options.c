@@ -17,6 +17,16 @@ void opt_begin(opt_reader *r, const char *cmd, int argc, char **argv, const char
     r->i = 1;
     r->flags = flags;
     r->key = r->value = NULL;
+    r->err = stderr;
+}
+
+/* Command-line text in a message: control and non-ASCII bytes as \xNN, so that every
+ * message stays one line whatever the argument holds. */
+static void put_text(FILE *f, const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c < 32 || *c > 126 || *c == '\\') fprintf(f, "\\x%02x", *c);
+        else fputc(*c, f);
 }
 
 static int is_flag(const opt_reader *r, const char *key)
@@ -34,15 +44,18 @@ int opt_next(opt_reader *r)
     const char *key = r->argv[r->i++];
     r->key = key;
     if (strncmp(key, "--", 2) && strcmp(key, "-h")) {
-        fprintf(stderr, "bchol %s: \"%s\" is not an option (options start with --)\n", r->cmd,
-                key);
+        fprintf(r->err, "bchol %s: \"", r->cmd);
+        put_text(r->err, key);
+        fprintf(r->err, "\" is not an option (options start with --)\n");
         return -1;
     }
     if (is_flag(r, key)) return 1;
     /* A value that is itself an option means the value is missing: "--explain needs a
      * value" came from a flag the reader did not know, taking the next option as value. */
     if (r->i >= r->argc || !strncmp(r->argv[r->i], "--", 2)) {
-        fprintf(stderr, "bchol %s: %s needs a value\n", r->cmd, key);
+        fprintf(r->err, "bchol %s: ", r->cmd);
+        put_text(r->err, key);
+        fprintf(r->err, " needs a value\n");
         return -1;
     }
     r->value = r->argv[r->i++];
@@ -52,12 +65,18 @@ int opt_next(opt_reader *r)
 int opt_bad(const opt_reader *r, const char *why, ...)
 {
     va_list ap;
-    fprintf(stderr, "bchol %s: %s%s%s%s: ", r->cmd, r->key ? r->key : "",
-            r->value ? " \"" : "", r->value ? r->value : "", r->value ? "\"" : "");
+    fprintf(r->err, "bchol %s: ", r->cmd);
+    put_text(r->err, r->key ? r->key : "");
+    if (r->value) {
+        fprintf(r->err, " \"");
+        put_text(r->err, r->value);
+        fputc('"', r->err);
+    }
+    fprintf(r->err, ": ");
     va_start(ap, why);
-    vfprintf(stderr, why, ap);
+    vfprintf(r->err, why, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputc('\n', r->err);
     return -1;
 }
 
@@ -183,17 +202,16 @@ int opt_char(const opt_reader *r, const char *allowed, char *out)
  * -2 (beyond long long). Moves *p past it. */
 static int list_number(const char **p, long long *v)
 {
-    char buf[32];
     size_t n = 0;
     while ((*p)[n] && (*p)[n] != ',' && (*p)[n] != ':') n++;
-    if (n == 0 || n >= sizeof buf) {
-        *p += n;
-        return n == 0 ? -1 : -2;
-    }
+    char *buf = malloc(n + 1);
+    if (!buf) return -1;
     memcpy(buf, *p, n);
     buf[n] = 0;
     *p += n;
-    return whole(buf, v);
+    const int k = whole(buf, v);
+    free(buf);
+    return k;
 }
 
 int opt_parse_list(const char *text, long long min, long long max, int *out, int max_count,
@@ -204,12 +222,12 @@ int opt_parse_list(const char *text, long long min, long long max, int *out, int
     const char *p = text;
     *why = "not a list of sizes (a,b,c | a:b | a:b:step)";
     if (strchr(text, ':')) { /* a range: parsed once, its length known before it is made */
-        while (parts < 3) {
+        for (;;) { /* "a:b:c:" ended with a separator and passed: stop before it */
             if ((k = list_number(&p, &a[parts++]))) {
                 if (k == -2) *why = "a number is out of range";
                 return -1;
             }
-            if (*p != ':') break;
+            if (*p != ':' || parts == 3) break;
             p++;
         }
         if (*p || parts < 2) return -1;

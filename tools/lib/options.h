@@ -11,6 +11,7 @@
 #define BCHOL_OPTIONS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* Limits shared by the subcommands (documented in their --help and README.md). */
 #define OPT_MAX_N 46340             /* n*n < 2^31: the library's index limit */
@@ -25,6 +26,7 @@ typedef struct {
     char **argv;
     const char *const *flags; /* options without a value, NULL-terminated; may be NULL */
     const char *key, *value;  /* the current option; value NULL for a flag */
+    FILE *err;                /* where messages go: stderr (the fuzz target reads them) */
 } opt_reader;
 
 /* Reads argv[1..argc) (argv[0] is the subcommand). */
