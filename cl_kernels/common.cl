@@ -9,10 +9,11 @@
 
 #if PRECISION_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-/* NaN and Inf have every exponent bit set: a bit test, not a comparison. The fast math
- * option is -cl-unsafe-math-optimizations, not -cl-fast-relaxed-math: the latter adds
+/* NaN and Inf have every exponent bit set: a bit test, not a comparison. Fast math is
+ * -cl-mad-enable -cl-no-signed-zeros, not -cl-fast-relaxed-math: that adds
  * -cl-finite-math-only, under which LLVM treats a NaN result as undefined, so a failed
- * pivot's info was lost (PoCL on AVX-512 stored none at all). */
+ * pivot's info was lost (PoCL on AVX-512 stored none at all); nor the rest of
+ * -cl-unsafe-math-optimizations, under which PoCL flushed a subnormal pivot to zero. */
 #define IS_FINITE(x) ((as_ulong(x) & 0x7ff0000000000000UL) != 0x7ff0000000000000UL)
 #else
 #define IS_FINITE(x) ((as_uint(x) & 0x7f800000U) != 0x7f800000U)

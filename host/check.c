@@ -3,6 +3,8 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 bchol_status bchol__check_context(const bchol_context *ctx, const char *routine)
@@ -94,4 +96,16 @@ int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int
         return -1;
     *span = s;
     return 0;
+}
+
+bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routine,
+                                    bchol_status bad, const char *what, const void *ptr,
+                                    uint64_t elems, size_t es)
+{
+    /* A byte count or an end address that wraps sends a later piece back to the start of
+     * the array: matrix 0 would be factored twice and the call succeed. */
+    if (elems <= (uint64_t)PTRDIFF_MAX / es && (uintptr_t)ptr <= UINTPTR_MAX - elems * es)
+        return BCHOL_SUCCESS;
+    return bchol__fail(ctx, bad, "%s: %s spans %llu elements of %zu bytes, beyond the address space",
+                       routine, what, (unsigned long long)elems, es);
 }

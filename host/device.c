@@ -162,11 +162,28 @@ static int spec_matches(const char *spec, const device_list *list, int i)
     return 0;
 }
 
+/* One index of a P:D spec: decimal digits only (no sign, no blank), at most 65535 (OpenCL
+ * counts platforms and devices in cl_uint, and no machine has more); *end is the first
+ * character after it. 0 when there are no digits, -1 when the number is larger. */
+static int parse_index(const char *s, int *value, const char **end)
+{
+    long v = 0;
+    const char *c = s;
+    for (; *c >= '0' && *c <= '9'; c++)
+        if ((v = v * 10 + (*c - '0')) > 65535) v = 65536; /* saturate: no overflow */
+    *end = c;
+    if (c == s) return 0;
+    *value = (int)v;
+    return v > 65535 ? -1 : 1;
+}
+
 /* The index of the device spec chooses in list, -1 when none matches, -2 for a malformed
- * spec. Without a spec: the first GPU, else the first CPU, else the first device. */
+ * spec, -3 for a P:D spec with an index out of range. Without a spec: the first GPU, else
+ * the first CPU, else the first device. */
 static int choose(const char *spec, const device_list *list)
 {
-    int chosen = -1, p, d, used = 0;
+    int chosen = -1, p, d, kp, kd;
+    const char *end;
     if (!spec || !*spec) {
         for (int i = 0; i < list->count && chosen < 0; i++)
             if (spec_matches("gpu", list, i)) chosen = i;
@@ -174,7 +191,9 @@ static int choose(const char *spec, const device_list *list)
             if (spec_matches("cpu", list, i)) chosen = i;
         return chosen < 0 && list->count > 0 ? 0 : chosen;
     }
-    if (sscanf(spec, "%d:%d%n", &p, &d, &used) == 2 && spec[used] == 0) {
+    if ((kp = parse_index(spec, &p, &end)) != 0 && *end == ':' &&
+        (kd = parse_index(end + 1, &d, &end)) != 0 && *end == 0) {
+        if (kp < 0 || kd < 0) return -3;
         for (int i = 0; i < list->count; i++)
             if (list->pindex[i] == p && list->dindex[i] == d) chosen = i;
         return chosen;
@@ -199,7 +218,7 @@ bchol_status bchol__select_device(const char *spec, cl_platform_id *platform,
     for (int attempt = 0;; attempt++) {
         list_devices(&list);
         chosen = choose(spec, &list);
-        if (chosen >= 0 || chosen == -2 || !list.transient || attempt == 3) break;
+        if (chosen >= 0 || chosen <= -2 || !list.transient || attempt == 3) break;
         struct timespec pause = {0, 250000000L << attempt}; /* 0.25, 0.5, 1 s */
         if (pause.tv_nsec >= 1000000000L) pause = (struct timespec){1, 0};
         nanosleep(&pause, NULL);
@@ -208,6 +227,10 @@ bchol_status bchol__select_device(const char *spec, cl_platform_id *platform,
         return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
                            "device spec \"%s\" is not one of nvidia, pocl, gpu, cpu or "
                            "P:D (platform:device, as `bchol devices` lists them)",
+                           spec);
+    if (chosen == -3)
+        return bchol__fail(NULL, BCHOL_ERR_DEVICE_SPEC,
+                           "device spec \"%s\": a platform or device index is larger than 65535",
                            spec);
     if (list.count == 0)
         return bchol__fail(NULL, BCHOL_ERR_NO_DEVICE,

@@ -131,7 +131,8 @@ typedef struct {
 
 /* The buffers of a copy that moves something (batch > 0, n > 0), in argument order. */
 static bchol_status check_copy_buffers(bchol_context *ctx, const char *routine, bchol_precision p,
-                                       const positions *pos, int n, cl_mem A, int64_t offset,
+                                       int to_interleaved, const positions *pos, int n, cl_mem A,
+                                       int64_t offset,
                                        int lda, int64_t stride, int64_t batch, cl_mem B,
                                        int64_t chunk)
 {
@@ -153,6 +154,13 @@ static bchol_status check_copy_buffers(bchol_context *ctx, const char *routine, 
                                                      BCHOL_ERR_B_SIZE)))
             return st;
     }
+    /* the copy reads one layout and only writes the other; in argument order */
+    const bchol_buffer_use ua = {pos->a, "A", A, (uint64_t)offset * es, span_a * es,
+                                 to_interleaved ? BCHOL__READ : BCHOL__WRITE, BCHOL_ERR_A};
+    const bchol_buffer_use ub = {pos->b, "B", B, 0, span_b * es,
+                                 to_interleaved ? BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_B};
+    const bchol_buffer_use uses[] = {pos->a < pos->b ? ua : ub, pos->a < pos->b ? ub : ua};
+    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
     return BCHOL_SUCCESS;
 }
 
@@ -187,7 +195,7 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
             return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
                                routine, k, (long long)chunk);
     }
-    if (batch > 0 && n > 0 && (st = check_copy_buffers(ctx, routine, p, pos, n, A, offset, lda,
+    if (batch > 0 && n > 0 && (st = check_copy_buffers(ctx, routine, p, to_interleaved, pos, n, A, offset, lda,
                                                        stride, batch, B, chunk)))
         return st;
     /* after every argument check: a bad argument is named even without fp64 */

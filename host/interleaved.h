@@ -152,6 +152,12 @@ bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine
                                          bchol_precision p, int factors, char uplo, int n,
                                          int nrhs, cl_mem A, cl_mem B, int64_t batch,
                                          int64_t chunk, int *upper);
+/* After those checks (and posv's of info): how potrs (factors = 0) or posv uses A, B and
+ * info (bchol__check_buffer_uses). */
+bchol_status bchol__check_ilv_solve_uses(bchol_context *ctx, const char *routine, int k,
+                                         bchol_precision p, int factors, int n, int nrhs,
+                                         cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                         cl_mem info);
 
 /* The bodies of the public interleaved routines (routine names the caller in messages;
  * params NULL for the plain forms), for the host-array forms (interleaved_host.c). */

@@ -7,6 +7,7 @@
  * (and its right-hand sides and info) is either as it was or done. */
 #include "interleaved.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,11 @@ static bchol_status ilv_host(bchol_context *ctx, const char *routine, bchol_prec
                            7 + 2 * k);
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || (!factor && !solve)) return BCHOL_SUCCESS;
+    char what_[120];
+    snprintf(what_, sizeof what_, "argument %d (batch = %lld): info", 5 + 2 * k, (long long)batch);
+    if (factor && (st = bchol__check_host_span(ctx, routine, BCHOL_ERR_BATCH, what_, info,
+                                               (uint64_t)batch, sizeof(int))))
+        return st;
     if (n == 0) {
         for (int64_t b = 0; b < batch; b++)
             info[b] = 0;
@@ -171,16 +177,16 @@ static bchol_status ilv_host(bchol_context *ctx, const char *routine, bchol_prec
     job j = {ctx, routine, p, what, n, nrhs, uplo, chunk, bchol__elem_size(p)};
     const uint64_t span_a = bchol__interleaved_span(n, batch, chunk);
     const uint64_t span_b = solve ? bchol__interleaved_span_rect(n, nrhs, batch, chunk) : 1;
-    if (!span_a || span_a > SIZE_MAX / j.es)
-        return bchol__fail(ctx, BCHOL_ERR_A_SIZE,
-                           "%s: the interleaved batch of A (n = %d, chunk = %lld) spans more than "
-                           "the address space",
-                           routine, n, (long long)chunk);
-    if (!span_b || span_b > SIZE_MAX / j.es)
-        return bchol__fail(ctx, BCHOL_ERR_B_SIZE,
-                           "%s: the interleaved batch of B (n = %d, nrhs = %d, chunk = %lld) "
-                           "spans more than the address space",
-                           routine, n, nrhs, (long long)chunk);
+    snprintf(what_, sizeof what_, "the interleaved batch of A (n = %d, chunk = %lld)", n,
+             (long long)chunk);
+    if ((st = bchol__check_host_span(ctx, routine, BCHOL_ERR_A_SIZE, what_, A,
+                                     span_a ? span_a : UINT64_MAX, j.es)))
+        return st;
+    snprintf(what_, sizeof what_, "the interleaved batch of B (n = %d, nrhs = %d, chunk = %lld)",
+             n, nrhs, (long long)chunk);
+    if (solve && (st = bchol__check_host_span(ctx, routine, BCHOL_ERR_B_SIZE, what_, B,
+                                              span_b ? span_b : UINT64_MAX, j.es)))
+        return st;
 
     /* Chunks per piece: the larger of A's and B's blocks decides. */
     const uint64_t per_a = (uint64_t)n * (uint64_t)n, per_b = solve ? (uint64_t)n * nrhs : 0;

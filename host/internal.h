@@ -216,6 +216,34 @@ uint64_t bchol__info_bytes(int64_t batch);
  * returns 0 and sets *span, or -1 on overflow. */
 int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int rows,
                       int cols, uint64_t *span);
+/* A host array of elems elements of es bytes at ptr must lie within the address space;
+ * otherwise fails with bad and "<routine>: <what> spans ...". The host forms check every
+ * array they index before they touch one. */
+bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routine,
+                                    bchol_status bad, const char *what, const void *ptr,
+                                    uint64_t elems, size_t es);
+
+/* ---- how a call uses its buffers (check_access.c) ------------------------------------ */
+
+enum { BCHOL__READ = 1, BCHOL__WRITE = 2, BCHOL__MAX_BUFFER_USES = 10 };
+
+/* One buffer argument of a call: bytes [begin, end) of buffer are what the call may touch
+ * (end = 0: up to the buffer's end), access says how; buffer NULL when not used. */
+typedef struct {
+    int pos;
+    const char *name;
+    cl_mem buffer;
+    uint64_t begin, end;
+    int access;
+    bchol_status bad; /* the status that names this argument */
+} bchol_buffer_use;
+
+/* Every device routine, once each buffer passed bchol__check_buffer: a written buffer
+ * must not be CL_MEM_READ_ONLY, a read one not CL_MEM_WRITE_ONLY, and no two arguments may
+ * share bytes (one buffer, or sub-buffers of one) where either is written; the later
+ * argument is named. At most BCHOL__MAX_BUFFER_USES uses. */
+bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *routine,
+                                      const bchol_buffer_use *use, int count);
 
 /* ---- dispatch (dispatch.c) ---------------------------------------------------------- */
 
@@ -320,6 +348,13 @@ bchol_status bchol__check_solve_args(bchol_context *ctx, const char *routine, in
                                      cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
                                      cl_mem B, int64_t offset_b, int ldb, int64_t stride_b,
                                      int64_t batch, int *upper);
+/* After those checks (and posv's of info): how potrs (factors = 0) or posv uses A, B and
+ * info (bchol__check_buffer_uses). */
+bchol_status bchol__check_solve_uses(bchol_context *ctx, const char *routine, int k,
+                                     bchol_precision p, int factors, int n, int nrhs, cl_mem A,
+                                     int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                     int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                     cl_mem info);
 
 /* The substitution kernel, built and fitted to the device for one problem shape; made
  * before anything is enqueued so that posv fails before it factors. */

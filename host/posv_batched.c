@@ -19,6 +19,9 @@ bchol_status bchol__posv_batched(bchol_context *ctx, const char *routine, bchol_
         (st = bchol__check_buffer(ctx, routine, 14, "info", info, bchol__info_bytes(batch),
                                   BCHOL_ERR_INFO, BCHOL_ERR_INFO_SIZE)))
         return st;
+    if ((st = bchol__check_solve_uses(ctx, routine, 0, p, 1, n, nrhs, A, offset_a, lda, stride_a,
+                                      B, offset_b, ldb, stride_b, batch, info)))
+        return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
 

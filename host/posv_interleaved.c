@@ -27,6 +27,9 @@ bchol_status bchol__posv_interleaved(bchol_context *ctx, const char *routine, bc
                                   bchol__info_bytes(batch), BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE)))
         return st;
+    if ((st = bchol__check_ilv_solve_uses(ctx, routine, k, p, 1, n, nrhs, A, B, batch, chunk,
+                                          info)))
+        return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
 

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,26 @@ static bchol_status run_piece(bchol_context *ctx, const char *routine, bchol_pre
     return st;
 }
 
+/* The caller's A and info must lie in the address space (pieces are found by pointer
+ * arithmetic that would wrap). */
+static bchol_status check_spans(bchol_context *ctx, const char *routine, bchol_precision p, int n,
+                                const void *A, int lda, int64_t stride, int64_t batch,
+                                const int *info) {
+    char what[120];
+    uint64_t span = 0;
+    bchol_status st;
+    snprintf(what, sizeof what, "argument 6 (stride = %lld) with batch = %lld: A", (long long)stride,
+             (long long)batch);
+    if (batch > 0 && n > 0 && bchol__batch_span(0, stride, batch, lda, n, n, &span))
+        span = UINT64_MAX; /* beyond 2^64 elements: fails below */
+    if ((st = bchol__check_host_span(ctx, routine, BCHOL_ERR_STRIDE_A, what, A, span,
+                                     bchol__elem_size(p))))
+        return st;
+    snprintf(what, sizeof what, "argument 7 (batch = %lld): info", (long long)batch);
+    return bchol__check_host_span(ctx, routine, BCHOL_ERR_BATCH, what, info, (uint64_t)batch,
+                                  sizeof(int));
+}
+
 static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_precision p,
                                char uplo, int n, void *A, int lda, int64_t stride, int64_t batch,
                                int *info) {
@@ -82,6 +103,7 @@ static bchol_status potrf_host(bchol_context *ctx, const char *routine, bchol_pr
         return bchol__fail(ctx, BCHOL_ERR_A, "%s: argument 4 (A) is NULL", routine);
     if (batch > 0 && !info)
         return bchol__fail(ctx, BCHOL_ERR_INFO, "%s: argument 8 (info) is NULL", routine);
+    if ((st = check_spans(ctx, routine, p, n, A, lda, stride, batch, info))) return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
     if (n == 0) {

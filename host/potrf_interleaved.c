@@ -68,6 +68,11 @@ bchol_status bchol__potrf_interleaved(bchol_context *ctx, const char *routine, b
                                                bchol__info_bytes(batch), BCHOL_ERR_INFO,
                                                BCHOL_ERR_INFO_SIZE)))
         return st;
+    const bchol_buffer_use uses[] = {
+        {4 + k, "A", n > 0 ? A : NULL, 0, span * es, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_A},
+        {7 + k, "info", info, 0, bchol__info_bytes(batch), BCHOL__READ | BCHOL__WRITE,
+         BCHOL_ERR_INFO}};
+    if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0) return BCHOL_SUCCESS;

@@ -21,7 +21,13 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
         bchol_options o;
         bchol__options_init(&o);
         bchol__options_precision(&o, p);
-        if (fast_math) bchol__options_add(&o, "-cl-unsafe-math-optimizations");
+        /* Fast math is the part of -cl-unsafe-math-optimizations that cannot change info:
+         * the whole option let PoCL flush subnormals to zero, and a positive subnormal
+         * pivot (info 0 for LAPACK) then failed (info = its column). */
+        if (fast_math) {
+            bchol__options_add(&o, "-cl-mad-enable");
+            bchol__options_add(&o, "-cl-no-signed-zeros");
+        }
         st = bchol__get_kernel_from_text(ctx, text, &o,
                                          cfg->staged ? BCHOL_ILV_STAGED_KERNEL : BCHOL_ILV_KERNEL, kernel);
     } else {

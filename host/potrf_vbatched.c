@@ -152,6 +152,15 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
         (st = bchol__check_buffer(ctx, routine, pn + 5, "info", info, ints, BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE))))
         return st;
+    /* which bytes of A an entry uses is on the device: A is all of its buffer */
+    const bchol_buffer_use uses[] = {
+        {pn, "n", n, 0, ints, BCHOL__READ, BCHOL_ERR_N_ARRAY},
+        {pn + 1, "lda", lda, 0, ints, BCHOL__READ, BCHOL_ERR_LDA_ARRAY},
+        {pn + 2, "offsets", offsets, 0, (uint64_t)batch * sizeof(cl_long), BCHOL__READ,
+         BCHOL_ERR_OFFSETS_A},
+        {pn + 3, "A", A, 0, 0, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_A},
+        {pn + 5, "info", info, 0, ints, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 5))) return st;
     /* after every argument check (the entries of the arrays are the device's to check,
      * on a device that can run the call): a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;

@@ -61,6 +61,11 @@ static bchol_status vbatched_host(bchol_context *ctx, const char *routine, bchol
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     const size_t es = bchol__elem_size(p);
+    if ((st = bchol__check_host_span(ctx, routine, BCHOL_ERR_OFFSETS_A, "argument 5 (offsets): A",
+                                     A, hi, es)) ||
+        (st = bchol__check_host_span(ctx, routine, BCHOL_ERR_BATCH, "argument 7 (batch): info",
+                                     info, (uint64_t)batch, sizeof(int))))
+        return st;
     const uint64_t elems = hi > lo ? hi - lo : 1;
     if (elems > ctx->info.max_alloc / es)
         return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,

@@ -65,6 +65,28 @@ bchol_status bchol__check_solve_args(bchol_context *ctx, const char *routine, in
                                BCHOL_ERR_B_SIZE);
 }
 
+bchol_status bchol__check_solve_uses(bchol_context *ctx, const char *routine, int k,
+                                     bchol_precision p, int factors, int n, int nrhs, cl_mem A,
+                                     int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                     int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                     cl_mem info)
+{
+    const size_t es = bchol__elem_size(p);
+    const int solve = n > 0 && nrhs > 0;
+    uint64_t end_a = 0, end_b = 0;
+    if (batch == 0) return BCHOL_SUCCESS;
+    if (n > 0 && (solve || factors)) bchol__batch_span(offset_a, stride_a, batch, lda, n, n, &end_a);
+    if (solve) bchol__batch_span(offset_b, stride_b, batch, ldb, n, nrhs, &end_b);
+    const bchol_buffer_use uses[] = {
+        {5 + k, "A", end_a ? A : NULL, (uint64_t)offset_a * es, end_a * es,
+         factors ? BCHOL__READ | BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_A},
+        {9 + k, "B", end_b ? B : NULL, (uint64_t)offset_b * es, end_b * es,
+         BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_B},
+        {14 + k, "info", factors ? info : NULL, 0, bchol__info_bytes(batch),
+         BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    return bchol__check_buffer_uses(ctx, routine, uses, 3);
+}
+
 bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
                                        const bchol_solve_params *p)
 {
@@ -97,7 +119,9 @@ bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol
     if (params && (st = bchol__check_solve_params(ctx, routine, params))) return st;
     if ((st =
              bchol__check_solve_args(ctx, routine, params ? 1 : 0, p, 0, uplo, n, nrhs, A, offset_a,
-                                     lda, stride_a, B, offset_b, ldb, stride_b, batch, &upper)))
+                                     lda, stride_a, B, offset_b, ldb, stride_b, batch, &upper)) ||
+        (st = bchol__check_solve_uses(ctx, routine, params ? 1 : 0, p, 0, n, nrhs, A, offset_a,
+                                      lda, stride_a, B, offset_b, ldb, stride_b, batch, NULL)))
         return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || n == 0 || nrhs == 0) return BCHOL_SUCCESS;

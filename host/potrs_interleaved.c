@@ -78,6 +78,25 @@ bchol_status bchol__check_ilv_solve_args(bchol_context *ctx, const char *routine
                                BCHOL_ERR_B_SIZE);
 }
 
+bchol_status bchol__check_ilv_solve_uses(bchol_context *ctx, const char *routine, int k,
+                                         bchol_precision p, int factors, int n, int nrhs,
+                                         cl_mem A, cl_mem B, int64_t batch, int64_t chunk,
+                                         cl_mem info)
+{
+    const size_t es = bchol__elem_size(p);
+    const int solve = n > 0 && nrhs > 0;
+    if (batch == 0) return BCHOL_SUCCESS;
+    const uint64_t end_a = n > 0 && (solve || factors) ? bchol__interleaved_span(n, batch, chunk) : 0;
+    const uint64_t end_b = solve ? bchol__interleaved_span_rect(n, nrhs, batch, chunk) : 0;
+    const bchol_buffer_use uses[] = {
+        {5 + k, "A", end_a ? A : NULL, 0, end_a * es,
+         factors ? BCHOL__READ | BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_A},
+        {6 + k, "B", end_b ? B : NULL, 0, end_b * es, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_B},
+        {9 + k, "info", factors ? info : NULL, 0, bchol__info_bytes(batch),
+         BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    return bchol__check_buffer_uses(ctx, routine, uses, 3);
+}
+
 /* Rows per register block of the blocked path, or 0 for the whole-tile path: the
  * backend's choice, or BCHOL_ILV_SOLVE_BLOCK=0..32 (to run either path on any device). */
 static int solve_block(const bchol_context *ctx, bchol_precision p, int n)
@@ -197,7 +216,9 @@ bchol_status bchol__potrs_interleaved(bchol_context *ctx, const char *routine, b
     if ((st = bchol__check_context(ctx, routine))) return st;
     if (params && (st = check_params(ctx, routine, params))) return st;
     if ((st = bchol__check_ilv_solve_args(ctx, routine, params ? 1 : 0, p, 0, uplo, n, nrhs, A,
-                                          B, batch, chunk, &upper)))
+                                          B, batch, chunk, &upper)) ||
+        (st = bchol__check_ilv_solve_uses(ctx, routine, params ? 1 : 0, p, 0, n, nrhs, A, B, batch,
+                                          chunk, NULL)))
         return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || n == 0 || nrhs == 0) return BCHOL_SUCCESS;

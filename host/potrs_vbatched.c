@@ -83,6 +83,18 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
         (st = bchol__check_buffer(ctx, routine, pn + 9, "info", info, ints, BCHOL_ERR_INFO,
                                   BCHOL_ERR_INFO_SIZE))))
         return st;
+    /* which bytes of A and B an entry uses is on the device: each is all of its buffer */
+    const bchol_buffer_use uses[] = {
+        {pn, "n", n, 0, ints, BCHOL__READ, BCHOL_ERR_N_ARRAY},
+        {pn + 1, "nrhs", nrhs, 0, ints, BCHOL__READ, BCHOL_ERR_NRHS_ARRAY},
+        {pn + 2, "lda", lda, 0, ints, BCHOL__READ, BCHOL_ERR_LDA_ARRAY},
+        {pn + 3, "ldb", ldb, 0, ints, BCHOL__READ, BCHOL_ERR_LDB_ARRAY},
+        {pn + 4, "offsets_a", offsets_a, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_A},
+        {pn + 5, "A", A, 0, 0, factor ? BCHOL__READ | BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_A},
+        {pn + 6, "offsets_b", offsets_b, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_B},
+        {pn + 7, "B", B, 0, 0, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_B},
+        {pn + 9, "info", info, 0, ints, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 9))) return st;
     /* after every argument check (the entries of the arrays are the device's to check,
      * on a device that can run the call): a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;

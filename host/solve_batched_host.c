@@ -2,11 +2,46 @@
  * host arrays, in pieces that keep A and B each within one device allocation. */
 #include "internal.h"
 
+#include <stdio.h>
+
 /* Matrices per piece so that count-1 strides plus one matrix fit max_alloc bytes. */
 static uint64_t fit(uint64_t max_alloc, uint64_t last, int64_t stride, size_t es)
 {
     if ((uint64_t)stride * es == 0) return UINT64_MAX;
     return (max_alloc - last * es) / ((uint64_t)stride * es) + 1;
+}
+
+/* The caller's arrays must lie in the address space (pieces are found by pointer arithmetic
+ * that would wrap). Only the arrays the call uses are checked. */
+static bchol_status check_spans(bchol_context *ctx, const char *routine, bchol_precision p,
+                                int factor, int n, int nrhs, const void *A, int lda,
+                                int64_t stride_a, const void *B, int ldb, int64_t stride_b,
+                                int64_t batch, const int *info)
+{
+    const size_t es = bchol__elem_size(p);
+    const int solve = n > 0 && nrhs > 0;
+    char what[120];
+    uint64_t span;
+    bchol_status st;
+    if (batch == 0) return BCHOL_SUCCESS;
+    if (n > 0 && (solve || factor)) {
+        snprintf(what, sizeof what, "argument 7 (stride_a = %lld) with batch = %lld: A",
+                 (long long)stride_a, (long long)batch);
+        if (bchol__batch_span(0, stride_a, batch, lda, n, n, &span)) span = UINT64_MAX;
+        if ((st = bchol__check_host_span(ctx, routine, BCHOL_ERR_STRIDE_A, what, A, span, es)))
+            return st;
+    }
+    if (solve) {
+        snprintf(what, sizeof what, "argument 10 (stride_b = %lld) with batch = %lld: B",
+                 (long long)stride_b, (long long)batch);
+        if (bchol__batch_span(0, stride_b, batch, ldb, n, nrhs, &span)) span = UINT64_MAX;
+        if ((st = bchol__check_host_span(ctx, routine, BCHOL_ERR_STRIDE_B, what, B, span, es)))
+            return st;
+    }
+    snprintf(what, sizeof what, "argument 11 (batch = %lld): info", (long long)batch);
+    return factor ? bchol__check_host_span(ctx, routine, BCHOL_ERR_BATCH, what, info,
+                                           (uint64_t)batch, sizeof(int))
+                  : BCHOL_SUCCESS;
 }
 
 static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_precision p,
@@ -50,6 +85,9 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
         return bchol__fail(ctx, BCHOL_ERR_B, "%s: argument 8 (B) is NULL", routine);
     if (batch > 0 && factor && !info)
         return bchol__fail(ctx, BCHOL_ERR_INFO, "%s: argument 12 (info) is NULL", routine);
+    if ((st = check_spans(ctx, routine, p, factor, n, nrhs, A, lda, stride_a, B, ldb, stride_b,
+                          batch, info)))
+        return st;
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     if (batch == 0 || (!solve && !factor)) return BCHOL_SUCCESS;
     if (n == 0) {

@@ -110,9 +110,16 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
         st = bchol__fail(ctx, BCHOL_ERR_A, "%s: argument 8 (A) is NULL", routine);
     else if (sb.hi > 0 && !B)
         st = bchol__fail(ctx, BCHOL_ERR_B, "%s: argument 10 (B) is NULL", routine);
-    else /* after every argument check: a bad argument is named even without fp64 */
-        st = bchol__check_precision(ctx, routine, p);
-    if (!st && (a_elems > ctx->info.max_alloc / es || b_elems > ctx->info.max_alloc / es))
+    else if (!(st = bchol__check_host_span(ctx, routine, BCHOL_ERR_OFFSETS_A,
+                                            "argument 7 (offsets_a): A", A, sa.hi, es)) &&
+             !(st = bchol__check_host_span(ctx, routine, BCHOL_ERR_OFFSETS_B,
+                                            "argument 9 (offsets_b): B", B, sb.hi, es)) &&
+             !(st = bchol__check_host_span(ctx, routine, BCHOL_ERR_BATCH,
+                                            "argument 11 (batch): info", info, (uint64_t)batch,
+                                            sizeof(int))) &&
+             /* after every argument check: a bad argument is named even without fp64 */
+             !(st = bchol__check_precision(ctx, routine, p)) &&
+             (a_elems > ctx->info.max_alloc / es || b_elems > ctx->info.max_alloc / es))
         st = bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,
                          "%s: the matrices span %llu and the right-hand sides %llu elements; "
                          "the device's largest allocation holds %llu",

@@ -23,6 +23,15 @@
  *    with clReleaseEvent), or NULL when nothing was enqueued.
  *  - Every argument is checked before anything is enqueued; a bad one returns a negative
  *    status naming it, and bchol_last_error() says which value was wrong and why.
+ *  - Buffers: one the call writes (A of potrf/posv, B of the solves, info, the target of a
+ *    layout conversion) must not be CL_MEM_READ_ONLY, one it reads not CL_MEM_WRITE_ONLY;
+ *    and no two arguments may share bytes, in one buffer or in sub-buffers of one, where
+ *    either is written. An argument's bytes run from its first to its last element (for a
+ *    variable-size batch, A and B are the whole buffer). Otherwise the later argument's
+ *    status (BCHOL_ERR_A, _B, _INFO, _N_ARRAY, ...) says which.
+ *  - Host forms: every array a call indexes (A + its last element, info + batch) must lie
+ *    in the address space; a stride or offset that reaches past it is its argument's
+ *    status (BCHOL_ERR_STRIDE_A/B, BCHOL_ERR_OFFSETS_A/B, or BCHOL_ERR_BATCH for info).
  *  - What can stop a valid call (no fp64, a size no variant fits, a kernel that does not
  *    build or does not fit the device) is also found before anything is enqueued, and a
  *    refused first launch (e.g. memory a driver backs lazily) leaves nothing enqueued:
@@ -117,7 +126,8 @@ typedef struct bchol_context bchol_context;
  * device_spec selects the device; NULL or "" means the environment variable
  * BCHOL_DEVICE, and if that is unset the first GPU, else the first CPU device. A spec is
  * "nvidia", "pocl", "gpu", "cpu" (first matching device), or "P:D" (device D of platform
- * P, both 0-based, in the order `bchol devices` lists them).
+ * P, both 0-based decimal numbers up to 65535, in the order `bchol devices` lists them);
+ * anything else, a sign or an index out of range included, is BCHOL_ERR_DEVICE_SPEC.
  */
 BCHOL_API bchol_status bchol_context_create(const char *device_spec, bchol_context **ctx);
 
@@ -276,7 +286,8 @@ typedef struct bchol_params {
     int chunk;     /* matrices per chunk of the internal copy, and work-items per
                       work-group (1..1024); staged: matrices per work-group (as many
                       as local memory holds at most) */
-    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-unsafe-math-optimizations) */
+    int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-mad-enable
+                      -cl-no-signed-zeros; never changes info, see below) */
 } bchol_params;
 
 /* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
@@ -296,7 +307,10 @@ enum {
     BCHOL_STAGED = 3, /* strided batches: one kernel, each work-group copies its chunk
                          matrices into local memory, factors them and copies them back */
     BCHOL_MATH_IEEE = 1,
-    BCHOL_MATH_FAST = 2 /* faster sqrt and division, not IEEE; info still sees NaN and Inf */
+    BCHOL_MATH_FAST = 2 /* the parts of -cl-unsafe-math-optimizations that keep subnormals
+                           and NaN/Inf: info is LAPACK's with either math (a positive
+                           subnormal pivot passes). The whole option let drivers flush
+                           subnormals to zero, and such a pivot gave info = its column. */
 };
 
 /* Work-group shape of the fused kernel over its steps. */

@@ -167,6 +167,21 @@ static void case_host(void)
     expect("host: uplo = 'Q'", st, BCHOL_ERR_UPLO, "argument 2");
     st = bchol_spotrf_batched_host(ctx, 'L', N, a, N - 1, N * N, BATCH, inf);
     expect("host: lda = n - 1", st, BCHOL_ERR_LDA, "argument 5");
+    /* A stride whose byte offset wraps the address space brought the second piece back to
+     * matrix 0: factored twice, and success. a holds identity matrices, so it would. */
+    memset(a, 0, sizeof a);
+    for (int b = 0; b < BATCH; b++)
+        for (int i = 0; i < N; i++) a[b * N * N + i * N + i] = 1;
+    st = bchol_spotrf_batched_host(ctx, 'L', N, a, N, 1LL << 62, 2, inf);
+    expect("host: stride * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "argument 6 (stride");
+    st = bchol_dpotrf_batched_host(ctx, 'L', 2, (double *)a, 2, 1LL << 61, 2, inf);
+    expect("host: stride * 8 bytes wraps", st, BCHOL_ERR_STRIDE_A, "address space");
+    st = bchol_spotrf_batched_host(ctx, 'L', 0, NULL, 1, 0, (1LL << 62) + 1, inf);
+    expect("host: info of 2^62 + 1 ints at n = 0", st, BCHOL_ERR_BATCH, "argument 7 (batch");
+    int vn[1] = {N}, vlda[1] = {N};
+    int64_t voff[1] = {1LL << 62};
+    st = bchol_spotrf_vbatched_host(ctx, 'L', vn, vlda, voff, a, 1, inf);
+    expect("host vbatched: offset * 4 bytes wraps", st, BCHOL_ERR_OFFSETS_A, "argument 5 (offsets)");
     for (int b = 0; b < BATCH; b++) inf[b] = 7;
     st = bchol_spotrf_batched_host(ctx, 'L', 0, NULL, 1, 0, BATCH, inf);
     expect("host: n = 0 sets info to 0", st, BCHOL_SUCCESS, NULL);
@@ -225,6 +240,17 @@ static void case_context(void)
     if (c2 != NULL) failures++;
     st = bchol_context_create("99:0", &c2);
     expect("device spec \"99:0\"", st, BCHOL_ERR_DEVICE_SPEC, "99:0");
+    /* 2^32 wrapped to 0 and chose device 0:0 */
+    c2 = (bchol_context *)1;
+    st = bchol_context_create("4294967296:0", &c2);
+    expect("device spec \"4294967296:0\"", st, BCHOL_ERR_DEVICE_SPEC, "65535");
+    if (c2 != NULL) failures++;
+    st = bchol_context_create("0:4294967296", &c2);
+    expect("device spec \"0:4294967296\"", st, BCHOL_ERR_DEVICE_SPEC, "65535");
+    st = bchol_context_create(" 0:0", &c2);
+    expect("device spec \" 0:0\"", st, BCHOL_ERR_DEVICE_SPEC, "P:D");
+    st = bchol_context_create("+0:0", &c2);
+    expect("device spec \"+0:0\"", st, BCHOL_ERR_DEVICE_SPEC, "P:D");
     st = bchol_context_create_from_queue(NULL, &c2);
     expect("queue = NULL", st, BCHOL_ERR_QUEUE, "queue");
     st = bchol_context_create(NULL, NULL);
@@ -401,10 +427,95 @@ static void case_dispatch(void)
     }
 }
 
+/* A buffer of ctx with the given flags, holding bytes; set from host when not NULL. */
+static cl_mem make_buffer(cl_mem_flags flags, size_t bytes, const void *host)
+{
+    return clCreateBuffer(bchol_context_cl_context(ctx), flags | (host ? CL_MEM_COPY_HOST_PTR : 0),
+                          bytes, (void *)host, NULL);
+}
+
+/* How the routines use their buffers: a read-only A was written, a read-only or
+ * write-only info accepted, and A and info in one buffer gave info the factor's bits. */
+static void case_buffer_use(void)
+{
+    const long long s = N * N;
+    cl_mem ro = make_buffer(CL_MEM_READ_ONLY, 4 * N * N * BATCH, NULL);
+    cl_mem ro_info = make_buffer(CL_MEM_READ_ONLY, 4 * BATCH, NULL);
+    cl_mem wo_info = make_buffer(CL_MEM_WRITE_ONLY, 4 * BATCH, NULL);
+    call("A read-only", 's', 'L', N, ro, 0, N, s, BATCH, info, BCHOL_ERR_A,
+         "argument 4 (A) is CL_MEM_READ_ONLY");
+    call("info read-only", 's', 'L', N, A, 0, N, s, BATCH, ro_info, BCHOL_ERR_INFO,
+         "argument 9 (info) is CL_MEM_READ_ONLY");
+    call("info write-only", 's', 'L', N, A, 0, N, s, BATCH, wo_info, BCHOL_ERR_INFO,
+         "argument 9 (info) is CL_MEM_WRITE_ONLY");
+    call("info write-only at n = 0", 's', 'L', 0, NULL, 0, 1, 0, BATCH, wo_info, BCHOL_ERR_INFO,
+         "CL_MEM_WRITE_ONLY");
+    call("A and info one buffer", 's', 'L', N, A, 0, N, s, BATCH, A, BCHOL_ERR_INFO,
+         "argument 9 (info) overlaps argument 4 (A)");
+    /* three infos in the first 12 bytes, three matrices after them: disjoint, valid */
+    call("A and info apart in one buffer", 's', 'L', N, A, 3, N, s, BATCH - 1, A, BCHOL_SUCCESS,
+         NULL);
+    call("info overlaps A's first matrix", 's', 'L', N, A, 2, N, s, BATCH - 1, A, BCHOL_ERR_INFO,
+         "bytes [0, 12) and [8, ");
+
+    /* Sub-buffers of one buffer: where they overlap, they are one memory. */
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(bchol_context_device_id(ctx), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                    &align_bits, NULL);
+    const size_t align = align_bits / 8 > 4 ? align_bits / 8 : 4;
+    cl_mem parent = make_buffer(CL_MEM_READ_WRITE, 2 * align + 4 * N * N * BATCH, NULL);
+    cl_buffer_region ra = {0, align + 4 * N * N * BATCH}, ri = {align, 4 * BATCH},
+                     rfar = {2 * align, 4 * BATCH};
+    cl_mem sa = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &ra, NULL);
+    cl_mem si = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &ri, NULL);
+    cl_mem sfar = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &rfar, NULL);
+    call("info a sub-buffer inside A's", 's', 'L', N, sa, 0, N, s, BATCH, si, BCHOL_ERR_INFO,
+         "overlaps argument 4 (A)");
+    call("info the parent of A's sub-buffer", 's', 'L', N, sa, 0, N, s, BATCH, parent,
+         BCHOL_ERR_INFO, "overlaps");
+    /* A's matrices start at byte 2*align + 16: past the sub-buffer that holds info */
+    call("A and info in disjoint sub-buffers", 's', 'L', N, sa, (long long)(align / 4 + BATCH), N, s,
+         1, si, BCHOL_SUCCESS, NULL);
+    call("A overlapping a sub-buffer further on", 's', 'L', N, parent, 0, N, s, BATCH, sfar,
+         BCHOL_ERR_INFO, "overlaps");
+
+    /* The other device forms share the check. */
+    bchol_status st = bchol_spotrf_interleaved(ctx, 'L', N, A, BATCH, BATCH, A, NULL);
+    expect("interleaved: A and info one buffer", st, BCHOL_ERR_INFO, "argument 7 (info) overlaps");
+    st = bchol_spotrf_interleaved(ctx, 'L', N, ro, BATCH, BATCH, info, NULL);
+    expect("interleaved: A read-only", st, BCHOL_ERR_A, "CL_MEM_READ_ONLY");
+    int vn[BATCH] = {N, N, N, N}, vlda[BATCH] = {N, N, N, N};
+    cl_long voff[BATCH] = {0, s, 2 * s, 3 * s};
+    cl_mem dn = make_buffer(CL_MEM_READ_ONLY, sizeof vn, vn);
+    cl_mem dlda = make_buffer(CL_MEM_READ_WRITE, sizeof vlda, vlda);
+    cl_mem doff = make_buffer(CL_MEM_READ_ONLY, sizeof voff, voff);
+    cl_mem wo_n = make_buffer(CL_MEM_WRITE_ONLY, sizeof vn, NULL);
+    st = bchol_spotrf_vbatched(ctx, 'L', dn, dlda, doff, A, BATCH, info, NULL);
+    expect("vbatched: valid (read-only arrays)", st, BCHOL_SUCCESS, NULL);
+    clFinish(bchol_context_queue(ctx));
+    st = bchol_spotrf_vbatched(ctx, 'L', wo_n, dlda, doff, A, BATCH, info, NULL);
+    expect("vbatched: n write-only", st, BCHOL_ERR_N_ARRAY, "argument 3 (n) is CL_MEM_WRITE_ONLY");
+    st = bchol_spotrf_vbatched(ctx, 'L', dn, dlda, doff, A, BATCH, dlda, NULL);
+    expect("vbatched: info is the lda array", st, BCHOL_ERR_INFO,
+           "argument 8 (info) overlaps argument 4 (lda)");
+    st = bchol_spotrf_vbatched(ctx, 'L', dn, dlda, doff, ro, BATCH, info, NULL);
+    expect("vbatched: A read-only", st, BCHOL_ERR_A, "argument 6 (A) is CL_MEM_READ_ONLY");
+    st = bchol_sinterleave(ctx, 'L', N, A, 0, N, s, BATCH, A, BATCH, NULL);
+    expect("interleave: B is A", st, BCHOL_ERR_B, "argument 9 (B) overlaps argument 4 (A)");
+    st = bchol_sinterleave(ctx, 'L', N, A, 0, N, s, BATCH, ro, BATCH, NULL);
+    expect("interleave: B read-only", st, BCHOL_ERR_B, "CL_MEM_READ_ONLY");
+    st = bchol_sdeinterleave(ctx, 'L', N, ro, BATCH, BATCH, A, 0, N, s, NULL);
+    expect("deinterleave: read-only B is read only", st, BCHOL_SUCCESS, NULL);
+    clFinish(bchol_context_queue(ctx));
+    cl_mem all[] = {sa, si, sfar, parent, ro, ro_info, wo_info, dn, dlda, doff, wo_n};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) clReleaseMemObject(all[i]);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } cases[] = {
+    {"buffer_use", case_buffer_use},
     {"arguments", case_arguments}, {"params", case_params},   {"unsupported", case_unsupported},
     {"host", case_host},           {"quick_return", case_quick_return},
     {"no_fp64", case_no_fp64},     {"context", case_context}, {"build_failure", case_build_failure},

@@ -11,6 +11,8 @@
  *                       padding (lda, stride, offset): both copies exact, and nothing of
  *                       either destination written outside the copied part (--copy L|U|A).
  *   --mode args         argument checks of the four new routine families.
+ *   --mode subnormal    as factor, on diagonal SPD matrices with one positive subnormal
+ *                       pivot each (at b % n): LAPACK's info is 0, with fast math too.
  *
  *   test_interleaved --precision s|d --uplo L|U --n N [--batch B] [--chunk C (0: simple,
  *       chunk = batch)] [--tight 0|1 (buffer of the minimal span instead of whole chunks)]
@@ -43,7 +45,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: test_interleaved --precision s|d --uplo L|U --n N [--batch B] [--chunk C] "
                     "[--tight 0|1] [--nb NB] [--looking left|right|top] [--unroll tiles|full] [--wg W] "
-                    "[--math ieee|fast] [--mode factor|info|copy|args] [--copy L|U|A] [--seed X] "
+                    "[--math ieee|fast] [--mode factor|info|subnormal|copy|args] [--copy L|U|A] [--seed X] "
                     "[--split G]\n");
     exit(2);
 }
@@ -148,6 +150,20 @@ static int ilv_decode(const options *o, size_t x, long long *b, int *i, int *j)
     return *b < o->batch;
 }
 
+/* Mode of run_factor: random SPD, broken ones among them, or subnormal pivots. */
+enum { GOOD_ONLY, BROKEN, SUBNORMAL };
+
+/* A diagonal matrix (stored triangle, other one left as it is): 1, 2, ..., n on the
+ * diagonal, except a positive subnormal at (k, k). */
+static void subnormal_diagonal(void *m, int dbl, char uplo, int n, int k)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (util_in_triangle(uplo, i, j))
+                util_set(m, util_idx(i, j, n), dbl,
+                         i != j ? 0.0 : i == k ? (dbl ? 0x1p-1060 : 0x1p-140) : 1.0 + i);
+}
+
 static int run_factor(const options *o, int info_mode)
 {
     const int dbl = o->precision == 'd', n = o->n;
@@ -162,8 +178,11 @@ static int run_factor(const options *o, int info_mode)
     for (long long b = 0; b < o->batch && n > 0; b++) {
         /* a column-major matrix with poisoned other triangle, scattered into the layout */
         util_poison(m, dbl, nn);
-        const int kind = info_mode ? (int)(b % UTIL_KINDS) : UTIL_GOOD;
-        if ((expect[b] = util_spd_case(m, dbl, o->uplo, n, n, &rng, kind, b)) < 0) {
+        const int kind = info_mode == BROKEN ? (int)(b % UTIL_KINDS) : UTIL_GOOD;
+        if (info_mode == SUBNORMAL) {
+            subnormal_diagonal(m, dbl, o->uplo, n, (int)(b % n));
+            expect[b] = util_ref_info(m, dbl, o->uplo, n, n); /* 0: the pivot is positive */
+        } else if ((expect[b] = util_spd_case(m, dbl, o->uplo, n, n, &rng, kind, b)) < 0) {
             fprintf(stderr, "FAILED: test setup: matrix %lld of kind %d is not broken\n", b, kind);
             return 1;
         }
@@ -448,8 +467,10 @@ int main(int argc, char **argv)
     cl = bchol_context_cl_context(ctx);
     queue = bchol_context_queue(ctx);
     int failed = 1; /* usage() exits; clang cannot see it */
-    if (!strcmp(o.mode, "factor") || !strcmp(o.mode, "info"))
-        failed = run_factor(&o, !strcmp(o.mode, "info"));
+    if (!strcmp(o.mode, "factor") || !strcmp(o.mode, "info") || !strcmp(o.mode, "subnormal"))
+        failed = run_factor(&o, !strcmp(o.mode, "info")        ? BROKEN
+                                : !strcmp(o.mode, "subnormal") ? SUBNORMAL
+                                                               : GOOD_ONLY);
     else if (!strcmp(o.mode, "copy"))
         failed = run_copy(&o);
     else if (!strcmp(o.mode, "args"))

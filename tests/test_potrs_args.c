@@ -283,6 +283,23 @@ static void case_host(void)
     expect("host potrs: nrhs = 0 with NULL arrays", st, BCHOL_SUCCESS, NULL);
     st = bchol_sposv_batched_host(ctx, 'L', N, K, a, N, SA, b, N, SB, BATCH, NULL);
     expect("host posv: info = NULL", st, BCHOL_ERR_INFO, "argument 12 (info) is NULL");
+    /* Strides or offsets whose byte offsets wrap the address space would bring a later
+     * piece back to the array's start. */
+    st = bchol_sposv_batched_host(ctx, 'L', N, K, a, N, 1LL << 62, b, N, SB, 2, inf);
+    expect("host posv: stride_a * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "argument 7 (stride_a");
+    st = bchol_dposv_batched_host(ctx, 'L', 2, 1, (double *)a, 2, 4, (double *)b, 2, 1LL << 61, 2,
+                                  inf);
+    expect("host posv: stride_b * 8 bytes wraps", st, BCHOL_ERR_STRIDE_B, "argument 10 (stride_b");
+    st = bchol_spotrs_batched_host(ctx, 'L', N, K, a, N, 1LL << 62, b, N, SB, 2);
+    expect("host potrs: stride_a * 4 bytes wraps", st, BCHOL_ERR_STRIDE_A, "address space");
+    {
+        int vn[1] = {N}, vk[1] = {K}, vld[1] = {N};
+        int64_t zero[1] = {0}, far[1] = {1LL << 62};
+        st = bchol_sposv_vbatched_host(ctx, 'L', vn, vk, vld, vld, far, a, zero, b, 1, inf);
+        expect("host posv vbatched: offsets_a wrap", st, BCHOL_ERR_OFFSETS_A, "argument 7");
+        st = bchol_sposv_vbatched_host(ctx, 'L', vn, vk, vld, vld, zero, a, far, b, 1, inf);
+        expect("host posv vbatched: offsets_b wrap", st, BCHOL_ERR_OFFSETS_B, "argument 9");
+    }
     for (int i = 0; i < BATCH; i++) inf[i] = 7;
     st = bchol_sposv_batched_host(ctx, 'L', 0, K, NULL, 1, 0, NULL, 1, K, BATCH, inf);
     expect("host posv: n = 0 sets info to 0", st, BCHOL_SUCCESS, NULL);
@@ -375,10 +392,71 @@ static void case_build_failure(void)
     rmdir(dir);
 }
 
+static cl_mem make_buffer(cl_mem_flags flags, size_t bytes, const void *host)
+{
+    return clCreateBuffer(bchol_context_cl_context(ctx), flags | (host ? CL_MEM_COPY_HOST_PTR : 0),
+                          bytes, (void *)host, NULL);
+}
+
+/* How the solves use their buffers: B overlapping A was accepted by posv (it writes both),
+ * as were read-only and write-only buffers where the call writes or reads them. */
+static void case_buffer_use(void)
+{
+    cl_mem ro_a = make_buffer(CL_MEM_READ_ONLY, sizeof(float) * SA * BATCH, NULL);
+    cl_mem wo_b = make_buffer(CL_MEM_WRITE_ONLY, sizeof(float) * SB * BATCH, NULL);
+    cl_mem big = make_buffer(CL_MEM_READ_WRITE, sizeof(float) * (SA + SB) * BATCH, NULL);
+    take_snapshot();
+    POSV("posv: B is A", 'L', N, K, A, 0, N, SA, A, 0, N, SB, BATCH, info, BCHOL_ERR_B,
+         "argument 9 (B) overlaps argument 5 (A)");
+    POSV("posv: B inside A's last matrix", 'L', N, K, big, 0, N, SA, big, SA * BATCH - 1, N, SB,
+         BATCH, info, BCHOL_ERR_B, "overlaps");
+    POSV("posv: A read-only", 'L', N, K, ro_a, 0, N, SA, B, 0, N, SB, BATCH, info, BCHOL_ERR_A,
+         "argument 5 (A) is CL_MEM_READ_ONLY");
+    POSV("posv: info is B", 'L', N, K, A, 0, N, SA, B, 0, N, SB, BATCH, B, BCHOL_ERR_INFO,
+         "argument 14 (info) overlaps argument 9 (B)");
+    POTRS("potrs: B write-only", 'L', N, K, A, 0, N, SA, wo_b, 0, N, SB, BATCH, NULL, BCHOL_ERR_B,
+          "argument 9 (B) is CL_MEM_WRITE_ONLY");
+    POTRS("potrs: B is A", 'L', N, K, A, 0, N, SA, A, 0, N, SB, BATCH, NULL, BCHOL_ERR_B,
+          "overlaps");
+    expect_unchanged("A and B unchanged after the failures");
+    /* potrs only reads A; A and B apart in one buffer are fine */
+    POTRS("potrs: A read-only", 'L', N, K, ro_a, 0, N, SA, B, 0, N, SB, BATCH, NULL, BCHOL_SUCCESS,
+          NULL);
+    POSV("posv: A and B apart in one buffer", 'L', N, K, big, 0, N, SA, big, SA * BATCH, N, SB,
+         BATCH, info, BCHOL_SUCCESS, NULL);
+
+    bchol_status st = bchol_sposv_interleaved(ctx, 'L', N, K, A, A, BATCH, BATCH, info, NULL);
+    expect("posv interleaved: B is A", st, BCHOL_ERR_B, "argument 6 (B) overlaps argument 5 (A)");
+    st = bchol_sposv_interleaved(ctx, 'L', N, K, A, B, BATCH, BATCH, A, NULL);
+    expect("posv interleaved: info is A", st, BCHOL_ERR_INFO, "argument 9 (info) overlaps");
+    st = bchol_spotrs_interleaved(ctx, 'L', N, K, A, wo_b, BATCH, BATCH, NULL);
+    expect("potrs interleaved: B write-only", st, BCHOL_ERR_B, "CL_MEM_WRITE_ONLY");
+
+    int vn[BATCH] = {N, N, N, N}, vk[BATCH] = {K, K, K, K};
+    cl_long va[BATCH] = {0, SA, 2 * SA, 3 * SA}, vb[BATCH] = {0, SB, 2 * SB, 3 * SB};
+    cl_mem dn = make_buffer(CL_MEM_READ_ONLY, sizeof vn, vn);
+    cl_mem dk = make_buffer(CL_MEM_READ_WRITE, sizeof vk, vk);
+    cl_mem da = make_buffer(CL_MEM_READ_ONLY, sizeof va, va);
+    cl_mem db = make_buffer(CL_MEM_READ_ONLY, sizeof vb, vb);
+    st = bchol_sposv_vbatched(ctx, 'L', dn, dk, dn, dn, da, A, db, A, BATCH, info, NULL);
+    expect("posv vbatched: B is A", st, BCHOL_ERR_B, "argument 10 (B) overlaps argument 8 (A)");
+    st = bchol_sposv_vbatched(ctx, 'L', dn, dk, dn, dn, da, A, db, B, BATCH, dk, NULL);
+    expect("posv vbatched: info is the nrhs array", st, BCHOL_ERR_INFO,
+           "argument 12 (info) overlaps argument 4 (nrhs)");
+    st = bchol_sposv_vbatched(ctx, 'L', dn, dk, dn, dn, da, ro_a, db, B, BATCH, info, NULL);
+    expect("posv vbatched: A read-only", st, BCHOL_ERR_A, "CL_MEM_READ_ONLY");
+    st = bchol_spotrs_vbatched(ctx, 'L', dn, dk, dn, dn, da, ro_a, db, B, BATCH, info, NULL);
+    expect("potrs vbatched: A read-only is read only", st, BCHOL_SUCCESS, NULL);
+    clFinish(bchol_context_queue(ctx));
+    cl_mem all[] = {ro_a, wo_b, big, dn, dk, da, db};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) clReleaseMemObject(all[i]);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } cases[] = {
+    {"buffer_use", case_buffer_use},
     {"potrs", case_potrs},   {"posv", case_posv},         {"ex", case_ex},
     {"host", case_host},     {"no_fp64", case_no_fp64},   {"build_failure", case_build_failure},
 };

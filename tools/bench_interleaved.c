@@ -20,6 +20,7 @@
 #include "bchol_util.h"
 #include "cpu_peer.h"
 #include "cpu_topology.h"
+#include "options.h"
 #include "params_text.h"
 
 #include <math.h>
@@ -49,9 +50,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bchol bench --variant interleaved [options]\n"
-            "  --n LIST              sizes: a,b,c | a:b (doubling) | a:b:step   (default 4:64)\n"
-            "  --batch B             matrices per run (default 16384)\n"
-            "  --precision s|d  --uplo L|U  --device SPEC  --reps R (10)  --warmup W (2)\n"
+            "  --n LIST              sizes in [1, 46340]: a,b,c | a:b (doubling) | a:b:step, at\n"
+            "                        most 256 (default 4:64)\n"
+            "  --batch B             matrices per run, 1 to 2^40, capped to what the device holds\n"
+            "                        (default 16384)\n"
+            "  --precision s|d  --uplo L|U  --device SPEC\n"
+            "  --reps R              timed runs, 1 to 10000 (default 10)\n"
+            "  --warmup W            untimed runs first, 0 to 10000 (default 2)\n"
             "  sweeps (comma lists; default: the dispatcher's choice for each n):\n"
             "  --nb LIST             tile sizes (values above n are skipped)\n"
             "  --looking LIST        left,right,top\n"
@@ -65,22 +70,28 @@ static void usage(FILE *f)
             "  --compare fused|lapack   add the fused kernel or the OpenMP LAPACKE loop (repeatable)\n");
 }
 
-/* A comma list of names of field (or of numbers when field is NULL). */
+/* A comma list of names of field (or of numbers in [1, 2^20] when field is NULL); every
+ * item non-empty. */
 static int parse_list(const char *field, const char *text, list *l)
 {
+    const char *why;
     if (!field) {
-        l->count = util_parse_sizes(text, l->v, MAX_LIST);
+        l->count = opt_parse_list(text, 1, 1 << 20, l->v, MAX_LIST, &why);
         return l->count > 0 ? 0 : -1;
     }
     l->count = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int v = util_param_value(field, t);
-        if (v < 0 || l->count == MAX_LIST) return -1;
+    for (const char *t = text;;) {
+        char word[64];
+        const size_t len = strcspn(t, ",");
+        if (len == 0 || len >= sizeof word || l->count == MAX_LIST) return -1;
+        memcpy(word, t, len);
+        word[len] = 0;
+        int v = util_param_value(field, word);
+        if (v < 0) return -1;
         l->v[l->count++] = v;
+        if (!t[len]) return 0;
+        t += len + 1;
     }
-    return l->count > 0 ? 0 : -1;
 }
 
 /* The sweeps of Kurzak, Gates et al., Figures 13 and 15-19. */
@@ -99,6 +110,9 @@ static int figure(int f, options *o)
 
 static int parse(int argc, char **argv, options *o)
 {
+    static const char *const variants[] = {"interleaved", NULL};
+    static const char *const flags[] = {"--explain", NULL}; /* known, to be refused by name */
+    int figure_no = 0;
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -106,50 +120,46 @@ static int parse(int argc, char **argv, options *o)
     o->warmup = 2;
     o->batch = 16384;
     o->nsizes = util_parse_sizes("4:64", o->sizes, 256);
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
+    opt_reader r;
+    int more, bad = 0;
+    opt_begin(&r, "bench --variant interleaved", argc, argv, flags);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key, *v = r.value;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        int bad = 0;
-        if (!v) {
-            fprintf(stderr, "bchol bench: %s needs a value\n", k);
-            return -1;
-        }
-        if (!strcmp(k, "--variant")) bad = strcmp(v, "interleaved") != 0;
-        else if (!strcmp(k, "--n")) bad = (o->nsizes = util_parse_sizes(v, o->sizes, 256)) <= 0;
-        else if (!strcmp(k, "--batch")) o->batch = atoll(v);
-        else if (!strcmp(k, "--precision")) o->precision = v[0];
-        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
+        if (!strcmp(k, "--variant")) bad = opt_word(&r, variants) < 0;
+        else if (!strcmp(k, "--n")) bad = opt_sizes(&r, 1, OPT_MAX_N, o->sizes, 256, &o->nsizes);
+        else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
         else if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(k, "--nb")) bad = parse_list(NULL, v, &o->nb);
-        else if (!strcmp(k, "--looking")) bad = parse_list("looking", v, &o->looking);
-        else if (!strcmp(k, "--unroll")) bad = parse_list("unroll", v, &o->unroll);
-        else if (!strcmp(k, "--chunking")) bad = parse_list("chunking", v, &o->chunking);
-        else if (!strcmp(k, "--chunk")) bad = parse_list(NULL, v, &o->chunk);
-        else if (!strcmp(k, "--math")) bad = parse_list("math", v, &o->math);
-        else if (!strcmp(k, "--figure")) bad = figure(atoi(v), o);
-        else if (!strcmp(k, "--compare") && !strcmp(v, "fused")) o->fused = 1;
-        else if (!strcmp(k, "--compare") && !strcmp(v, "lapack")) o->lapack = 1;
-        else {
-            fprintf(stderr, "bchol bench: unknown option %s %s\n", k, v);
-            return -1;
-        }
-        if (bad) {
-            fprintf(stderr, "bchol bench: bad value for %s: \"%s\"\n", k, v);
-            return -1;
-        }
+        else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
+        else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
+        else if (!strcmp(k, "--nb") || !strcmp(k, "--chunk")) {
+            if (parse_list(NULL, v, !strcmp(k, "--nb") ? &o->nb : &o->chunk))
+                bad = opt_bad(&r, "not a list of sizes in [1, 2^20] (a,b,c | a:b | a:b:step)");
+        } else if (!strcmp(k, "--looking") || !strcmp(k, "--unroll") ||
+                   !strcmp(k, "--chunking") || !strcmp(k, "--math")) {
+            list *l = k[2] == 'l' ? &o->looking : k[2] == 'u' ? &o->unroll
+                      : k[2] == 'm' ? &o->math : &o->chunking;
+            if (parse_list(k + 2, v, l)) bad = opt_bad(&r, "not a comma list of %s values", k + 2);
+        } else if (!strcmp(k, "--figure")) {
+            if (opt_int(&r, 13, 19, &figure_no)) bad = 1;
+            else if (figure(figure_no, o)) bad = opt_bad(&r, "takes 13, 15, 16, 17, 18 or 19");
+        } else if (!strcmp(k, "--compare")) {
+            static const char *const peers[] = {"fused", "lapack", NULL};
+            const int w = opt_word(&r, peers);
+            bad = w < 0;
+            if (w == 0) o->fused = 1;
+            if (w == 1) o->lapack = 1;
+        } else if (!strcmp(k, "--explain")) {
+            bad = opt_bad(&r, "not available with --variant interleaved (its parameters are its "
+                              "sweeps' or the dispatcher's)");
+        } else bad = opt_bad(&r, "unknown option (bchol bench --variant interleaved --help)");
     }
-    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
-        o->reps < 1 || o->warmup < 0 || o->batch < 1) {
-        usage(stderr);
-        return -1;
-    }
-    return 0;
+    return bad || more < 0 ? -1 : 0;
 }
 
 static double wall_s(void)
@@ -347,8 +357,13 @@ static int bench_size(bchol_context *ctx, const options *o, int n)
     bchol_device_info dev;
     bchol_context_device_info(ctx, &dev);
     /* Three copies of the batch live on the device. */
-    if ((uint64_t)b.batch * b.per > dev.max_alloc / 2) b.batch = (long long)(dev.max_alloc / 2 / b.per);
-    if ((uint64_t)b.batch * b.per * 3 > dev.global_mem / 2) b.batch = (long long)(dev.global_mem / 6 / b.per);
+    /* divided, not multiplied: the products wrapped for large --batch */
+    if ((uint64_t)b.batch > dev.max_alloc / 2 / b.per) b.batch = (long long)(dev.max_alloc / 2 / b.per);
+    if ((uint64_t)b.batch > dev.global_mem / 6 / b.per) b.batch = (long long)(dev.global_mem / 6 / b.per);
+    if (b.batch < 1) {
+        fprintf(stderr, "bchol bench: n = %d: one matrix exceeds what the device holds\n", n);
+        return 1;
+    }
     const size_t bytes = (size_t)b.batch * b.per;
     /* the interleaved buffer holds whole chunks */
     size_t ibytes = bytes + (size_t)1024 * b.per;
@@ -413,7 +428,8 @@ static int bench_size(bchol_context *ctx, const options *o, int n)
 int bench_interleaved(int argc, char **argv)
 {
     options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.lapack && !cpu_peer_available()) {
         fprintf(stderr, "bchol bench: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
         return 2;

@@ -15,6 +15,7 @@
 
 #include "bchol.h"
 #include "bchol_util.h"
+#include "options.h"
 #include "cpu_peer.h"
 
 #include <stdio.h>
@@ -40,16 +41,17 @@ typedef struct {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: bchol bench --solve [options]\n"
-               "  --nrhs K          right-hand sides per matrix (default 1)\n"
-               "  --n LIST          sizes: a,b,c | a:b (doubling) | a:b:step   (default 4:512)\n"
-               "  --batch B         systems per run (default 16384 for n <= 64, 3000 up to 256, "
-               "1000 above)\n"
+               "  --nrhs K          right-hand sides per matrix, 1 to 4096 (default 1)\n"
+               "  --n LIST          sizes in [1, 46340]: a,b,c | a:b (doubling) | a:b:step, at most\n"
+               "                    256 (default 4:512)\n"
+               "  --batch B         systems per run, 1 to 2^40, capped to what the device holds\n"
+               "                    (default 16384 for n <= 64, 3000 up to 256, 1000 above)\n"
                "  --precision s|d   (default s)\n"
                "  --uplo L|U        (default L)\n"
                "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else "
                "first GPU, else CPU)\n"
-               "  --reps R          timed runs per size, the median is reported (default 10)\n"
-               "  --warmup W        untimed runs first (default 2)\n"
+               "  --reps R          timed runs per size, 1 to 10000; the median is reported (default 10)\n"
+               "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
                "  --compare lapack  also run LAPACKE potrs and posv per matrix in an OpenMP loop\n"
                "  --nt T --rpt R --tbc C   substitution-kernel parameters of potrs (posv uses the "
                "defaults)\n"
@@ -69,6 +71,9 @@ int bench_solve_requested(int argc, char **argv)
 
 static int parse(int argc, char **argv, solve_options *o)
 {
+    static const char *const flags[] = {"--solve", "--explain", NULL};
+    static const char *const peers[] = {"lapack", NULL};
+    static const char *const variants[] = {"strided", "interleaved", NULL};
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -76,68 +81,38 @@ static int parse(int argc, char **argv, solve_options *o)
     o->reps = 10;
     o->warmup = 2;
     o->nsizes = util_parse_sizes("4:512", o->sizes, MAX_SIZES);
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
+    opt_reader r;
+    int more, bad = 0, w;
+    opt_begin(&r, "bench --solve", argc, argv, flags);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
         if (!strcmp(k, "--solve")) continue;
-        if (!strcmp(k, "--explain")) {
-            o->explain = 1;
-            continue;
-        }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v) {
-            fprintf(stderr, "bchol bench --solve: %s needs a value\n", k);
-            return -1;
-        }
-        if (!strcmp(k, "--n")) {
-            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol bench --solve: bad size list \"%s\"\n", v);
-                return -1;
-            }
-        } else if (!strcmp(k, "--nrhs"))
-            o->nrhs = atoi(v);
-        else if (!strcmp(k, "--batch"))
-            o->batch = atoll(v);
-        else if (!strcmp(k, "--precision"))
-            o->precision = v[0];
-        else if (!strcmp(k, "--uplo"))
-            o->uplo = v[0];
-        else if (!strcmp(k, "--device"))
-            o->device = v;
-        else if (!strcmp(k, "--reps"))
-            o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup"))
-            o->warmup = atoi(v);
+        if (!strcmp(k, "--explain")) o->explain = 1;
+        else if (!strcmp(k, "--n")) bad = opt_sizes(&r, 1, OPT_MAX_N, o->sizes, MAX_SIZES, &o->nsizes);
+        else if (!strcmp(k, "--nrhs")) bad = opt_int(&r, 1, OPT_MAX_NRHS, &o->nrhs);
+        else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
+        else if (!strcmp(k, "--device")) o->device = r.value;
+        else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
+        else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
         else if (!strcmp(k, "--compare")) {
-            if (strcmp(v, "lapack")) {
-                fprintf(stderr, "bchol bench --solve: --compare takes \"lapack\"\n");
-                return -1;
-            }
+            bad = opt_word(&r, peers) < 0;
             o->compare = 1;
-        } else if (!strcmp(k, "--nt"))
-            o->prm.nt = atoi(v);
-        else if (!strcmp(k, "--rpt"))
-            o->prm.rpt = atoi(v);
-        else if (!strcmp(k, "--tbc"))
-            o->prm.tbc = atoi(v);
-        else if (!strcmp(k, "--variant") && (!strcmp(v, "strided") || !strcmp(v, "interleaved")))
-            o->interleaved = !strcmp(v, "interleaved");
-        else if (!strcmp(k, "--chunk"))
-            o->chunk = atoll(v);
-        else {
-            fprintf(stderr, "bchol bench --solve: unknown option %s\n", k);
-            return -1;
-        }
+        } else if (!strcmp(k, "--nt")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.nt);
+        else if (!strcmp(k, "--rpt")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.rpt);
+        else if (!strcmp(k, "--tbc")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.tbc);
+        else if (!strcmp(k, "--variant")) {
+            bad = (w = opt_word(&r, variants)) < 0;
+            o->interleaved = w == 1;
+        } else if (!strcmp(k, "--chunk")) bad = opt_llong(&r, 0, OPT_MAX_BATCH, &o->chunk);
+        else bad = opt_bad(&r, "unknown option (bchol bench --solve --help)");
     }
-    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
-        o->reps < 1 || o->warmup < 0 || o->batch < 0 || o->nrhs < 1) {
-        usage(stderr);
-        return -1;
-    }
-    return 0;
+    return bad || more < 0 ? -1 : 0;
 }
 
 typedef struct {
@@ -257,11 +232,17 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     long long batch = o->batch ? o->batch : util_bench_batch(n);
     /* Two copies of A and of B live on the device: each within one allocation, all
      * within half the memory. */
-    if (per_a && (uint64_t)batch * per_a > dev.max_alloc)
-        batch = (long long)(dev.max_alloc / per_a);
-    if (per_b && (uint64_t)batch * per_b > dev.max_alloc)
-        batch = (long long)(dev.max_alloc / per_b);
-    if ((uint64_t)batch * (per_a + per_b) * 2 > dev.global_mem / 2)
+    if (per_a > dev.max_alloc || per_b > dev.max_alloc) {
+        fprintf(stderr,
+                "bchol bench --solve: n = %d, nrhs = %d: one matrix exceeds the device's largest "
+                "allocation (%llu bytes)\n",
+                n, k, (unsigned long long)dev.max_alloc);
+        return -1;
+    }
+    /* divided, not multiplied: the products wrapped for large --batch */
+    if ((uint64_t)batch > dev.max_alloc / per_a) batch = (long long)(dev.max_alloc / per_a);
+    if ((uint64_t)batch > dev.max_alloc / per_b) batch = (long long)(dev.max_alloc / per_b);
+    if ((uint64_t)batch > dev.global_mem / 4 / (per_a + per_b))
         batch = (long long)(dev.global_mem / 4 / (per_a + per_b));
     if (batch < 1) batch = 1;
     row->batch = batch;
@@ -291,6 +272,11 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     int *info = malloc((size_t)batch * sizeof *info);
     if (!a || !f || !b0 || !x || !info) {
         fprintf(stderr, "bchol bench --solve: out of host memory for n = %d\n", n);
+        free(a);
+        free(f);
+        free(b0);
+        free(x);
+        free(info);
         return -1;
     }
     util_rng rng;
@@ -300,7 +286,7 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         util_fill_uniform((char *)b0 + (size_t)b * per_b, dbl, n, k, n, &rng);
     }
 
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     cl_context cl = bchol_context_cl_context(ctx);
     cl_command_queue q = bchol_context_queue(ctx);
     cl_mem dA0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes_a, a, &err);
@@ -308,17 +294,20 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     cl_mem dB0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes_b, b0, &err);
     cl_mem dB = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes_b, NULL, &err);
     cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, &err);
+    /* a failure to set up is reported here and skips the runs; everything made is released */
+    bchol_status st = BCHOL_SUCCESS;
+    int setup_failed = 0;
     if (!dA0 || !dA || !dB0 || !dB || !dI) {
         fprintf(stderr, "bchol bench --solve: device buffers for n = %d: OpenCL error %d\n", n,
                 err);
-        return -1;
+        setup_failed = 1;
+        st = BCHOL_ERR_OUT_OF_MEMORY;
     }
     bchol_context_set_timing(ctx, 1);
     /* The timed buffers: the strided ones, or interleaved copies (whole chunks). */
     cl_mem tA0 = dA0, tA = dA, tB0 = dB0, tB = dB;
     size_t tbytes_a = bytes_a, tbytes_b = bytes_b;
-    bchol_status st = BCHOL_SUCCESS;
-    if (o->interleaved) {
+    if (o->interleaved && !st) {
         const long long ch = o->chunk > 0 ? o->chunk : batch, lanes = (batch + ch - 1) / ch * ch;
         tbytes_a = (size_t)lanes * per_a;
         tbytes_b = (size_t)lanes * per_b;
@@ -329,10 +318,16 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         if (!tA0 || !tA || !tB0 || !tB) {
             fprintf(stderr, "bchol bench --solve: interleaved buffers for n = %d: OpenCL error %d\n",
                     n, err);
-            return -1;
+            setup_failed = 1;
+            st = BCHOL_ERR_OUT_OF_MEMORY;
         }
         /* Conversion cost: the median over the runs of (A, B in) + (X out). */
         double *times = malloc((size_t)o->reps * sizeof *times), in_ms, out_ms;
+        if (!times && !st) {
+            fprintf(stderr, "bchol bench --solve: out of host memory for n = %d\n", n);
+            setup_failed = 1;
+            st = BCHOL_ERR_OUT_OF_MEMORY;
+        }
         for (int r = 0; r < o->warmup + o->reps && !st; r++) {
             st = convert(ctx, o, n, 1, dA0, tA0, dB0, tB0, batch, &in_ms);
             if (!st) st = convert(ctx, o, n, 0, NULL, NULL, dB, tB0, batch, &out_ms);
@@ -372,8 +367,9 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
         if (!(r <= row->residual)) row->residual = r;
         if (!(row->residual <= 30.0)) row->ok = 0;
     } else {
-        fprintf(stderr, "bchol bench --solve: n = %d: %s: %s\n", n, bchol_status_string(st),
-                bchol_last_error(ctx));
+        if (!setup_failed)
+            fprintf(stderr, "bchol bench --solve: n = %d: %s: %s\n", n, bchol_status_string(st),
+                    bchol_last_error(ctx));
         row->ok = 0;
     }
     if (o->compare && !st) {
@@ -399,17 +395,11 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
             if (info[b]) row->peer_ok = 0;
         free(times);
     }
-    if (o->interleaved) {
-        clReleaseMemObject(tA0);
-        clReleaseMemObject(tA);
-        clReleaseMemObject(tB0);
-        clReleaseMemObject(tB);
-    }
-    clReleaseMemObject(dA0);
-    clReleaseMemObject(dA);
-    clReleaseMemObject(dB0);
-    clReleaseMemObject(dB);
-    clReleaseMemObject(dI);
+    cl_mem made[] = {o->interleaved ? tA0 : NULL, o->interleaved ? tA : NULL,
+                     o->interleaved ? tB0 : NULL, o->interleaved ? tB : NULL, dA0, dA, dB0, dB,
+                     dI};
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        if (made[i]) clReleaseMemObject(made[i]);
     free(a);
     free(f);
     free(b0);
@@ -421,7 +411,8 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
 int bench_solve(int argc, char **argv)
 {
     solve_options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.compare && !cpu_peer_available()) {
         fprintf(stderr,
                 "bchol bench: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");

@@ -10,6 +10,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "options.h"
 #include "commands.h"
 #include "cpu_peer.h"
 
@@ -33,16 +34,22 @@ static void usage(FILE *f) {
     fprintf(
         f,
         "usage: bchol bench --solve --vbatched [options]\n"
-        "  --nrhs K          right-hand sides per matrix (default 1)\n"
+        "  --nrhs K          right-hand sides per matrix, 1 to 4096 (default 1)\n"
         "  --dist uniform|gaussian  orders in [1, nmax] (default uniform)\n"
-        "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 16:256)\n"
-        "  --batch B         systems per run (default 3000)\n"
+        "  --nmax LIST       largest orders in [1, 46340]: a,b,c | a:b (doubling) | a:b:step\n"
+        "                    (default 16:256)\n"
+        "  --batch B         systems per run, 1 to 2^40; batch nmax-by-nmax matrices must fit\n"
+        "                    one device allocation (default 3000)\n"
         "  --precision s|d  --uplo L|U  --device SPEC  --seed X\n"
-        "  --reps R --warmup W   timed and untimed runs (default 10, 2)\n"
+        "  --reps R --warmup W   timed runs (1 to 10000, default 10) and untimed ones first\n"
+        "                    (0 to 10000, default 2)\n"
         "  --compare lapack  also LAPACKE posv per matrix in an OpenMP loop\n");
 }
 
 static int parse(int argc, char **argv, options *o) {
+    static const char *const flags[] = {"--solve", "--vbatched", NULL};
+    static const char *const dists[] = {"uniform", "gaussian", NULL};
+    static const char *const peers[] = {"lapack", NULL};
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -52,51 +59,37 @@ static int parse(int argc, char **argv, options *o) {
     o->warmup = 2;
     o->seed = 1;
     o->count = util_parse_sizes("16:256", o->nmax, MAX_SIZES);
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
-        if (!strcmp(k, "--solve") || !strcmp(k, "--vbatched")) continue;
+    opt_reader r;
+    int more, bad = 0, w;
+    opt_begin(&r, "bench --solve --vbatched", argc, argv, flags);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v) {
-            fprintf(stderr, "bchol bench --solve --vbatched: %s needs a value\n", k);
-            return -1;
-        }
-        if (!strcmp(k, "--nmax"))
-            o->count = util_parse_sizes(v, o->nmax, MAX_SIZES);
-        else if (!strcmp(k, "--dist"))
-            o->dist = (util_dist)util_parse_dist(v);
-        else if (!strcmp(k, "--nrhs"))
-            o->nrhs = atoi(v);
-        else if (!strcmp(k, "--batch"))
-            o->batch = atoll(v);
-        else if (!strcmp(k, "--precision"))
-            o->precision = v[0];
-        else if (!strcmp(k, "--uplo"))
-            o->uplo = v[0];
-        else if (!strcmp(k, "--device"))
-            o->device = v;
-        else if (!strcmp(k, "--reps"))
-            o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup"))
-            o->warmup = atoi(v);
-        else if (!strcmp(k, "--seed"))
-            o->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--compare") && !strcmp(v, "lapack"))
+        if (!strcmp(k, "--solve") || !strcmp(k, "--vbatched")) continue;
+        if (!strcmp(k, "--nmax")) bad = opt_sizes(&r, 1, OPT_MAX_N, o->nmax, MAX_SIZES, &o->count);
+        else if (!strcmp(k, "--dist")) {
+            bad = (w = opt_word(&r, dists)) < 0;
+            o->dist = w == 1 ? UTIL_DIST_GAUSSIAN : UTIL_DIST_UNIFORM;
+        } else if (!strcmp(k, "--nrhs")) bad = opt_int(&r, 1, OPT_MAX_NRHS, &o->nrhs);
+        else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
+        else if (!strcmp(k, "--device")) o->device = r.value;
+        else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
+        else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
+        else if (!strcmp(k, "--seed")) {
+            uint64_t seed = 0;
+            bad = opt_u64(&r, &seed);
+            o->seed = seed;
+        } else if (!strcmp(k, "--compare")) {
+            bad = opt_word(&r, peers) < 0;
             o->compare = 1;
-        else {
-            fprintf(stderr, "bchol bench --solve --vbatched: unknown option %s %s\n", k, v);
-            return -1;
-        }
+        } else bad = opt_bad(&r, "unknown option (bchol bench --solve --vbatched --help)");
     }
-    if (o->count <= 0 || (int)o->dist < 0 || o->dist == UTIL_DIST_MIX || o->nrhs < 1 ||
-        (o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
-        o->reps < 1 || o->warmup < 0 || o->batch < 1) {
-        usage(stderr);
-        return -1;
-    }
+    if (bad || more < 0) return -1;
     return 0;
 }
 
@@ -135,6 +128,16 @@ static int run_size(bchol_context *ctx, const options *o, int nmax) {
     const int dbl = o->precision == 'd', k = o->nrhs;
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
+    bchol_device_info dev;
+    bchol_context_device_info(ctx, &dev);
+    /* the matrices (nmax-by-nmax at most) and right-hand sides within one allocation each */
+    if ((uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * nmax * es) ||
+        (uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * k * es)) {
+        fprintf(stderr, "bchol bench --solve --vbatched: --batch %lld systems of up to nmax = %d "
+                        "exceed the device's largest allocation (%llu bytes)\n",
+                batch, nmax, (unsigned long long)dev.max_alloc);
+        return -1;
+    }
     util_rng rng;
     util_rng_seed(&rng, o->seed + (unsigned long long)nmax);
     int *n = malloc(batch * sizeof *n), *nr = malloc(batch * sizeof *nr);
@@ -233,7 +236,8 @@ static int run_size(bchol_context *ctx, const options *o, int nmax) {
 
 int bench_solve_vbatched(int argc, char **argv) {
     options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.compare && !cpu_peer_available()) {
         fprintf(stderr, "bchol bench: built without LAPACKE/OpenMP; --compare lapack is "
                         "unavailable\n");

@@ -16,6 +16,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "options.h"
 #include "commands.h"
 #include "cpu_peer.h"
 #include "cpu_topology.h"
@@ -52,13 +53,15 @@ static void usage(FILE *f)
         "usage: bchol bench --vbatched [options]\n"
         "  --dist uniform|gaussian  orders in [1, nmax]: uniform, or normal with mean nmax/2\n"
         "                           and deviation nmax/6, clipped (default uniform)\n"
-        "  --nmax LIST       largest orders: a,b,c | a:b (doubling) | a:b:step (default 32:512)\n"
-        "  --batch B         matrices per run (default 3000)\n"
+        "  --nmax LIST       largest orders in [1, 46340]: a,b,c | a:b (doubling) | a:b:step,\n"
+        "                    at most 256 (default 32:512)\n"
+        "  --batch B         matrices per run, 1 to 2^40; batch nmax-by-nmax matrices must fit\n"
+        "                    one device allocation (default 3000)\n"
         "  --precision s|d   (default s)\n"
         "  --uplo L|U        (default L)\n"
         "  --device SPEC     nvidia, pocl, gpu, cpu or P:D\n"
-        "  --reps R          timed runs, the median is reported (default 10)\n"
-        "  --warmup W        untimed runs first (default 2)\n"
+        "  --reps R          timed runs, 1 to 10000; the median is reported (default 10)\n"
+        "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
         "  --no-pad          skip the padded fixed-size run\n"
         "  --seed X          of the random orders (default 1)\n"
         "  --compare lapack  also run one LAPACKE potrf per matrix (real orders) in an OpenMP loop\n"
@@ -75,46 +78,7 @@ static void usage(FILE *f)
         "  --nb NB --pb PB --tile T               separate-variant parameters\n");
 }
 
-static int parse_variants(const char *list, vb_options *o)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", list);
-    o->nvariants = 0;
-    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        bchol_variant v = !strcmp(t, "fused")      ? BCHOL_VARIANT_FUSED
-                          : !strcmp(t, "separate") ? BCHOL_VARIANT_SEPARATE
-                          : !strcmp(t, "auto")     ? BCHOL_VARIANT_AUTO
-                                                   : BCHOL_VARIANT_INTERLEAVED;
-        if (v == BCHOL_VARIANT_INTERLEAVED || o->nvariants == 3) {
-            fprintf(stderr, "bchol bench --vbatched: --variant takes up to three of "
-                            "fused,separate,auto\n");
-            return -1;
-        }
-        o->variants[o->nvariants++] = v;
-    }
-    return o->nvariants ? 0 : -1;
-}
-
 static const char *const shape_names[] = {"-", "fixed", "shrink", "pack"};
-
-static int parse_shapes(const char *list, vb_options *o)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", list);
-    o->nshape = 0;
-    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-        int v = strcmp(t, "default") ? -1 : 0;
-        for (int k = 1; k <= BCHOL_SHAPE_PACK; k++)
-            if (!strcmp(t, shape_names[k])) v = k;
-        if (v < 0 || o->nshape == MAX_CONFIGS) {
-            fprintf(stderr, "bchol bench --vbatched: --shape takes up to %d of default,fixed,shrink,"
-                    "pack\n", MAX_CONFIGS);
-            return -1;
-        }
-        o->shape[o->nshape++] = v;
-    }
-    return o->nshape ? 0 : -1;
-}
 
 static const char *variant_name(bchol_variant v)
 {
@@ -123,6 +87,15 @@ static const char *variant_name(bchol_variant v)
 
 static int parse(int argc, char **argv, vb_options *o)
 {
+    static const char *const flags[] = {"--vbatched", "--no-pad", NULL};
+    static const char *const dists[] = {"uniform", "gaussian", NULL};
+    static const char *const peers[] = {"lapack", NULL};
+    static const char *const variants[] = {"fused", "separate", "auto", NULL};
+    static const bchol_variant variant_of[] = {BCHOL_VARIANT_FUSED, BCHOL_VARIANT_SEPARATE,
+                                               BCHOL_VARIANT_AUTO};
+    static const char *const shapes[] = {"default", "fixed", "shrink", "pack", NULL};
+    static const char *const orders[] = {"default", "index", "steps", NULL};
+    static const int order_of[] = {0, BCHOL_ORDER_INDEX, BCHOL_ORDER_STEPS};
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -133,97 +106,57 @@ static int parse(int argc, char **argv, vb_options *o)
     o->seed = 1;
     o->count = util_parse_sizes("32:512", o->nmax, MAX_SIZES);
     o->ntbc = o->nshape = o->norder = 1; /* the library's tbc, shape and order */
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
-        if (!strcmp(k, "--vbatched")) continue;
-        if (!strcmp(k, "--no-pad")) {
-            o->pad = 0;
-            continue;
-        }
+    opt_reader r;
+    int more, bad = 0, w, idx[MAX_CONFIGS];
+    opt_begin(&r, "bench --vbatched", argc, argv, flags);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v) {
-            fprintf(stderr, "bchol bench --vbatched: %s needs a value\n", k);
-            return -1;
+        if (!strcmp(k, "--vbatched")) continue;
+        if (!strcmp(k, "--no-pad")) o->pad = 0;
+        else if (!strcmp(k, "--nmax")) bad = opt_sizes(&r, 1, OPT_MAX_N, o->nmax, MAX_SIZES, &o->count);
+        else if (!strcmp(k, "--dist")) {
+            bad = (w = opt_word(&r, dists)) < 0;
+            o->dist = w == 1 ? UTIL_DIST_GAUSSIAN : UTIL_DIST_UNIFORM;
+        } else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
+        else if (!strcmp(k, "--device")) o->device = r.value;
+        else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
+        else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
+        else if (!strcmp(k, "--seed")) {
+            uint64_t seed = 0;
+            bad = opt_u64(&r, &seed);
+            o->seed = seed;
         }
-        if (!strcmp(k, "--nmax")) {
-            if ((o->count = util_parse_sizes(v, o->nmax, MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol bench --vbatched: bad size list \"%s\"\n", v);
-                return -1;
-            }
-        } else if (!strcmp(k, "--dist")) {
-            int d = util_parse_dist(v);
-            if (d != UTIL_DIST_UNIFORM && d != UTIL_DIST_GAUSSIAN) {
-                fprintf(stderr, "bchol bench --vbatched: --dist takes uniform or gaussian\n");
-                return -1;
-            }
-            o->dist = (util_dist)d;
-        } else if (!strcmp(k, "--batch")) o->batch = atoll(v);
-        else if (!strcmp(k, "--precision")) o->precision = v[0];
-        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
-        else if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
-        else if (!strcmp(k, "--seed")) o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--compare")) {
-            if (strcmp(v, "lapack")) {
-                fprintf(stderr, "bchol bench --vbatched: --compare takes \"lapack\"\n");
-                return -1;
-            }
+            bad = opt_word(&r, peers) < 0;
             o->compare = 1;
-        }
-        else if (!strcmp(k, "--ib")) o->fused.ib = atoi(v);
-        else if (!strcmp(k, "--nb")) o->fused.nb = atoi(v);
-        else if (!strcmp(k, "--pb")) o->fused.pb = atoi(v);
-        else if (!strcmp(k, "--tile")) o->fused.tile = atoi(v);
-        else if (!strcmp(k, "--crossover")) o->crossover = atoi(v);
+        } else if (!strcmp(k, "--ib")) bad = opt_int(&r, 1, 32, &o->fused.ib);
+        else if (!strcmp(k, "--nb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->fused.nb);
+        else if (!strcmp(k, "--pb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->fused.pb);
+        else if (!strcmp(k, "--tile")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->fused.tile);
+        else if (!strcmp(k, "--crossover")) bad = opt_int(&r, 0, OPT_MAX_N, &o->crossover);
+        else if (!strcmp(k, "--rpt")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->fused.rpt);
         else if (!strcmp(k, "--variant")) {
-            if (parse_variants(v, o)) return -1;
-        }
-        else if (!strcmp(k, "--rpt")) o->fused.rpt = atoi(v);
-        else if (!strcmp(k, "--shape")) {
-            if (parse_shapes(v, o)) return -1;
+            bad = opt_word_list(&r, variants, idx, 3, &o->nvariants);
+            for (int t = 0; !bad && t < o->nvariants; t++) o->variants[t] = variant_of[idx[t]];
+        } else if (!strcmp(k, "--shape")) {
+            bad = opt_word_list(&r, shapes, idx, MAX_CONFIGS, &o->nshape);
+            for (int t = 0; !bad && t < o->nshape; t++) o->shape[t] = idx[t];
         } else if (!strcmp(k, "--order")) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", v);
-            o->norder = 0;
-            for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-                const int w = !strcmp(t, "default") ? 0
-                              : !strcmp(t, "index") ? BCHOL_ORDER_INDEX
-                              : !strcmp(t, "steps") ? BCHOL_ORDER_STEPS
-                                                    : -1;
-                if (w < 0 || o->norder == 3) {
-                    fprintf(stderr, "bchol bench --vbatched: --order takes up to three of "
-                                    "default,index,steps\n");
-                    return -1;
-                }
-                o->order[o->norder++] = w;
-            }
-            if (!o->norder) return -1;
+            bad = opt_word_list(&r, orders, idx, 3, &o->norder);
+            for (int t = 0; !bad && t < o->norder; t++) o->order[t] = order_of[idx[t]];
         } else if (!strcmp(k, "--tbc")) {
-            o->ntbc = util_parse_sizes(v, o->tbc, MAX_CONFIGS);
-            int bad = o->ntbc <= 0;
-            for (int t = 0; t < o->ntbc; t++) bad |= o->tbc[t] > 64;
-            if (bad) {
-                fprintf(stderr, "bchol bench --vbatched: --tbc takes up to %d values in 0..64\n",
-                        MAX_CONFIGS);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "bchol bench --vbatched: unknown option %s\n", k);
-            return -1;
-        }
+            bad = opt_sizes(&r, 0, 64, o->tbc, MAX_CONFIGS, &o->ntbc);
+        } else bad = opt_bad(&r, "unknown option (bchol bench --vbatched --help)");
     }
+    if (bad || more < 0) return -1;
     if (o->nvariants && o->ntbc * o->nshape * o->norder > 1) {
         fprintf(stderr, "bchol bench --vbatched: --variant takes one --tbc, --shape and --order\n");
-        return -1;
-    }
-    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
-        o->reps < 1 || o->warmup < 0 || o->batch < 1) {
-        usage(stderr);
         return -1;
     }
     return 0;
@@ -384,8 +317,22 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     const int dbl = o->precision == 'd';
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
+    bchol_device_info dev;
+    bchol_context_device_info(ctx, &dev);
+    if ((uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * nmax * es)) {
+        fprintf(stderr, "bchol bench --vbatched: --batch %lld matrices of up to nmax = %d exceed "
+                        "the device's largest allocation (%llu bytes)\n",
+                batch, nmax, (unsigned long long)dev.max_alloc);
+        return -1;
+    }
     int *n = malloc((size_t)batch * sizeof *n);
     int64_t *off = malloc((size_t)batch * sizeof *off);
+    if (!n || !off) {
+        fprintf(stderr, "bchol bench --vbatched: out of host memory for nmax = %d\n", nmax);
+        free(n);
+        free(off);
+        return -1;
+    }
     util_rng rng;
     util_rng_seed(&rng, o->seed * 1000003ULL + (uint64_t)nmax);
     vb_row *row = &rows[0];
@@ -557,7 +504,8 @@ static int print_variants(bchol_context *ctx, const vb_options *o)
 int bench_vbatched(int argc, char **argv)
 {
     vb_options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.compare && o.nvariants) {
         /* the versions table carries the peer; the variants table compares bchol with itself */
         fprintf(stderr, "bchol bench --vbatched: --compare lapack goes without --variant\n");

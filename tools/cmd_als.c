@@ -19,6 +19,7 @@
 #include "bchol.h"
 #include "bchol_util.h"
 #include "commands.h"
+#include "options.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,13 +46,13 @@ static int usage(FILE *f) {
     fprintf(
         f,
         "usage: bchol als [options]\n"
-        "  --users U --items I  ratings matrix shape (default 2000 x 1000)\n"
-        "  --rank K             factors per user/item (default 8)\n"
+        "  --users U --items I  ratings matrix shape, each 1 to 10^6 (default 2000 x 1000)\n"
+        "  --rank K             factors per user/item, 1 to 1024 (default 8)\n"
         "  --density D          mean fraction of items a user rated (default 0.03)\n"
         "  --lambda L           regularization weight (default 0.02)\n"
         "  --noise E            rating noise, uniform in [-E, E) (default 0.01)\n"
         "  --obs-per-factor M   a row with c ratings gets min(K, max(1, c/M)) factors (default 3)\n"
-        "  --sweeps S           full sweeps (default 8)\n"
+        "  --sweeps S           full sweeps, 1 to 10000 (default 8)\n"
         "  --precision s|d      (default d; s on devices without fp64)\n"
         "  --seed X  --device SPEC  --check T (exit 1 unless the RMSE falls below T)\n");
     return f == stderr ? 2 : 0;
@@ -59,42 +60,30 @@ static int usage(FILE *f) {
 
 static int parse(int argc, char **argv, als_options *o) {
     *o = (als_options){2000, 1000, 8, 8, 3, 0.03, 0.02, 0.01, -1, 'd', 1, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    opt_reader r;
+    int more, bad = 0;
+    opt_begin(&r, "als", argc, argv, NULL);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) return usage(stdout) + 1;
-        if (!v) return usage(stderr);
-        i++;
-        if (!strcmp(k, "--users"))
-            o->users = atoi(v);
-        else if (!strcmp(k, "--items"))
-            o->items = atoi(v);
-        else if (!strcmp(k, "--rank"))
-            o->rank = atoi(v);
-        else if (!strcmp(k, "--density"))
-            o->density = atof(v);
-        else if (!strcmp(k, "--lambda"))
-            o->lambda = atof(v);
-        else if (!strcmp(k, "--noise"))
-            o->noise = atof(v);
-        else if (!strcmp(k, "--obs-per-factor"))
-            o->obs_per_factor = atoi(v);
-        else if (!strcmp(k, "--sweeps"))
-            o->sweeps = atoi(v);
-        else if (!strcmp(k, "--precision"))
-            o->precision = v[0];
-        else if (!strcmp(k, "--seed"))
-            o->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--device"))
-            o->device = v;
-        else if (!strcmp(k, "--check"))
-            o->check = atof(v);
-        else
-            return usage(stderr);
+        if (!strcmp(k, "--users")) bad = opt_int(&r, 1, 1000000, &o->users);
+        else if (!strcmp(k, "--items")) bad = opt_int(&r, 1, 1000000, &o->items);
+        else if (!strcmp(k, "--rank")) bad = opt_int(&r, 1, 1024, &o->rank);
+        else if (!strcmp(k, "--density")) bad = opt_double(&r, 1e-9, 1, &o->density);
+        else if (!strcmp(k, "--lambda")) bad = opt_double(&r, 0, 1e30, &o->lambda);
+        else if (!strcmp(k, "--noise")) bad = opt_double(&r, 0, 1e30, &o->noise);
+        else if (!strcmp(k, "--obs-per-factor")) bad = opt_int(&r, 1, 1000000, &o->obs_per_factor);
+        else if (!strcmp(k, "--sweeps")) bad = opt_int(&r, 1, 10000, &o->sweeps);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--seed")) {
+            uint64_t seed = 0;
+            bad = opt_u64(&r, &seed);
+            o->seed = seed;
+        } else if (!strcmp(k, "--device")) o->device = r.value;
+        else if (!strcmp(k, "--check")) bad = opt_double(&r, 0, 1e30, &o->check);
+        else bad = opt_bad(&r, "unknown option (bchol als --help)");
     }
-    if (o->users < 1 || o->items < 1 || o->rank < 1 || o->sweeps < 1 || o->obs_per_factor < 1 ||
-        !(o->density > 0 && o->density <= 1) || !(o->lambda >= 0) || !(o->noise >= 0) ||
-        (o->precision != 's' && o->precision != 'd'))
-        return usage(stderr);
+    if (bad || more < 0) return 2;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "cpu_peer.h"
 #include "cpu_topology.h"
+#include "options.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,13 +41,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bchol bench [options]\n"
-            "  --n LIST          sizes: a,b,c | a:b (doubling) | a:b:step   (default 4:512)\n"
-            "  --batch B         matrices per run (default 16384 for n <= 64, 3000 up to 256, 1000 above)\n"
+            "  --n LIST          sizes in [1, 46340]: a,b,c | a:b (doubling) | a:b:step, at most 256\n"
+            "                    (default 4:512)\n"
+            "  --batch B         matrices per run, 1 to 2^40, capped to what the device holds\n"
+            "                    (default 16384 for n <= 64, 3000 up to 256, 1000 above)\n"
             "  --precision s|d   (default s)\n"
             "  --uplo L|U        (default L)\n"
             "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU, else CPU)\n"
-            "  --reps R          timed runs per size, the median is reported (default 10)\n"
-            "  --warmup W        untimed runs first (default 2)\n"
+            "  --reps R          timed runs per size, 1 to 10000; the median is reported (default 10)\n"
+            "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
             "  --compare lapack  also run one LAPACKE potrf per matrix in an OpenMP loop\n"
             "  --ib IB --tbc T --rpt R --shape fixed|shrink   fused-kernel parameters: without\n"
             "                    --variant they select fused; with a list, they apply to its fused\n"
@@ -64,6 +67,8 @@ static void usage(FILE *f)
 
 static int parse(int argc, char **argv, bench_options *o)
 {
+    static const char *const flags[] = {"--explain", NULL};
+    static const char *const shapes[] = {"fixed", "shrink", NULL};
     memset(o, 0, sizeof *o);
     o->precision = 's';
     o->uplo = 'L';
@@ -72,67 +77,46 @@ static int parse(int argc, char **argv, bench_options *o)
     o->nsizes = util_parse_sizes("4:512", o->sizes, MAX_SIZES);
     o->nvariants = 1;
     o->variants[0] = BCHOL_VARIANT_AUTO;
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
+    opt_reader r;
+    int more, bad = 0, w;
+    opt_begin(&r, "bench", argc, argv, flags);
+    while (!bad && (more = opt_next(&r)) > 0) {
+        const char *k = r.key, *v = r.value;
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
-        if (!strcmp(k, "--explain")) {
-            o->explain = 1;
-            continue;
-        }
-        const char *v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v) {
-            fprintf(stderr, "bchol bench: %s needs a value\n", k);
-            return -1;
-        }
-        if (!strcmp(k, "--n")) {
-            if ((o->nsizes = util_parse_sizes(v, o->sizes, MAX_SIZES)) <= 0) {
-                fprintf(stderr, "bchol bench: bad size list \"%s\"\n", v);
-                return -1;
-            }
-        } else if (!strcmp(k, "--batch")) o->batch = atoll(v);
-        else if (!strcmp(k, "--precision")) o->precision = v[0];
-        else if (!strcmp(k, "--uplo")) o->uplo = v[0];
+        if (!strcmp(k, "--explain")) o->explain = 1;
+        else if (!strcmp(k, "--n")) bad = opt_sizes(&r, 1, OPT_MAX_N, o->sizes, MAX_SIZES, &o->nsizes);
+        else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
+        else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
+        else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
         else if (!strcmp(k, "--device")) o->device = v;
-        else if (!strcmp(k, "--reps")) o->reps = atoi(v);
-        else if (!strcmp(k, "--warmup")) o->warmup = atoi(v);
+        else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
+        else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
         else if (!strcmp(k, "--compare")) {
-            if (strcmp(v, "lapack")) {
-                fprintf(stderr, "bchol bench: --compare takes \"lapack\"\n");
-                return -1;
-            }
+            static const char *const peers[] = {"lapack", NULL};
+            bad = opt_word(&r, peers) < 0;
             o->compare = 1;
-        } else if (!strcmp(k, "--ib")) o->prm.ib = atoi(v);
-        else if (!strcmp(k, "--tbc")) o->prm.tbc = atoi(v);
-        else if (!strcmp(k, "--rpt")) o->prm.rpt = atoi(v);
-        else if (!strcmp(k, "--shape")) o->prm.shape = !strcmp(v, "fixed") ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
-        else if (!strcmp(k, "--variant")) {
-            if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0) {
-                fprintf(stderr, "bchol bench: --variant takes fused, separate, interleaved, auto or a list of them\n");
-                return -1;
-            }
+        } else if (!strcmp(k, "--ib")) bad = opt_int(&r, 1, 32, &o->prm.ib);
+        else if (!strcmp(k, "--tbc")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.tbc);
+        else if (!strcmp(k, "--rpt")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.rpt);
+        else if (!strcmp(k, "--shape")) {
+            bad = (w = opt_word(&r, shapes)) < 0;
+            o->prm.shape = w == 0 ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
+        } else if (!strcmp(k, "--variant")) {
+            if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0)
+                bad = opt_bad(&r, "takes fused, separate, interleaved, auto or a list of them");
             o->variant_given = 1;
-        } else if (!strcmp(k, "--nb")) o->prm.nb = atoi(v);
-        else if (!strcmp(k, "--pb")) o->prm.pb = atoi(v);
+        } else if (!strcmp(k, "--nb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.nb);
+        else if (!strcmp(k, "--pb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.pb);
         else if (!strcmp(k, "--gemm")) {
-            if ((o->prm.gemm = bench_parse_gemm(v)) < 0) {
-                fprintf(stderr, "bchol bench: --gemm takes own or clblast\n");
-                return -1;
-            }
-        } else if (!strcmp(k, "--tile")) o->prm.tile = atoi(v);
-        else if (!strcmp(k, "--gb")) o->prm.gb = atoi(v);
-        else {
-            fprintf(stderr, "bchol bench: unknown option %s\n", k);
-            return -1;
-        }
+            if ((o->prm.gemm = bench_parse_gemm(v)) < 0) bad = opt_bad(&r, "takes own or clblast");
+        } else if (!strcmp(k, "--tile")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.tile);
+        else if (!strcmp(k, "--gb")) bad = opt_int(&r, 1, 1 << 24, &o->prm.gb);
+        else bad = opt_bad(&r, "unknown option (bchol bench --help)");
     }
-    if ((o->precision != 's' && o->precision != 'd') || (o->uplo != 'L' && o->uplo != 'U') ||
-        o->reps < 1 || o->warmup < 0 || o->batch < 0) {
-        usage(stderr);
-        return -1;
-    }
+    if (bad || more < 0) return -1;
     /* A variant's own parameters select that variant: silently running auto (which may
      * dispatch elsewhere) would time something the user did not ask for. */
     const int fused = o->prm.ib || o->prm.tbc || o->prm.rpt || o->prm.shape;
@@ -204,28 +188,44 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     if (o->prm.gb > 0) used.gb = o->prm.gb;
     bench_params_text(&used, row->params, sizeof row->params);
 
+    if (per > dev.max_alloc) {
+        fprintf(stderr, "bchol bench: n = %d: one matrix exceeds the device's largest allocation "
+                        "(%llu bytes)\n", n, (unsigned long long)dev.max_alloc);
+        return -1;
+    }
     size_t bytes = (size_t)batch * per;
-    void *a = malloc(bytes ? bytes : 1), *f = malloc(bytes ? bytes : 1);
+    void *a = malloc(bytes), *f = malloc(bytes);
     int *info = malloc((size_t)batch * sizeof *info);
     if (!a || !f || !info) {
         fprintf(stderr, "bchol bench: out of host memory for n = %d\n", n);
+        free(a);
+        free(f);
+        free(info);
         return -1;
     }
     util_rng rng;
     util_rng_seed(&rng, (uint64_t)n);
     for (long long b = 0; b < batch; b++) util_spd_fast((char *)a + (size_t)b * per, dbl, n, n, &rng);
 
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     cl_context cl = bchol_context_cl_context(ctx);
     cl_command_queue q = bchol_context_queue(ctx);
     cl_mem d0 = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a, &err);
     cl_mem dA = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
     cl_mem dI = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)batch * sizeof(int), NULL, &err);
-    if (!d0 || !dA || !dI) {
-        fprintf(stderr, "bchol bench: device buffers for n = %d: OpenCL error %d\n", n, err);
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    if (!d0 || !dA || !dI || !times) {
+        if (!times) fprintf(stderr, "bchol bench: out of host memory for n = %d\n", n);
+        else fprintf(stderr, "bchol bench: device buffers for n = %d: OpenCL error %d\n", n, err);
+        cl_mem made[] = {d0, dA, dI};
+        for (int i = 0; i < 3; i++)
+            if (made[i]) clReleaseMemObject(made[i]);
+        free(times);
+        free(a);
+        free(f);
+        free(info);
         return -1;
     }
-    double *times = malloc((size_t)o->reps * sizeof *times);
     bchol_status st = BCHOL_SUCCESS;
     bchol_context_set_timing(ctx, 1);
     for (int r = 0; r < o->warmup + o->reps && !st; r++) {
@@ -294,7 +294,8 @@ int cmd_bench(int argc, char **argv)
         if (!strcmp(argv[i], "--variant") && !strcmp(argv[i + 1], "interleaved"))
             return bench_interleaved(argc, argv);
     bench_options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.compare && !cpu_peer_available()) {
         fprintf(stderr, "bchol bench: built without LAPACKE/OpenMP; --compare lapack is unavailable\n");
         return 2;

@@ -16,6 +16,7 @@
  */
 #include "bchol_util.h"
 #include "commands.h"
+#include "options.h"
 #include "tune.h"
 
 #include <errno.h>
@@ -65,7 +66,7 @@ static void usage(FILE *f)
             "                      (FILE.lock beside it, naming its pid, while it runs)\n"
             "  --resume            continue FILE: measured configurations are skipped, options not\n"
             "                      given take the values recorded in it (also fine if FILE is missing)\n"
-            "  --n LIST            sizes: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
+            "  --n LIST            sizes in [1, 46340]: a,b,c | a:b (doubling) | a:b:step (default: GPUs\n"
             "                      4,8,12,16,24,32,48,64,96,128,192,256,384,512; CPUs 4,8,16,32,64,128)\n"
             "  --precision s|d|sd  (default sd, s on devices without fp64)\n"
             "  --variants LIST     variants to sweep, comma-separated (default: every one at the\n"
@@ -76,14 +77,15 @@ static void usage(FILE *f)
             "                      entries), separate n >= 32; vbatched, timed on orders uniform\n"
             "                      in [1, n], where fused fits; solve, the substitution solve\n"
             "                      of potrs/posv, at each --nrhs)\n"
-            "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c\n"
+            "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
             "                      (default 1,16); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
-            "  --batch B           matrices per run (default: bench's, 16384 up to n = 64, 3000 up to 256, 1000 above)\n"
-            "  --reps R            timed runs per configuration (default 5)\n"
+            "  --batch B           matrices per run, 1 to 2^40 (default or 0: bench's, 16384 up to n = 64,\n"
+            "                      3000 up to 256, 1000 above)\n"
+            "  --reps R            timed runs per configuration, 1 to 10000 (default 5)\n"
             "  --statistic S       which of them counts: median (default) or min (the fastest run,\n"
             "                      steadier on a machine shared with other work)\n"
-            "  --warmup W          untimed runs first, the first one verified (default 1)\n"
+            "  --warmup W          untimed runs first, the first one verified, 1 to 10000 (default 1)\n"
             "  --fraction F        measure a seeded random fraction F of each size's configurations\n"
             "                      (default 1: exhaustive); the defaults are always measured\n"
             "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
@@ -334,7 +336,7 @@ static int parse(int argc, char **argv, tune_options *o)
         const char *k = argv[i];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             usage(stdout);
-            exit(0);
+            return 1;
         }
         if (!strcmp(k, "--resume")) {
             o->resume = 1;
@@ -1066,7 +1068,8 @@ int cmd_tune(int argc, char **argv)
     /* the hidden mode of the build processes (tune_prebuild.c) */
     if (argc > 1 && !strcmp(argv[1], "--build-server")) return tune_build_server(argc - 1, argv + 1);
     tune_options o;
-    if (parse(argc, argv, &o)) return 2;
+    const int parsed = parse(argc, argv, &o);
+    if (parsed) return parsed > 0 ? 0 : 2;
     if (o.report) return tune_report(o.report, o.against);
     int held;
     char why[600];

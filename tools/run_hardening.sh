@@ -7,7 +7,8 @@
 #   tsan      ThreadSanitizer build of the concurrency tests, run
 #   valgrind  memcheck on a small subset of the main build
 #   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 20) from its corpus,
-#             all at once; fuzz_tuning (the tuning-file loader, no device) for half of that
+#             all at once; fuzz_tuning (the tuning-file loader, no device) for half of that,
+#             fuzz_options (the command's option reader) $BCHOL_FUZZ_OPTIONS_SECONDS (10)
 # Arguments: the steps to run (default: all four). Suppressions: tools/hardening/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -114,6 +115,8 @@ for step in $STEPS; do
       name=$(basename "$1")
       # the tuning-file loader builds no kernels: some 1700 inputs a second on one core
       [ "$name" != fuzz_tuning ] || seconds=$(((seconds + 1) / 2))
+      # the option reader's target runs no OpenCL and covers its grammar in seconds
+      [ "$name" != fuzz_options ] || seconds=${BCHOL_FUZZ_OPTIONS_SECONDS:-10}
       local work
       seed_cache "$MAIN/pocl-cache/$name"
       for try in 1 2; do
@@ -140,7 +143,7 @@ for step in $STEPS; do
       name=$(basename "$target")
       # BCHOL_FUZZ_TARGETS: the targets to run (default: all)
       [ -z "${BCHOL_FUZZ_TARGETS:-}" ] || [[ " $BCHOL_FUZZ_TARGETS " == *" $name "* ]] || continue
-      echo "fuzz: $name for ${BCHOL_FUZZ_SECONDS:-20} s"
+      echo "fuzz: $name"
       fuzz_one "$target" "$logs/$name" &
       pids="$pids $!" names="$names $name"
     done

@@ -80,8 +80,9 @@ int util_spd_case(void *a, int dbl, char uplo, int n, int lda, util_rng *r, int 
 double util_median(double *v, int n);
 
 /*
- * Parses a list of sizes: "a,b,c", "a:b" (a, 2a, 4a, ... up to b) or "a:b:s" (step s).
- * Returns the count (at most max) or -1 if malformed.
+ * Parses a list of sizes in [0, 2^20]: "a,b,c", "a:b" (a, 2a, 4a, ... up to b) or "a:b:s"
+ * (step s). Returns the count or -1 if malformed, out of range or longer than max (the
+ * command's options go through options.h, which says which).
  */
 int util_parse_sizes(const char *text, int *out, int max);
 
@@ -141,8 +142,9 @@ static inline long long util_bench_batch(int n) { return n <= 64 ? 16384 : n <= 
  * keep the batch and a pristine copy). */
 static inline long long util_fit_batch(long long batch, uint64_t per, uint64_t max_alloc, uint64_t global_mem)
 {
-    if (per && (uint64_t)batch * per > max_alloc) batch = (long long)(max_alloc / per);
-    if (per && (uint64_t)batch * per * 2 > global_mem / 2) batch = (long long)(global_mem / 4 / per);
+    /* divided, not multiplied: batch * per wrapped for --batch 2^58 and passed the cap */
+    if (per && (uint64_t)batch > max_alloc / per) batch = (long long)(max_alloc / per);
+    if (per && (uint64_t)batch > global_mem / 4 / per) batch = (long long)(global_mem / 4 / per);
     return batch;
 }
 

@@ -1,4 +1,5 @@
 #include "bchol_util.h"
+#include "options.h"
 
 #include <float.h>
 #include <math.h>
@@ -177,28 +178,8 @@ double util_median(double *v, int n)
 
 int util_parse_sizes(const char *text, int *out, int max)
 {
-    int a, b, s, used = 0, count = 0;
-    if (sscanf(text, "%d:%d:%d%n", &a, &b, &s, &used) == 3 && !text[used]) {
-        if (a < 0 || b < a || s <= 0) return -1;
-        for (int v = a; v <= b && count < max; v += s) out[count++] = v;
-        return count;
-    }
-    if (sscanf(text, "%d:%d%n", &a, &b, &used) == 2 && !text[used]) {
-        if (a <= 0 || b < a) return -1;
-        for (long v = a; v <= b && count < max; v *= 2) out[count++] = (int)v;
-        return count;
-    }
-    const char *p = text;
-    while (*p && count < max) {
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 0 || v > 1 << 20) return -1;
-        out[count++] = (int)v;
-        p = end;
-        if (*p == ',') p++;
-        else if (*p) return -1;
-    }
-    return count;
+    const char *why;
+    return opt_parse_list(text, 0, 1 << 20, out, max, &why);
 }
 
 int util_spd_case(void *a, int dbl, char uplo, int n, int lda, util_rng *r, int kind, long long salt)

@@ -1,0 +1,73 @@
+/* How a call uses its buffers, checked against what OpenCL lets us query: a kernel may
+ * write only a buffer not made CL_MEM_READ_ONLY and read only one not made
+ * CL_MEM_WRITE_ONLY, and no two arguments may share bytes where one of them is written
+ * (the same buffer, or sub-buffers of one, with overlapping ranges): the kernels assume
+ * they do not alias, so A and info in one buffer gave info the bits of the factor. */
+#include "internal.h"
+
+#include <stdio.h>
+
+typedef struct {
+    cl_mem root;   /* the buffer itself, or a sub-buffer's parent */
+    uint64_t a, b; /* bytes [a, b) of root */
+} placed;
+
+static bchol_status query(const bchol_context *ctx, const char *routine, const bchol_buffer_use *u,
+                          cl_mem_info what, size_t size, void *value)
+{
+    cl_int err = clGetMemObjectInfo(u->buffer, what, size, value, NULL);
+    if (!err) return BCHOL_SUCCESS;
+    char where[160];
+    snprintf(where, sizeof where, "%s: argument %d (%s): clGetMemObjectInfo", routine, u->pos,
+             u->name);
+    return bchol__fail_cl(ctx, err, where);
+}
+
+bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *routine,
+                                      const bchol_buffer_use *use, int count)
+{
+    placed at[BCHOL__MAX_BUFFER_USES];
+    bchol_status st;
+    if (count > BCHOL__MAX_BUFFER_USES) count = BCHOL__MAX_BUFFER_USES;
+    for (int i = 0; i < count; i++) {
+        const bchol_buffer_use *u = &use[i];
+        cl_mem_flags flags = 0;
+        cl_mem parent = NULL;
+        size_t origin = 0, size = 0;
+        at[i].root = NULL;
+        if (!u->buffer) continue;
+        if ((st = query(ctx, routine, u, CL_MEM_FLAGS, sizeof flags, &flags)) ||
+            (st = query(ctx, routine, u, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent)) ||
+            (st = query(ctx, routine, u, CL_MEM_OFFSET, sizeof origin, &origin)) ||
+            (st = query(ctx, routine, u, CL_MEM_SIZE, sizeof size, &size)))
+            return st;
+        if ((u->access & BCHOL__WRITE) && (flags & CL_MEM_READ_ONLY))
+            return bchol__fail(ctx, u->bad,
+                               "%s: argument %d (%s) is CL_MEM_READ_ONLY; the call writes it",
+                               routine, u->pos, u->name);
+        if ((u->access & BCHOL__READ) && (flags & CL_MEM_WRITE_ONLY))
+            return bchol__fail(ctx, u->bad,
+                               "%s: argument %d (%s) is CL_MEM_WRITE_ONLY; the call reads it",
+                               routine, u->pos, u->name);
+        at[i].root = parent ? parent : u->buffer;
+        at[i].a = (uint64_t)origin + u->begin;
+        at[i].b = (uint64_t)origin + (u->end ? u->end : (uint64_t)size);
+    }
+    /* Each argument against the earlier ones; the later argument is named as the bad one. */
+    for (int j = 0; j < count; j++)
+        for (int i = 0; i < j; i++) {
+            if (!at[i].root || at[i].root != at[j].root) continue;
+            if (!((use[i].access | use[j].access) & BCHOL__WRITE)) continue;
+            if (at[i].a >= at[j].b || at[j].a >= at[i].b) continue;
+            return bchol__fail(ctx, use[j].bad,
+                               "%s: argument %d (%s) overlaps argument %d (%s): bytes [%llu, %llu) "
+                               "and [%llu, %llu) of one buffer, and the call writes %s",
+                               routine, use[j].pos, use[j].name, use[i].pos, use[i].name,
+                               (unsigned long long)at[j].a, (unsigned long long)at[j].b,
+                               (unsigned long long)at[i].a, (unsigned long long)at[i].b,
+                               (use[i].access & use[j].access & BCHOL__WRITE) ? "both"
+                               : (use[j].access & BCHOL__WRITE)               ? use[j].name
+                                                                              : use[i].name);
+        }
+    return BCHOL_SUCCESS;
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The bchol command's options: every bad value is refused before any device work with
+# exit status 2 and one line on stderr that names the option; good ones still run.
+# Usage: test_cli_options.sh path/to/bchol
+bchol=$1
+failures=0
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+
+# refuse EXPECTED-TEXT ARGS...: status 2, one line, naming what it should
+refuse() {
+    want=$1
+    shift
+    "$bchol" "$@" >/dev/null 2>"$err"
+    rc=$?
+    lines=$(wc -l <"$err")
+    if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qF -- "$want" "$err"; then
+        echo "FAILED: bchol $* -> status $rc, $lines line(s): $(cat "$err")"
+        failures=$((failures + 1))
+    else
+        echo "ok: bchol $*: $(cat "$err")"
+    fi
+}
+
+refuse '--n "0"' bench --n 0
+refuse '--n "1:2147483647:1000000000"' bench --n 1:2147483647:1000000000
+refuse '--n "1:99999999999999999999"' bench --n 1:99999999999999999999
+refuse '--n "4,,8"' bench --n 4,,8
+refuse '--n "1:100000:1"' bench --n 1:100000:1
+refuse '--batch "288230376151711744"' bench --batch 288230376151711744
+refuse '--batch "abc"' bench --batch abc
+refuse '--batch "12x"' bench --batch 12x
+refuse '--precision "dx"' bench --precision dx
+refuse '--uplo "Lower"' bench --uplo Lower
+refuse '--shape "triangle"' bench --shape triangle
+refuse '--ib "-3"' bench --ib -3
+refuse '--reps "99999999999"' bench --reps 99999999999
+refuse '--warmup "-1"' bench --warmup -1
+refuse '--n needs a value' bench --explain --n
+refuse 'unknown option' bench --frobnicate 1
+refuse '--nrhs "99999999999"' bench --solve --nrhs 99999999999
+refuse '--nrhs "0"' bench --solve --nrhs 0
+refuse '--nrhs "1,2,x"' bench --solve --nrhs 1,2,x
+refuse '--variant "blocked"' bench --solve --variant blocked
+refuse '--explain' bench --variant interleaved --explain
+refuse '--looking "left,,top"' bench --variant interleaved --looking left,,top
+refuse '--figure "14"' bench --variant interleaved --figure 14
+refuse '--order "index,,steps"' bench --vbatched --order index,,steps
+refuse '--tbc "65"' bench --vbatched --tbc 65
+refuse '--seed "-1"' bench --vbatched --seed -1
+refuse '--dist "mix"' bench --solve --vbatched --dist mix
+refuse '--nrhs "1,2,x"' tune --nrhs 1,2,x
+refuse '--reps "0"' tune --reps 0
+refuse '--fraction "2"' tune --fraction 2
+refuse '--max-minutes "soon"' tune --max-minutes soon
+refuse '--probe-between ""' tune --probe-between ""
+refuse '--users "1e3"' als --users 1e3
+refuse '--density "0"' als --density 0
+refuse 'is not an option' als users
+
+# the limits are in the help, and good options still run (one small size, one run)
+for h in "bench" "bench --solve" "bench --vbatched" "bench --solve --vbatched" \
+         "bench --variant interleaved" "tune"; do
+    # shellcheck disable=SC2086
+    if ! "$bchol" $h --help | grep -q "10000"; then
+        echo "FAILED: bchol $h --help does not state the limit of --reps"
+        failures=$((failures + 1))
+    fi
+done
+if ! "$bchol" bench --n 4,8 --batch 5 --reps 1 --warmup 0 >/dev/null; then
+    echo "FAILED: bchol bench --n 4,8 --batch 5 --reps 1 --warmup 0"
+    failures=$((failures + 1))
+fi
+if ! "$bchol" bench --solve --n 4 --nrhs 2 --batch 3 --reps 1 --warmup 0 >/dev/null; then
+    echo "FAILED: bchol bench --solve --n 4 --nrhs 2 --batch 3 --reps 1 --warmup 0"
+    failures=$((failures + 1))
+fi
+echo "$failures failed"
+[ "$failures" -eq 0 ]
