@@ -49,11 +49,13 @@ refuse '--order "index,,steps"' bench --vbatched --order index,,steps
 refuse '--tbc "65"' bench --vbatched --tbc 65
 refuse '--seed "-1"' bench --vbatched --seed -1
 refuse '--dist "mix"' bench --solve --vbatched --dist mix
-refuse '--nrhs "1,2,x"' tune --nrhs 1,2,x
-refuse '--reps "0"' tune --reps 0
-refuse '--fraction "2"' tune --fraction 2
-refuse '--max-minutes "soon"' tune --max-minutes soon
-refuse '--probe-between ""' tune --probe-between ""
+# bchol tune checks its options with the validation it applies to a resumed file's
+# settings (tools/cmd_tune.c, set_option): the same rule, its own wording
+refuse '--nrhs takes a list of counts in 1..1048576, not "1,2,x"' tune --nrhs 1,2,x
+refuse '--reps takes an integer in 1..10000, not "0"' tune --reps 0
+refuse '--fraction takes a number in (0, 1], not "2"' tune --fraction 2
+refuse '--max-minutes takes minutes >= 0, not "soon"' tune --max-minutes soon
+refuse '--probe-between takes 0 to 64 configurations per end, not ""' tune --probe-between ""
 refuse '--users "1e3"' als --users 1e3
 refuse '--density "0"' als --density 0
 refuse 'is not an option' als users

@@ -43,6 +43,11 @@ int main(void)
     /* big holds any of the calls' data; tiny none */
     cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1 << 16, NULL, NULL);
     cl_mem tiny = clCreateBuffer(cl, CL_MEM_READ_WRITE, 8, NULL, NULL);
+    /* a valid call writes no buffer another argument uses: B, info and the vbatched arrays
+     * get their own */
+    cl_mem bB = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1 << 16, NULL, NULL);
+    cl_mem bI = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1 << 16, NULL, NULL);
+    cl_mem bV = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1 << 16, NULL, NULL);
     const bchol_params prm = {0};
     const bchol_solve_params sp = {0};
     const bchol_vbatched_params vp = {{0}, BCHOL_ETM_DEFAULT, BCHOL_SCHEDULE_DEFAULT, 0,
@@ -63,28 +68,28 @@ int main(void)
         bchol_dpotrf_batched(ctx, 'L', N, tiny, 0, N, SA, BATCH, big, &ev));
     DEV("dpotrf_batched info NULL", BCHOL_ERR_INFO, "(info)",
         bchol_dpotrf_batched(ctx, 'L', N, big, 0, N, SA, BATCH, NULL, &ev));
-    DEV("dpotrf_batched valid", NO, "double", bchol_dpotrf_batched(ctx, 'L', N, big, 0, N, SA, BATCH, big, &ev));
+    DEV("dpotrf_batched valid", NO, "double", bchol_dpotrf_batched(ctx, 'L', N, big, 0, N, SA, BATCH, bI, &ev));
     DEV("dpotrf_batched batch 0", NO, NULL, bchol_dpotrf_batched(ctx, 'L', N, NULL, 0, N, SA, 0, NULL, &ev));
     DEV("dpotrf_batched_ex A NULL", BCHOL_ERR_A, "(A)",
         bchol_dpotrf_batched_ex(ctx, &prm, 'U', N, NULL, 0, N, SA, BATCH, big, &ev));
     DEV("dpotrf_batched_ex valid", NO, NULL,
-        bchol_dpotrf_batched_ex(ctx, &prm, 'U', N, big, 0, N, SA, BATCH, big, &ev));
+        bchol_dpotrf_batched_ex(ctx, &prm, 'U', N, big, 0, N, SA, BATCH, bI, &ev));
     DEV("dpotrs_batched B too small", BCHOL_ERR_B_SIZE, "(B)",
         bchol_dpotrs_batched(ctx, 'L', N, K, big, 0, N, SA, tiny, 0, N, SB, BATCH, &ev));
     DEV("dpotrs_batched valid", NO, NULL,
-        bchol_dpotrs_batched(ctx, 'L', N, K, big, 0, N, SA, big, 0, N, SB, BATCH, &ev));
+        bchol_dpotrs_batched(ctx, 'L', N, K, big, 0, N, SA, bB, 0, N, SB, BATCH, &ev));
     DEV("dpotrs_batched_ex A NULL", BCHOL_ERR_A, "(A)",
         bchol_dpotrs_batched_ex(ctx, &sp, 'L', N, K, NULL, 0, N, SA, big, 0, N, SB, BATCH, &ev));
     DEV("dposv_batched info too small", BCHOL_ERR_INFO_SIZE, "(info)",
         bchol_dposv_batched(ctx, 'L', N, K, big, 0, N, SA, big, 0, N, SB, BATCH, tiny, &ev));
     DEV("dposv_batched valid", NO, NULL,
-        bchol_dposv_batched(ctx, 'L', N, K, big, 0, N, SA, big, 0, N, SB, BATCH, big, &ev));
+        bchol_dposv_batched(ctx, 'L', N, K, big, 0, N, SA, bB, 0, N, SB, BATCH, bI, &ev));
 
     /* interleaved, and the conversions */
     DEV("dpotrf_interleaved A too small", BCHOL_ERR_A_SIZE, "(A)",
         bchol_dpotrf_interleaved(ctx, 'L', N, tiny, BATCH, 2, big, &ev));
     DEV("dpotrf_interleaved valid", NO, NULL,
-        bchol_dpotrf_interleaved(ctx, 'L', N, big, BATCH, 2, big, &ev));
+        bchol_dpotrf_interleaved(ctx, 'L', N, big, BATCH, 2, bI, &ev));
     DEV("dpotrf_interleaved batch 0", NO, NULL,
         bchol_dpotrf_interleaved(ctx, 'L', N, NULL, 0, 2, NULL, &ev));
     DEV("dpotrf_interleaved_ex info NULL", BCHOL_ERR_INFO, "(info)",
@@ -92,14 +97,14 @@ int main(void)
     DEV("dpotrs_interleaved B NULL", BCHOL_ERR_B, "(B)",
         bchol_dpotrs_interleaved(ctx, 'L', N, K, big, NULL, BATCH, 2, &ev));
     DEV("dpotrs_interleaved_ex valid", NO, NULL,
-        bchol_dpotrs_interleaved_ex(ctx, &sp, 'L', N, K, big, big, BATCH, 2, &ev));
+        bchol_dpotrs_interleaved_ex(ctx, &sp, 'L', N, K, big, bB, BATCH, 2, &ev));
     DEV("dposv_interleaved info NULL", BCHOL_ERR_INFO, "(info)",
         bchol_dposv_interleaved(ctx, 'L', N, K, big, big, BATCH, 2, NULL, &ev));
     DEV("dposv_interleaved_ex valid", NO, NULL,
-        bchol_dposv_interleaved_ex(ctx, &prm, 'L', N, K, big, big, BATCH, 2, big, &ev));
+        bchol_dposv_interleaved_ex(ctx, &prm, 'L', N, K, big, bB, BATCH, 2, bI, &ev));
     DEV("dinterleave B too small", BCHOL_ERR_B_SIZE, "(B)",
         bchol_dinterleave(ctx, 'L', N, big, 0, N, SA, BATCH, tiny, 2, &ev));
-    DEV("dinterleave valid", NO, NULL, bchol_dinterleave(ctx, 'L', N, big, 0, N, SA, BATCH, big, 2, &ev));
+    DEV("dinterleave valid", NO, NULL, bchol_dinterleave(ctx, 'L', N, big, 0, N, SA, BATCH, bB, 2, &ev));
     DEV("ddeinterleave A NULL", BCHOL_ERR_A, "(A)",
         bchol_ddeinterleave(ctx, 'L', N, big, BATCH, 2, NULL, 0, N, SA, &ev));
     DEV("dinterleave_rhs Bi NULL", BCHOL_ERR_B, "(Bi)",
@@ -107,13 +112,13 @@ int main(void)
     DEV("ddeinterleave_rhs B too small", BCHOL_ERR_B_SIZE, "(B)",
         bchol_ddeinterleave_rhs(ctx, N, K, big, BATCH, 2, tiny, 0, N, SB, &ev));
     DEV("ddeinterleave_rhs valid", NO, NULL,
-        bchol_ddeinterleave_rhs(ctx, N, K, big, BATCH, 2, big, 0, N, SB, &ev));
+        bchol_ddeinterleave_rhs(ctx, N, K, big, BATCH, 2, bB, 0, N, SB, &ev));
 
     /* variable sizes: the arrays' buffers are arguments, their entries the device's */
     DEV("dpotrf_vbatched n NULL", BCHOL_ERR_N_ARRAY, "(n)",
         bchol_dpotrf_vbatched(ctx, 'L', NULL, big, big, big, BATCH, big, &ev));
     DEV("dpotrf_vbatched valid", NO, NULL,
-        bchol_dpotrf_vbatched(ctx, 'L', big, big, big, big, BATCH, big, &ev));
+        bchol_dpotrf_vbatched(ctx, 'L', bV, bV, bV, big, BATCH, bI, &ev));
     DEV("dpotrf_vbatched_ex info too small", BCHOL_ERR_INFO_SIZE, "(info)",
         bchol_dpotrf_vbatched_ex(ctx, &vp, 'L', N, big, big, big, big, BATCH, tiny, &ev));
     DEV("dpotrs_vbatched B NULL", BCHOL_ERR_B, "(B)",
@@ -122,7 +127,7 @@ int main(void)
         bchol_dposv_vbatched_ex(ctx, &sp, 'L', N, K, big, big, big, big, tiny, big, big, big, BATCH,
                                 big, &ev));
     DEV("dposv_vbatched valid", NO, NULL,
-        bchol_dposv_vbatched(ctx, 'L', big, big, big, big, big, big, big, big, BATCH, big, &ev));
+        bchol_dposv_vbatched(ctx, 'L', bV, bV, bV, bV, bV, big, bV, bB, BATCH, bI, &ev));
     DEV("dposv_vbatched batch 0", NO, NULL,
         bchol_dposv_vbatched(ctx, 'L', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, &ev));
 
@@ -171,6 +176,9 @@ int main(void)
 
     clReleaseMemObject(big);
     clReleaseMemObject(tiny);
+    clReleaseMemObject(bB);
+    clReleaseMemObject(bI);
+    clReleaseMemObject(bV);
     bchol_context_destroy(ctx);
     if (failures) printf("%d FAILED\n", failures);
     return failures != 0;
