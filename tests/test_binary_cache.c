@@ -47,8 +47,7 @@ static char root[256], cache[512];
 static int warnings;
 static char last[1024];
 
-static void on_message(const char *message, void *user)
-{
+static void on_message(const char *message, void *user) {
     (void)user;
     warnings++;
     snprintf(last, sizeof last, "%s", message);
@@ -57,8 +56,7 @@ static void on_message(const char *message, void *user)
 
 /* Factors a float and a double batch (two programs, so two entries) on a new context;
  * returns the programs built from source during the run. */
-static long factor_batches(const char *what)
-{
+static long factor_batches(const char *what) {
     long before = shim_programs(0);
     bchol_context *ctx;
     bchol_status st = bchol_context_create(NULL, &ctx);
@@ -72,14 +70,15 @@ static long factor_batches(const char *what)
         int info[BATCH];
         util_rng r;
         util_rng_seed(&r, 17 + (uint64_t)dbl);
-        for (int b = 0; b < BATCH; b++) util_spd(a + (size_t)b * N * N * es, dbl, 'L', N, N, &r);
+        for (int b = 0; b < BATCH; b++)
+            util_spd(a + (size_t)b * N * N * es, dbl, 'L', N, N, &r);
         memcpy(f, a, count * es);
         st = dbl ? bchol_dpotrf_batched_host(ctx, 'L', N, (double *)f, N, N * N, BATCH, info)
                  : bchol_spotrf_batched_host(ctx, 'L', N, (float *)f, N, N * N, BATCH, info);
         CHECK(st == BCHOL_SUCCESS, "%s: %cpotrf: %s", what, dbl ? 'd' : 's', bchol_last_error(ctx));
         for (int b = 0; !st && b < BATCH; b++) {
-            double err = util_backward_error(a + (size_t)b * N * N * es,
-                                             f + (size_t)b * N * N * es, dbl, 'L', N, N);
+            double err = util_backward_error(a + (size_t)b * N * N * es, f + (size_t)b * N * N * es,
+                                             dbl, 'L', N, N);
             CHECK(info[b] == 0 && err < 10, "%s: %cpotrf matrix %d: info %d, backward error %g",
                   what, dbl ? 'd' : 's', b, info[b], err);
         }
@@ -91,8 +90,7 @@ static long factor_batches(const char *what)
 }
 
 /* The names of the cache's entries (*.bin), up to max; their count. */
-static int entries(char names[][64], int max)
-{
+static int entries(char names[][64], int max) {
     DIR *d = opendir(cache);
     int n = 0;
     struct dirent *e;
@@ -105,15 +103,13 @@ static int entries(char names[][64], int max)
     return n;
 }
 
-static void path_of(char *out, size_t size, const char *name)
-{
+static void path_of(char *out, size_t size, const char *name) {
     snprintf(out, size, "%s/%s", cache, name);
 }
 
 /* Every file of the cache is a private regular file holding an intact entry of the
  * build its name says, and no temporary file is left. */
-static void check_cache(const char *what)
-{
+static void check_cache(const char *what) {
     DIR *d = opendir(cache);
     struct dirent *e;
     int n = 0;
@@ -145,8 +141,7 @@ static void check_cache(const char *what)
     CHECK(n >= 2, "%s: %d entries in the cache, expected one per program", what, n);
 }
 
-static void setup(void)
-{
+static void setup(void) {
     snprintf(root, sizeof root, "%s/bchol-bc-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(root)) {
         perror("mkdtemp");
@@ -158,22 +153,19 @@ static void setup(void)
     setenv("BCHOL_TUNING_FILE", "off", 1); /* its warnings are not this test's */
 }
 
-static void cleanup(void)
-{
+static void cleanup(void) {
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd)) printf("could not remove %s\n", root);
 }
 
-static int mode_of(const char *path)
-{
+static int mode_of(const char *path) {
     struct stat st;
     return lstat(path, &st) ? -1 : (int)(st.st_mode & 07777);
 }
 
 /* Folders made 0700 and entries 0600 under umask 0; the next context builds nothing. */
-static void case_modes(void)
-{
+static void case_modes(void) {
     umask(0);
     factor_batches("first run");
     char path[600];
@@ -191,8 +183,7 @@ static void case_modes(void)
 }
 
 /* A folder others (or the group) may write is not used: no entry read or written. */
-static void case_shared_dir(void)
-{
+static void case_shared_dir(void) {
     factor_batches("filling the cache");
     char names[8][64];
     int n = entries(names, 8);
@@ -212,8 +203,7 @@ static void case_shared_dir(void)
 }
 
 /* Entries others may write, links and (as root) another user's entries are not loaded. */
-static void case_shared_entry(void)
-{
+static void case_shared_entry(void) {
     factor_batches("filling the cache");
     char names[8][64], path[1024], elsewhere[1024];
     int n = entries(names, 8);
@@ -246,14 +236,12 @@ static void case_shared_entry(void)
     }
 }
 
-static long file_size(const char *path)
-{
+static long file_size(const char *path) {
     struct stat st;
     return stat(path, &st) ? -1 : (long)st.st_size;
 }
 
-static void read_all(const char *path, unsigned char **data, size_t *size)
-{
+static void read_all(const char *path, unsigned char **data, size_t *size) {
     FILE *f = fopen(path, "rb");
     long s = file_size(path);
     *data = malloc(s > 0 ? (size_t)s : 1);
@@ -261,19 +249,22 @@ static void read_all(const char *path, unsigned char **data, size_t *size)
     if (f) fclose(f);
 }
 
-static void write_all(const char *path, const unsigned char *data, size_t size)
-{
+static void write_all(const char *path, const unsigned char *data, size_t size) {
     FILE *f = fopen(path, "wb");
     CHECK(f && fwrite(data, 1, size, f) == size && fclose(f) == 0, "writing %s", path);
 }
 
 /* Damaged and swapped entries: never loaded, rebuilt, replaced, results right. */
-static void case_tamper(void)
-{
-    static const char *const kinds[] = {"a byte of the binary flipped", "a byte of the header flipped",
-                                        "cut to half", "cut to the header", "empty",
-                                        "swapped with another entry", "headerless (old format)",
-                                        "one byte appended", "over the size cap"};
+static void case_tamper(void) {
+    static const char *const kinds[] = {"a byte of the binary flipped",
+                                        "a byte of the header flipped",
+                                        "cut to half",
+                                        "cut to the header",
+                                        "empty",
+                                        "swapped with another entry",
+                                        "headerless (old format)",
+                                        "one byte appended",
+                                        "over the size cap"};
     const int nkinds = (int)(sizeof kinds / sizeof kinds[0]);
     factor_batches("filling the cache");
     char names[8][64], path[1024];
@@ -291,13 +282,27 @@ static void case_tamper(void)
             unsigned char *d = data[i];
             size_t s = size[i];
             switch (k) {
-            case 0: d[BCHOL_CACHE_HEADER_BYTES + (s - BCHOL_CACHE_HEADER_BYTES) / 2] ^= 0x10; break;
-            case 1: d[20] ^= 1; break;
-            case 2: s /= 2; break;
-            case 3: s = BCHOL_CACHE_HEADER_BYTES; break;
-            case 4: s = 0; break;
-            case 5: d = data[(i + 1) % n], s = size[(i + 1) % n]; break;
-            case 6: d += BCHOL_CACHE_HEADER_BYTES, s -= BCHOL_CACHE_HEADER_BYTES; break;
+            case 0:
+                d[BCHOL_CACHE_HEADER_BYTES + (s - BCHOL_CACHE_HEADER_BYTES) / 2] ^= 0x10;
+                break;
+            case 1:
+                d[20] ^= 1;
+                break;
+            case 2:
+                s /= 2;
+                break;
+            case 3:
+                s = BCHOL_CACHE_HEADER_BYTES;
+                break;
+            case 4:
+                s = 0;
+                break;
+            case 5:
+                d = data[(i + 1) % n], s = size[(i + 1) % n];
+                break;
+            case 6:
+                d += BCHOL_CACHE_HEADER_BYTES, s -= BCHOL_CACHE_HEADER_BYTES;
+                break;
             }
             if (k == 7) {
                 FILE *f = fopen(path, "ab");
@@ -310,7 +315,8 @@ static void case_tamper(void)
             }
             CHECK(chmod(path, 0600) == 0, "chmod");
         }
-        for (int i = 0; i < n; i++) free(data[i]);
+        for (int i = 0; i < n; i++)
+            free(data[i]);
         long made = shim_programs(1);
         CHECK(factor_batches(kinds[k]) >= 2, "%s: not rebuilt", kinds[k]);
         CHECK(shim_programs(1) == made, "%s: a damaged entry reached the driver", kinds[k]);
@@ -322,8 +328,7 @@ static void case_tamper(void)
 }
 
 /* A FIFO as BCHOL_TUNING_FILE, *.json of BCHOL_TUNING_DIR, kernel files, cache entries. */
-static void case_fifo(const char *where, const char *kernels)
-{
+static void case_fifo(const char *where, const char *kernels) {
     char path[1024];
     alarm(120); /* a blocked open() ends the run: a failure, not a hung CI */
     if (!strcmp(where, "tuning_file")) {
@@ -331,14 +336,16 @@ static void case_fifo(const char *where, const char *kernels)
         CHECK(mkfifo(path, 0600) == 0, "mkfifo");
         setenv("BCHOL_TUNING_FILE", path, 1);
         factor_batches("FIFO as BCHOL_TUNING_FILE");
-        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings, last);
+        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings,
+              last);
     } else if (!strcmp(where, "tuning_dir")) {
         snprintf(path, sizeof path, "%s/a.json", root);
         CHECK(mkfifo(path, 0600) == 0, "mkfifo");
         unsetenv("BCHOL_TUNING_FILE");
         setenv("BCHOL_TUNING_DIR", root, 1);
         factor_batches("FIFO in BCHOL_TUNING_DIR");
-        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings, last);
+        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings,
+              last);
     } else if (!strcmp(where, "kernel_dir")) {
         /* every kernel file a FIFO: the first one read is refused */
         DIR *d = kernels ? opendir(kernels) : NULL;
@@ -374,7 +381,8 @@ static void case_fifo(const char *where, const char *kernels)
         long made = shim_programs(1);
         CHECK(factor_batches("FIFOs as entries") >= 2, "not rebuilt");
         CHECK(shim_programs(1) == made, "loaded");
-        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings, last);
+        CHECK(warnings == 1 && strstr(last, "not a regular file"), "%d warnings: %s", warnings,
+              last);
         check_cache("FIFOs replaced");
     } else {
         CHECK(0, "unknown FIFO case %s", where);
@@ -382,8 +390,7 @@ static void case_fifo(const char *where, const char *kernels)
     alarm(0);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: test_binary_cache <case> [kernel folder]\n");
         return 2;

@@ -30,8 +30,7 @@
 static char folder[256];
 static int folder_fd = -1;
 
-static void remove_folder(void)
-{
+static void remove_folder(void) {
     if (folder_fd >= 0) {
         unlinkat(folder_fd, "entry.bin", 0);
         close(folder_fd);
@@ -39,8 +38,7 @@ static void remove_folder(void)
     rmdir(folder);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     /* in memory where there is such a folder: on a disk, writing the file is most of the
@@ -57,8 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static const char other[] = "00112233445566778899aabbccddeeff";
 
-static int parses(const unsigned char *e, size_t n, const char *digest)
-{
+static int parses(const unsigned char *e, size_t n, const char *digest) {
     const unsigned char *bin;
     size_t len;
     char why[256];
@@ -69,8 +66,7 @@ static int parses(const unsigned char *e, size_t n, const char *digest)
     return !bad;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* 1. the input as an entry, against the digest its header names */
     char digest[33];
     if (size >= 48)
