@@ -25,10 +25,12 @@
  *    status naming it, and bchol_last_error() says which value was wrong and why.
  *  - Buffers: one the call writes (A of potrf/posv, B of the solves, info, the target of a
  *    layout conversion) must not be CL_MEM_READ_ONLY, one it reads not CL_MEM_WRITE_ONLY;
- *    and no two arguments may share bytes, in one buffer or in sub-buffers of one, where
- *    either is written. An argument's bytes run from its first to its last element (for a
- *    variable-size batch, A and B are the whole buffer). Otherwise the later argument's
- *    status (BCHOL_ERR_A, _B, _INFO, _N_ARRAY, ...) says which.
+ *    and no two arguments may share bytes of one buffer where either is written. An
+ *    argument's bytes run from its first to its last element (for a variable-size batch,
+ *    A and B are the whole buffer). Two different memory objects of one buffer (a buffer
+ *    and its sub-buffer, overlapping sub-buffers) may not be passed where either is
+ *    written, whichever bytes the call uses: OpenCL leaves that undefined. Otherwise the
+ *    later argument's status (BCHOL_ERR_A, _B, _INFO, _N_ARRAY, ...) says which.
  *  - Host forms: every array a call indexes (A + its last element, info + batch) must lie
  *    in the address space; a stride or offset that reaches past it is its argument's
  *    status (BCHOL_ERR_STRIDE_A/B, BCHOL_ERR_OFFSETS_A/B, or BCHOL_ERR_BATCH for info).

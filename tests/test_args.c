@@ -463,9 +463,11 @@ static void case_buffer_use(void)
     clGetDeviceInfo(bchol_context_device_id(ctx), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
                     &align_bits, NULL);
     const size_t align = align_bits / 8 > 4 ? align_bits / 8 : 4;
-    cl_mem parent = make_buffer(CL_MEM_READ_WRITE, 2 * align + 4 * N * N * BATCH, NULL);
+    /* sa: [0, align + the batch); si inside it; sfar at the first aligned byte past sa */
+    const size_t far = (align + 4 * N * N * BATCH + align - 1) / align * align;
+    cl_mem parent = make_buffer(CL_MEM_READ_WRITE, far + align, NULL);
     cl_buffer_region ra = {0, align + 4 * N * N * BATCH}, ri = {align, 4 * BATCH},
-                     rfar = {2 * align, 4 * BATCH};
+                     rfar = {far, 4 * BATCH};
     cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
     cl_mem sa = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &ra, &e1);
     cl_mem si = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &ri, &e2);
@@ -475,16 +477,17 @@ static void case_buffer_use(void)
         failures++;
         return;
     }
+    /* overlapping memory objects of one buffer: undefined in OpenCL whatever bytes are used */
     call("info a sub-buffer inside A's", 's', 'L', N, sa, 0, N, s, BATCH, si, BCHOL_ERR_INFO,
-         "overlaps argument 4 (A)");
+         "argument 9 (info) and argument 4 (A) are overlapping memory objects");
+    call("A's bytes apart from info's, the sub-buffers overlap", 's', 'L', N, sa,
+         (long long)(align / 4 + BATCH), N, s, 1, si, BCHOL_ERR_INFO, "overlapping memory objects");
     call("info the parent of A's sub-buffer", 's', 'L', N, sa, 0, N, s, BATCH, parent,
-         BCHOL_ERR_INFO, "overlaps");
-    /* A's matrices start at byte 2*align + 16: past the sub-buffer that holds info */
-    call("A and info in disjoint sub-buffers", 's', 'L', N, sa, (long long)(align / 4 + BATCH), N, s,
-         1, si, BCHOL_SUCCESS, NULL);
-    /* A's first matrix ends 4*N*N - 4 bytes into the sub-buffer at 2*align */
-    call("A overlapping a sub-buffer further on", 's', 'L', N, parent, (long long)(align / 2 - 1), N,
-         s, BATCH, sfar, BCHOL_ERR_INFO, "overlaps");
+         BCHOL_ERR_INFO, "overlapping memory objects");
+    call("A and info in disjoint sub-buffers", 's', 'L', N, sa, 0, N, s, BATCH, sfar, BCHOL_SUCCESS,
+         NULL);
+    call("A the parent of info's sub-buffer", 's', 'L', N, parent, 0, N, s, BATCH, sfar,
+         BCHOL_ERR_INFO, "overlapping memory objects");
 
     /* The other device forms share the check. */
     bchol_status st = bchol_spotrf_interleaved(ctx, 'L', N, A, BATCH, BATCH, A, NULL);
