@@ -32,6 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "test_skip.h"
+
 static int failures;
 
 #define CHECK(cond, ...)                                                                           \
@@ -394,6 +396,11 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: test_binary_cache <case> [kernel folder]\n");
         return 2;
+    }
+    /* each case factors a float and a double batch (two programs, two entries) */
+    if (test_no_fp64()) {
+        printf("skipped: no fp64 (the cases build a double program)\n");
+        return TEST_SKIP;
     }
     setup();
     const char *c = argv[1];

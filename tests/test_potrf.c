@@ -164,6 +164,13 @@ int main(int argc, char **argv)
         clReleaseMemObject(dA);
         clReleaseMemObject(dI);
     }
+    if (st == BCHOL_ERR_RESOURCES && prm.nb > 0 && strstr(bchol_last_error(ctx), "lower params->nb")) {
+        /* an explicit nb above the device's per-kernel work-group limit (Rusticl: 32) is
+         * refused by name, as bchol.h says; the case cannot run here */
+        printf("skipped: %s\n", bchol_last_error(ctx));
+        bchol_context_destroy(ctx);
+        return TEST_SKIP;
+    }
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
         return 1;
