@@ -26,6 +26,13 @@ static bchol_status query(const bchol_context *ctx, const char *routine, const b
     return bchol__fail_cl(ctx, err, where);
 }
 
+/* Which of two arguments sharing memory the call writes, for the message. */
+static const char *written(const bchol_buffer_use *a, const bchol_buffer_use *b)
+{
+    if (a->access & b->access & BCHOL__WRITE) return "both";
+    return (b->access & BCHOL__WRITE) ? b->name : a->name;
+}
+
 bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *routine,
                                       const bchol_buffer_use *use, int count)
 {
@@ -75,9 +82,7 @@ bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *rout
                                    routine, use[j].pos, use[j].name, use[i].pos, use[i].name,
                                    (unsigned long long)at[j].lo, (unsigned long long)at[j].hi,
                                    (unsigned long long)at[i].lo, (unsigned long long)at[i].hi,
-                                   (use[i].access & use[j].access & BCHOL__WRITE) ? "both"
-                                   : (use[j].access & BCHOL__WRITE)               ? use[j].name
-                                                                                  : use[i].name);
+                                   written(&use[i], &use[j]));
             if (at[i].a >= at[j].b || at[j].a >= at[i].b) continue;
             return bchol__fail(ctx, use[j].bad,
                                "%s: argument %d (%s) overlaps argument %d (%s): bytes [%llu, %llu) "
@@ -85,9 +90,7 @@ bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *rout
                                routine, use[j].pos, use[j].name, use[i].pos, use[i].name,
                                (unsigned long long)at[j].a, (unsigned long long)at[j].b,
                                (unsigned long long)at[i].a, (unsigned long long)at[i].b,
-                               (use[i].access & use[j].access & BCHOL__WRITE) ? "both"
-                               : (use[j].access & BCHOL__WRITE)               ? use[j].name
-                                                                              : use[i].name);
+                               written(&use[i], &use[j]));
         }
     return BCHOL_SUCCESS;
 }
