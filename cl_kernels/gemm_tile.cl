@@ -85,7 +85,7 @@ inline void gemm_tile_load(__local REAL *s, const int lds, __global const REAL *
 
 /* UNIFORM_LOOPS = 1: loops that hold barriers run to a bound fixed at build time (NB), not
  * to one read from memory (a variable-size batch's order): PoCL 5.0 factored wrong under
- * loops whose barriers' trip count came from a load (cl_kernels/README, backends/pocl.c).
+ * loops whose barriers' trip count came from a load (backends/pocl.c, docs/DEVELOPING.md).
  * The columns past K load as zeros, so the product is the same. */
 #ifndef UNIFORM_LOOPS
 #define UNIFORM_LOOPS 0

@@ -156,7 +156,7 @@ __kernel void potrf_panel(__global REAL *A, const ulong offset, const int lda,
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int rest = max(jb - kend, 0);
+        const int rest = jb - kend;
         if (active)
             for (int e = lid; e < rest * rest; e += PANEL_WG) {
                 const int r = kend + RECT_ROW(e, rest, rest), cc = kend + RECT_COL(e, rest, rest);

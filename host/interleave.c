@@ -132,9 +132,8 @@ typedef struct {
 /* The buffers of a copy that moves something (batch > 0, n > 0), in argument order. */
 static bchol_status check_copy_buffers(bchol_context *ctx, const char *routine, bchol_precision p,
                                        int to_interleaved, const positions *pos, int n, cl_mem A,
-                                       int64_t offset,
-                                       int lda, int64_t stride, int64_t batch, cl_mem B,
-                                       int64_t chunk)
+                                       int64_t offset, int lda, int64_t stride, int64_t batch,
+                                       cl_mem B, int64_t chunk)
 {
     bchol_status st;
     const size_t es = bchol__elem_size(p);
@@ -160,8 +159,7 @@ static bchol_status check_copy_buffers(bchol_context *ctx, const char *routine, 
     const bchol_buffer_use ub = {pos->b, "B", B, 0, span_b * es,
                                  to_interleaved ? BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_B};
     const bchol_buffer_use uses[] = {pos->a < pos->b ? ua : ub, pos->a < pos->b ? ub : ua};
-    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
-    return BCHOL_SUCCESS;
+    return bchol__check_buffer_uses(ctx, routine, uses, 2);
 }
 
 static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precision p, int to_interleaved,
@@ -195,8 +193,9 @@ static bchol_status copy(bchol_context *ctx, const char *routine, bchol_precisio
             return bchol__fail(ctx, BCHOL_ERR_CHUNK, "%s: argument %d (chunk = %lld) must be >= 1",
                                routine, k, (long long)chunk);
     }
-    if (batch > 0 && n > 0 && (st = check_copy_buffers(ctx, routine, p, to_interleaved, pos, n, A, offset, lda,
-                                                       stride, batch, B, chunk)))
+    if (batch > 0 && n > 0 &&
+        (st = check_copy_buffers(ctx, routine, p, to_interleaved, pos, n, A, offset, lda, stride,
+                                 batch, B, chunk)))
         return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;

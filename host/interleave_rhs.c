@@ -17,9 +17,9 @@ static const positions to_strided_pos = {7, 8, 9, 10, 5, 4, 6};
 
 /* The buffers of a copy that moves something (batch, n and nrhs > 0), in argument order. */
 static bchol_status check_rhs_buffers(bchol_context *ctx, const char *routine, bchol_precision p,
-                                      int to_interleaved, const positions *pos, int n, int nrhs, cl_mem B,
-                                      int64_t offset, int ldb, int64_t stride, int64_t batch,
-                                      cl_mem Bi, int64_t chunk)
+                                      int to_interleaved, const positions *pos, int n, int nrhs,
+                                      cl_mem B, int64_t offset, int ldb, int64_t stride,
+                                      int64_t batch, cl_mem Bi, int64_t chunk)
 {
     bchol_status st;
     const size_t es = bchol__elem_size(p);
@@ -45,8 +45,7 @@ static bchol_status check_rhs_buffers(bchol_context *ctx, const char *routine, b
     const bchol_buffer_use ui = {pos->bi, "Bi", Bi, 0, span_i * es,
                                  to_interleaved ? BCHOL__WRITE : BCHOL__READ, BCHOL_ERR_B};
     const bchol_buffer_use uses[] = {pos->b < pos->bi ? ub : ui, pos->b < pos->bi ? ui : ub};
-    if ((st = bchol__check_buffer_uses(ctx, routine, uses, 2))) return st;
-    return BCHOL_SUCCESS;
+    return bchol__check_buffer_uses(ctx, routine, uses, 2);
 }
 
 static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_precision p,
@@ -90,8 +89,8 @@ static bchol_status copy_rhs(bchol_context *ctx, const char *routine, bchol_prec
                                routine, k, (long long)chunk);
     }
     if (batch > 0 && n > 0 && nrhs > 0 &&
-        (st = check_rhs_buffers(ctx, routine, p, to_interleaved, pos, n, nrhs, B, offset, ldb, stride, batch, Bi,
-                                chunk)))
+        (st = check_rhs_buffers(ctx, routine, p, to_interleaved, pos, n, nrhs, B, offset, ldb,
+                                stride, batch, Bi, chunk)))
         return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
