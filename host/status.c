@@ -32,6 +32,17 @@ const char *bchol_status_string(bchol_status status)
     case BCHOL_ERR_OFFSETS_B: return "bad argument: offsets of B";
     case BCHOL_ERR_ARGUMENT: return "bad argument";
     case BCHOL_ERR_DEVICE_SPEC: return "bad argument: no device matches the device spec";
+    case BCHOL_ERR_M: return "bad argument: m";
+    case BCHOL_ERR_TRANS: return "bad argument: trans";
+    case BCHOL_ERR_IPIV: return "bad argument: ipiv";
+    case BCHOL_ERR_OFFSET_P: return "bad argument: offset of ipiv";
+    case BCHOL_ERR_STRIDE_P: return "bad argument: stride of ipiv";
+    case BCHOL_ERR_IPIV_SIZE: return "bad argument: buffer ipiv too small for the batch";
+    case BCHOL_ERR_C: return "bad argument: C";
+    case BCHOL_ERR_OFFSET_C: return "bad argument: offset of C";
+    case BCHOL_ERR_LDC: return "bad argument: ldc";
+    case BCHOL_ERR_STRIDE_C: return "bad argument: stride of C";
+    case BCHOL_ERR_C_SIZE: return "bad argument: buffer C too small for the batch";
     case BCHOL_ERR_NO_FP64: return "double precision is not supported by the device";
     case BCHOL_ERR_UNSUPPORTED_SIZE: return "matrix size not supported on this device";
     case BCHOL_ERR_NO_DEVICE: return "no OpenCL device found";

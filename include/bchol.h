@@ -1,6 +1,6 @@
 /*
- * bchol: batched Cholesky factorization of small symmetric positive definite matrices
- * through OpenCL.
+ * bchol: batched factorizations and solves of small dense matrices through OpenCL:
+ * Cholesky (potrf, potrs, posv) and LU with partial pivoting (getrf, getrs, gesv, getri).
  *
  * Conventions (LAPACK's, with MAGMA's batched layout):
  *  - Matrices are column-major. A fixed-size batch lives in one cl_mem: matrix b starts at
@@ -103,6 +103,17 @@ typedef enum bchol_status {
     BCHOL_ERR_OFFSETS_B = -25,     /* per-matrix offsets of B missing or too small */
     BCHOL_ERR_ARGUMENT = -26,      /* another argument is invalid (see bchol_last_error) */
     BCHOL_ERR_DEVICE_SPEC = -27,   /* the device spec names no device */
+    BCHOL_ERR_M = -28,             /* m < 0, or too large for the index arithmetic */
+    BCHOL_ERR_TRANS = -29,         /* trans is not 'N', 'n', 'T' or 't' */
+    BCHOL_ERR_IPIV = -30,          /* ipiv is not a valid buffer of this context */
+    BCHOL_ERR_OFFSET_P = -31,      /* offset of ipiv < 0 */
+    BCHOL_ERR_STRIDE_P = -32,      /* stride of ipiv < min(m, n) */
+    BCHOL_ERR_IPIV_SIZE = -33,     /* buffer ipiv is smaller than the batch needs */
+    BCHOL_ERR_C = -34,             /* C (getri's inverse) is not a valid buffer */
+    BCHOL_ERR_OFFSET_C = -35,      /* offset of C < 0 */
+    BCHOL_ERR_LDC = -36,           /* ldc < max(1, n) */
+    BCHOL_ERR_STRIDE_C = -37,      /* stride of C < ldc*n */
+    BCHOL_ERR_C_SIZE = -38,        /* buffer C is smaller than the batch needs */
 
     /* The request is valid but cannot be done here. */
     BCHOL_ERR_NO_FP64 = -100,          /* double precision on a device without fp64 */
@@ -993,6 +1004,125 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
                                                int64_t batch, int64_t chunk, cl_mem B,
                                                int64_t offset, int ldb, int64_t stride,
                                                cl_event *event);
+
+/* ---- LU factorization with partial pivoting, fixed size --------------------------- */
+
+/*
+ * bchol_{s,d}getrf_batched: P*A = L*U for batch general m-by-n matrices (LAPACK getrf):
+ * L unit lower triangular (trapezoidal if m > n), U upper triangular (trapezoidal if
+ * m < n), both stored over A (the unit diagonal of L is not stored).
+ *
+ *   m, n     rows and columns of each matrix, >= 0.
+ *   A        cl_mem of float/double; matrix b at element offset_a + b*stride_a, leading
+ *            dimension lda >= max(1, m), stride_a >= lda*n. Overwritten by L and U;
+ *            nothing outside the m-by-n block of each matrix is written.
+ *   ipiv     cl_mem of int32; the min(m, n) pivots of matrix b at element
+ *            offset_p + b*stride_p (stride_p >= min(m, n)): 1-based as LAPACK's, row i
+ *            was interchanged with row ipiv[i].
+ *   info     cl_mem of at least batch ints: info[b] = 0, or k > 0 for the smallest k
+ *            where U(k,k) is exactly zero (LAPACK: the factorization was completed, U is
+ *            singular) or is not finite (bchol's extension, as for potrf: a NaN or an
+ *            infinity reached the pivot; what A then holds is not meaningful).
+ *   event    NULL, or receives the event of the last command enqueued.
+ *
+ * m = 0 or n = 0 only sets info to zero; batch = 0 returns at once.
+ */
+BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
+                                            int64_t offset_a, int lda, int64_t stride_a,
+                                            cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                            int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
+                                            int64_t offset_a, int lda, int64_t stride_a,
+                                            cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                            int64_t batch, cl_mem info, cl_event *event);
+
+/*
+ * bchol_{s,d}getrf_nopiv_batched: A = L*U without row interchanges. Only safe where every
+ * leading minor is well conditioned (e.g. diagonally dominant by columns): on other
+ * matrices it can lose all accuracy without any sign. info[b] = k for the first U(k,k)
+ * that is zero or not finite; arguments as getrf's.
+ */
+BCHOL_API bchol_status bchol_sgetrf_nopiv_batched(bchol_context *ctx, int m, int n, cl_mem A,
+                                                  int64_t offset_a, int lda, int64_t stride_a,
+                                                  int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dgetrf_nopiv_batched(bchol_context *ctx, int m, int n, cl_mem A,
+                                                  int64_t offset_a, int lda, int64_t stride_a,
+                                                  int64_t batch, cl_mem info, cl_event *event);
+
+/*
+ * bchol_{s,d}getrs_batched: solves A*X = B (trans 'N') or A**T*X = B (trans 'T') with the
+ * factors and pivots of getrf (n-by-n). B (n-by-nrhs, ldb >= max(1, n), stride_b >=
+ * ldb*nrhs) is overwritten by X; A and ipiv are only read. As LAPACK's getrs, a singular
+ * U is not checked: call it only for info[b] = 0.
+ */
+BCHOL_API bchol_status bchol_sgetrs_batched(bchol_context *ctx, char trans, int n, int nrhs,
+                                            cl_mem A, int64_t offset_a, int lda,
+                                            int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                            int64_t stride_p, cl_mem B, int64_t offset_b,
+                                            int ldb, int64_t stride_b, int64_t batch,
+                                            cl_event *event);
+BCHOL_API bchol_status bchol_dgetrs_batched(bchol_context *ctx, char trans, int n, int nrhs,
+                                            cl_mem A, int64_t offset_a, int lda,
+                                            int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                            int64_t stride_p, cl_mem B, int64_t offset_b,
+                                            int ldb, int64_t stride_b, int64_t batch,
+                                            cl_event *event);
+
+/*
+ * bchol_{s,d}gesv_batched: getrf then getrs ('N') in one call. A matrix with info[b] > 0
+ * keeps its B untouched (A and ipiv hold getrf's output).
+ */
+BCHOL_API bchol_status bchol_sgesv_batched(bchol_context *ctx, int n, int nrhs, cl_mem A,
+                                           int64_t offset_a, int lda, int64_t stride_a,
+                                           cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                           cl_mem B, int64_t offset_b, int ldb,
+                                           int64_t stride_b, int64_t batch, cl_mem info,
+                                           cl_event *event);
+BCHOL_API bchol_status bchol_dgesv_batched(bchol_context *ctx, int n, int nrhs, cl_mem A,
+                                           int64_t offset_a, int lda, int64_t stride_a,
+                                           cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                           cl_mem B, int64_t offset_b, int ldb,
+                                           int64_t stride_b, int64_t batch, cl_mem info,
+                                           cl_event *event);
+
+/*
+ * bchol_{s,d}getri_batched: C = inv(A) from getrf's factors and pivots of A (n-by-n), out
+ * of place (A and ipiv only read; C: ldc >= max(1, n), stride_c >= ldc*n, must not
+ * overlap A). info[b] = k > 0 where U(k,k) is zero or not finite: C of that matrix is
+ * left untouched.
+ */
+BCHOL_API bchol_status bchol_sgetri_batched(bchol_context *ctx, int n, cl_mem A,
+                                            int64_t offset_a, int lda, int64_t stride_a,
+                                            cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                            cl_mem C, int64_t offset_c, int ldc,
+                                            int64_t stride_c, int64_t batch, cl_mem info,
+                                            cl_event *event);
+BCHOL_API bchol_status bchol_dgetri_batched(bchol_context *ctx, int n, cl_mem A,
+                                            int64_t offset_a, int lda, int64_t stride_a,
+                                            cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                            cl_mem C, int64_t offset_c, int ldc,
+                                            int64_t stride_c, int64_t batch, cl_mem info,
+                                            cl_event *event);
+
+/*
+ * Synchronous conveniences on host arrays (copy in, compute, copy back, wait), as the
+ * Cholesky _host forms: matrix b at A + b*stride_a, its pivots at ipiv + b*stride_p, its
+ * right-hand sides at B + b*stride_b; only what the device routine may write changes.
+ */
+BCHOL_API bchol_status bchol_sgetrf_batched_host(bchol_context *ctx, int m, int n, float *A,
+                                                 int lda, int64_t stride_a, int *ipiv,
+                                                 int64_t stride_p, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgetrf_batched_host(bchol_context *ctx, int m, int n, double *A,
+                                                 int lda, int64_t stride_a, int *ipiv,
+                                                 int64_t stride_p, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_sgesv_batched_host(bchol_context *ctx, int n, int nrhs, float *A,
+                                                int lda, int64_t stride_a, int *ipiv,
+                                                int64_t stride_p, float *B, int ldb,
+                                                int64_t stride_b, int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgesv_batched_host(bchol_context *ctx, int n, int nrhs, double *A,
+                                                int lda, int64_t stride_a, int *ipiv,
+                                                int64_t stride_p, double *B, int ldb,
+                                                int64_t stride_b, int64_t batch, int *info);
 
 #ifdef __cplusplus
 }
