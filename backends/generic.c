@@ -1,5 +1,5 @@
 /* Any other OpenCL device: conservative defaults, vendor normalized only. */
-#include "backend.h"
+#include "backends/backend.h"
 
 static int matches(cl_platform_id platform, cl_device_id device, const bchol_device_info *info)
 {

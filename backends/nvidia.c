@@ -1,6 +1,6 @@
 /* NVIDIA's OpenCL driver: architecture from cl_nv_device_attribute_query, binaries kept
  * in bchol's on-disk cache, one work-item per panel row and per-step work-groups. */
-#include "backend.h"
+#include "backends/backend.h"
 
 #include <stdio.h>
 #include <string.h>

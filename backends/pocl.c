@@ -1,7 +1,7 @@
 /* PoCL CPU devices: names carry a "pthread-"/"cpu-" driver prefix and the LLVM CPU name,
  * PoCL keeps its own kernel cache, and one work-group shape for all steps avoids a new
  * specialization per local size. */
-#include "backend.h"
+#include "backends/backend.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* The device families bchol knows, tried in order; generic matches every device. */
-#include "backend.h"
+#include "backends/backend.h"
 
 #include <stdio.h>
 #include <string.h>

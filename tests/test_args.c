@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bchol_context *ctx;
@@ -305,8 +306,13 @@ static void case_build_failure(void)
         return;
     }
     char path[256];
+    static const char *const subdirs[] = {"common", "chol", "layout"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        mkdir(path, 0700);
+    }
     /* every kernel file a potrf call may read (the dispatcher may pick either variant) */
-    const char *files[] = {"common.cl", "potrf_fused.cl", "interleave.cl"};
+    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl", "layout/interleave.cl"};
     const int nfiles = sizeof files / sizeof files[0];
     for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -323,6 +329,10 @@ static void case_build_failure(void)
     for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         remove(path);
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        rmdir(path);
     }
     rmdir(dir);
 }

@@ -20,7 +20,7 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
-#include "cache_entry.h"
+#include "core/cache_entry.h"
 #include "cl_shim.h"
 
 #include <dirent.h>
@@ -350,16 +350,24 @@ static void case_fifo(const char *where, const char *kernels) {
               last);
     } else if (!strcmp(where, "kernel_dir")) {
         /* every kernel file a FIFO: the first one read is refused */
-        DIR *d = kernels ? opendir(kernels) : NULL;
-        CHECK(d, "no kernel folder given (%s)", kernels ? kernels : "-");
-        struct dirent *e;
+        static const char *const subdirs[] = {"common", "blas", "layout", "chol"};
         int made = 0;
-        while (d && (e = readdir(d)))
-            if (strstr(e->d_name, ".cl")) {
-                snprintf(path, sizeof path, "%s/%s", root, e->d_name);
-                made += mkfifo(path, 0600) == 0;
-            }
-        if (d) closedir(d);
+        CHECK(kernels, "no kernel folder given");
+        for (int i = 0; kernels && i < 4; i++) {
+            char from[512];
+            snprintf(from, sizeof from, "%s/%s", kernels, subdirs[i]);
+            snprintf(path, sizeof path, "%s/%s", root, subdirs[i]);
+            mkdir(path, 0700);
+            DIR *d = opendir(from);
+            CHECK(d, "no kernel folder %s", from);
+            struct dirent *e;
+            while (d && (e = readdir(d)))
+                if (strstr(e->d_name, ".cl")) {
+                    snprintf(path, sizeof path, "%s/%s/%s", root, subdirs[i], e->d_name);
+                    made += mkfifo(path, 0600) == 0;
+                }
+            if (d) closedir(d);
+        }
         CHECK(made > 0, "no FIFO made");
         setenv("BCHOL_KERNEL_DIR", root, 1);
         bchol_context *ctx;

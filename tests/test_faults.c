@@ -25,6 +25,7 @@
 #include "cl_shim.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -456,18 +457,23 @@ static void case_build(void) {
     /* A kernel source with an error in it (as a broken BCHOL_KERNEL_DIR copy would be). */
     char dir[] = "/tmp/bchol-faults-XXXXXX", path[128];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    snprintf(path, sizeof path, "%s/common.cl", dir);
+    static const char *const subdirs[] = {"common", "chol", "layout"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+    }
+    snprintf(path, sizeof path, "%s/common/common.cl", dir);
     FILE *f = fopen(path, "w");
     /* the generated interleaved kernels include common.cl alone (the staged one, which the
      * H100 file picks at n = 13, reads no other file) */
     fputs("#define REAL float\n#define PIVOT_OK(d) ((d) > undefined_name)\n#define PRAGMA_UNROLL\n", f);
     fclose(f);
-    snprintf(path, sizeof path, "%s/potrf_fused.cl", dir);
+    snprintf(path, sizeof path, "%s/chol/potrf_fused.cl", dir);
     f = fopen(path, "w");
     fputs("__kernel void potrf_fused_step(__global REAL *A) { A[0] = undefined_name; }\n", f);
     fclose(f);
     /* the interleaved variant's conversions, where the dispatcher picks that variant */
-    snprintf(path, sizeof path, "%s/interleave.cl", dir);
+    snprintf(path, sizeof path, "%s/layout/interleave.cl", dir);
     f = fopen(path, "w");
     fputs("__kernel void interleave_loop(__global REAL *A) { A[0] = undefined_name; }\n", f);
     fclose(f);
@@ -479,10 +485,14 @@ static void case_build(void) {
     bchol_context_destroy(c);
     unsetenv("BCHOL_KERNEL_DIR");
     remove(path);
-    snprintf(path, sizeof path, "%s/potrf_fused.cl", dir);
+    snprintf(path, sizeof path, "%s/chol/potrf_fused.cl", dir);
     remove(path);
-    snprintf(path, sizeof path, "%s/common.cl", dir);
+    snprintf(path, sizeof path, "%s/common/common.cl", dir);
     remove(path);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        rmdir(path);
+    }
     rmdir(dir);
     free(out);
     free(info);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bchol_context *ctx;
@@ -357,12 +358,17 @@ static void case_build_failure(void)
         return;
     }
     char path[512];
-    snprintf(path, sizeof path, "%s/potrs_subst.cl", dir);
+    static const char *const subdirs[] = {"common", "chol"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        mkdir(path, 0700);
+    }
+    snprintf(path, sizeof path, "%s/chol/potrs_subst.cl", dir);
     FILE *f = fopen(path, "w");
     fputs("this is not OpenCL C;\n", f);
     fclose(f);
     /* the other kernels come from the source tree */
-    const char *files[] = {"common.cl", "potrf_fused.cl"};
+    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl"};
     for (int i = 0; i < 2; i++) {
         char from[512], to[512];
         snprintf(from, sizeof from, "%s/%s", BCHOL_SOURCE_KERNELS, files[i]);
@@ -385,9 +391,13 @@ static void case_build_failure(void)
         failures++;
     }
     for (int i = 0; i < 3; i++) {
-        const char *name = i == 0 ? "potrs_subst.cl" : files[i - 1];
+        const char *name = i == 0 ? "chol/potrs_subst.cl" : files[i - 1];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         remove(path);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
+        rmdir(path);
     }
     rmdir(dir);
 }

@@ -34,6 +34,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -480,16 +482,20 @@ static void run_buildfail(const options *o)
     char dir[] = "/tmp/bchol-ilvsolve-XXXXXX", path[512];
     if (!o->kernels || !mkdtemp(dir)) usage();
     char buf[1 << 16];
-    snprintf(path, sizeof path, "%s/common.cl", o->kernels);
+    snprintf(path, sizeof path, "%s/common/common.cl", o->kernels);
     FILE *in = fopen(path, "r");
-    snprintf(path, sizeof path, "%s/common.cl", dir);
+    snprintf(path, sizeof path, "%s/common", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/chol", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/common/common.cl", dir);
     FILE *out = fopen(path, "w");
     if (!in || !out) exit(1);
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, got, out);
     fclose(in);
     fclose(out);
-    snprintf(path, sizeof path, "%s/potrs_interleaved.cl", dir);
+    snprintf(path, sizeof path, "%s/chol/potrs_interleaved.cl", dir);
     out = fopen(path, "w");
     fputs("this is not OpenCL C;\n", out);
     fclose(out);
@@ -518,8 +524,12 @@ static void run_buildfail(const options *o)
     CHECK(!memcmp(hi, ri, sizeof hi), "info changed");
     unsetenv("BCHOL_KERNEL_DIR");
     remove(path);
-    snprintf(path, sizeof path, "%s/common.cl", dir);
+    snprintf(path, sizeof path, "%s/common/common.cl", dir);
     remove(path);
+    snprintf(path, sizeof path, "%s/common", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/chol", dir);
+    rmdir(path);
     remove(dir);
     clReleaseMemObject(A);
     clReleaseMemObject(B);

@@ -818,7 +818,11 @@ static void build_limits(void)
     char kdir[128], path[200];
     snprintf(kdir, sizeof kdir, "%s/kernels", dir);
     mkdir(kdir, 0700);
-    const char *files[] = {"common.cl", "potrf_fused.cl"}, *texts[] = {"", "this is not OpenCL C\n"};
+    snprintf(path, sizeof path, "%s/common", kdir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/chol", kdir);
+    mkdir(path, 0700);
+    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl"}, *texts[] = {"", "this is not OpenCL C\n"};
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", kdir, files[i]);
         FILE *f = fopen(path, "w");
@@ -845,6 +849,10 @@ static void build_limits(void)
         snprintf(path, sizeof path, "%s/%s", kdir, files[i]);
         remove(path);
     }
+    snprintf(path, sizeof path, "%s/common", kdir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/chol", kdir);
+    rmdir(path);
     rmdir(kdir);
 
     /* 5. stopped (SIGTERM: exit 3 after killing its build process) or killed (SIGKILL: the

@@ -7,8 +7,8 @@
  * compiler has it, so a leak or a read past the text fails the case.
  * One case per run: test_tuning_table <case>.
  */
-#include "internal.h"
-#include "tuning.h"
+#include "chol/chol.h"
+#include "tuning/tuning.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
  *     with one byte changed, cut short, one byte longer, or expecting another digest:
  *     always refused.
  * Any disagreement aborts (libFuzzer keeps the input). */
-#include "cache_entry.h"
-#include "file_read.h"
+#include "core/cache_entry.h"
+#include "core/file_read.h"
 
 #include <fcntl.h>
 #include <stdio.h>

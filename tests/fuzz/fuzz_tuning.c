@@ -14,8 +14,8 @@
  *     the closest nrhs by ratio with ties to the larger (the solve).
  * A violation aborts, which libFuzzer reports with the input.
  */
-#include "internal.h"
-#include "tuning.h"
+#include "core/core.h"
+#include "tuning/tuning.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -1,0 +1,114 @@
+/* Driver of the substitution solve: builds the kernel for (nt, rpt, tbc, uplo,
+ * precision), fits the work-group to the device, and enqueues one launch per piece of
+ * the batch (forward and back substitution together). */
+#include "chol/chol.h"
+
+static const char *const subst_files[] = {"common/common.cl", "chol/potrs_subst.cl", NULL};
+static const char *const vbatched_files[] = {"common/common.cl", "chol/potrs_subst.cl", "chol/potrs_vbatched.cl",
+                                             NULL};
+
+/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
+
+static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
+                                     const bchol_solve_params *prm, int upper, int vbatched,
+                                     cl_kernel *k)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D NT=%d", prm->nt);
+    bchol__options_add(&o, "-D RPT=%d", prm->rpt);
+    bchol__options_add(&o, "-D TBC=%d", prm->tbc);
+    bchol__options_add(&o, "-D UPPER=%d", upper);
+    if (vbatched)
+        return bchol__get_kernel(ctx, vbatched_files, &o, "potrs_subst_vbatched", k);
+    return bchol__get_kernel(ctx, subst_files, &o, "potrs_subst", k);
+}
+
+/* vbatched: the variable-size kernel, fitted for the largest n and nrhs. */
+static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
+                               const bchol_solve_params *params, int upper, int n, int nrhs,
+                               int vbatched, bchol_subst_plan *plan)
+{
+    bchol_solve_params prm = *params;
+    bchol_status st;
+    cl_kernel kernel = NULL;
+    /* Fewer columns than a tile holds would only compute zeros. */
+    while (prm.nt > 1 && prm.nt / 2 >= nrhs)
+        prm.nt /= 2;
+
+    /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
+     * than that needs, put fewer tiles in a group, then give each work-item more rows. */
+    for (int tries = 0;; tries++) {
+        if ((st = get_subst_kernel(ctx, p, &prm, upper, vbatched, &kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
+        if (want <= limit) break;
+        if (tries == 8 || (prm.tbc == 1 && prm.rpt >= 64))
+            return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                               "substitution solve: no work-group shape fits n = %d (the "
+                               "kernel takes at most %zu work-items, rpt = %d)",
+                               n, limit, prm.rpt);
+        if (prm.tbc > 1) {
+            size_t fit = limit / (size_t)ceil_div(n, prm.rpt);
+            prm.tbc = fit > 1 ? (int)fit : 1;
+        } else {
+            int need = ceil_div(n, (int)limit);
+            prm.rpt = prm.rpt * 2 > need ? prm.rpt * 2 : need;
+            if (prm.rpt > 64) prm.rpt = 64;
+        }
+    }
+    plan->kernel = kernel;
+    plan->prm = prm;
+    plan->upper = upper;
+    plan->n = n;
+    plan->nrhs = nrhs;
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
+                                     const bchol_solve_params *params, int upper, int n, int nrhs,
+                                     bchol_subst_plan *plan)
+{
+    return subst_plan(ctx, p, params, upper, n, nrhs, 0, plan);
+}
+
+bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                              const bchol_solve_params *params, int upper,
+                                              int max_n, int max_nrhs, bchol_subst_plan *plan)
+{
+    return subst_plan(ctx, p, params, upper, max_n, max_nrhs, 1, plan);
+}
+
+bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
+                                int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    const bchol_solve_params *prm = &plan->prm;
+    const int lx = ceil_div(plan->n, prm->rpt);
+    const int64_t tiles = ceil_div(plan->nrhs, prm->nt);
+    const size_t local = (size_t)lx * (size_t)prm->tbc;
+    /* Units (matrix, tile) per launch, in whole matrices. */
+    int64_t chunk = bchol__launch_batch_limit(ctx, prm->tbc, local) / tiles;
+    if (chunk < 1) chunk = 1;
+    cl_ulong off_a = (cl_ulong)offset_a, str_a = (cl_ulong)stride_a;
+    cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b;
+    cl_int ld_a = lda, ld_b = ldb, n = plan->n, nrhs = plan->nrhs, skip = info != NULL;
+    bchol_status st;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first, g0 = 0;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        /* tbc units a group; where one matrix has more tiles than a launch takes, its units
+         * span launches too */
+        const uint64_t tbc = (uint64_t)prm->tbc, groups = (count * (cl_ulong)tiles + tbc - 1) / tbc;
+        bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off_a), BCHOL_ARG(ld_a), BCHOL_ARG(str_a),
+                            BCHOL_ARG(B),  BCHOL_ARG(off_b), BCHOL_ARG(ld_b), BCHOL_ARG(str_b),
+                            BCHOL_ARG(n),  BCHOL_ARG(nrhs),  BCHOL_ARG(info), BCHOL_ARG(skip),
+                            BCHOL_ARG(b0), BCHOL_ARG(count), BCHOL_ARG(g0)};
+        if ((st = bchol__launch_groups(call, plan->kernel, args, 15, 14, groups, local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}

@@ -1,0 +1,158 @@
+/* Kernel launches of one routine call: arguments set and kernel enqueued under the
+ * context lock (cl_kernel objects are shared), events chained by queue order, the last
+ * one handed to the caller, first and last kept for timing. */
+#include "core/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void bchol__call_begin(bchol_call *call, bchol_context *ctx)
+{
+    call->ctx = ctx;
+    call->first = call->last = NULL;
+    call->launches = 0;
+}
+
+void bchol__call_add_event(bchol_call *call, cl_event ev)
+{
+    if (!call->first) {
+        call->first = ev;
+        clRetainEvent(ev);
+    }
+    if (call->last) clReleaseEvent(call->last);
+    call->last = ev;
+    call->launches++;
+}
+
+/* BCHOL_TRACE: each launch waited for and its device time printed on stderr, to see where
+ * a routine's time goes (the waits stall the queue: not for timing whole calls). */
+static void trace(cl_kernel kernel, cl_event ev, cl_uint dims, const size_t *global,
+                  const size_t *local)
+{
+    char name[64] = "?";
+    cl_ulong start = 0, end = 0;
+    clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    name[sizeof name - 1] = 0;
+    if (clWaitForEvents(1, &ev) ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL))
+        return;
+    fprintf(stderr, "bchol trace: %-28s %10zux%-6zu groups of %4zux%-3zu %9.2f us\n", name,
+            global[0], dims > 1 ? global[1] : 1, local ? local[0] : 0, local && dims > 1 ? local[1] : 1,
+            (double)(end - start) * 1e-3);
+}
+
+bchol_status bchol__launch(bchol_call *call, cl_kernel kernel, int nargs, const bchol_arg *args,
+                           cl_uint dims, const size_t *global, const size_t *local)
+{
+    bchol_context *ctx = call->ctx;
+    cl_int err = CL_SUCCESS;
+    cl_event ev = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (int i = 0; i < nargs && !err; i++)
+        err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+    if (!err) err = clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, global, local, 0, NULL, &ev);
+    pthread_mutex_unlock(&ctx->lock);
+    if (err) {
+        char what[96];
+        snprintf(what, sizeof what, "launch of %zux%zu work-items in groups of %zux%zu",
+                 global[0], dims > 1 ? global[1] : 1, local ? local[0] : 0,
+                 local && dims > 1 ? local[1] : 1);
+        return bchol__fail_cl(ctx, err, what);
+    }
+    bchol__call_add_event(call, ev);
+    if (ctx->trace) trace(kernel, ev, dims, global, local);
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__call_end(bchol_call *call, bchol_status status, cl_event *event)
+{
+    bchol_context *ctx = call->ctx;
+    if (event) *event = NULL;
+    if (!status && call->last) {
+        if (event) {
+            clRetainEvent(call->last);
+            *event = call->last;
+        }
+        if (ctx->timing) {
+            pthread_mutex_lock(&ctx->lock);
+            if (ctx->timed_first) clReleaseEvent(ctx->timed_first);
+            if (ctx->timed_last) clReleaseEvent(ctx->timed_last);
+            clRetainEvent(call->first);
+            clRetainEvent(call->last);
+            ctx->timed_first = call->first;
+            ctx->timed_last = call->last;
+            pthread_mutex_unlock(&ctx->lock);
+        }
+    }
+    if (call->first) clReleaseEvent(call->first);
+    if (call->last) clReleaseEvent(call->last);
+    call->first = call->last = NULL;
+    return status;
+}
+
+int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, size_t local)
+{
+    /* at most 2^31-1 work-items per launch, whatever the driver claims */
+    int64_t groups = ctx->backend->max_groups_per_launch;
+    if (local && groups > (int64_t)(2147483647 / local)) groups = (int64_t)(2147483647 / local);
+    const long long cap = ctx->max_groups_per_launch; /* a testing aid, 0 when unset */
+    if (cap > 0 && cap < groups) groups = cap;
+    return groups * per_group;
+}
+
+bchol_status bchol__launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                  int g0_arg, uint64_t groups, size_t local)
+{
+    const uint64_t per_launch = (uint64_t)bchol__launch_batch_limit(call->ctx, 1, local);
+    for (cl_ulong g0 = 0; g0 < groups; g0 += per_launch) {
+        const uint64_t count = groups - g0 < per_launch ? groups - g0 : per_launch;
+        const size_t global = (size_t)count * local;
+        args[g0_arg] = BCHOL_ARG(g0);
+        bchol_status st = bchol__launch(call, kernel, nargs, args, 1, &global, &local);
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+uint64_t bchol__usable_local_mem(const bchol_context *ctx)
+{
+    return ctx->info.local_mem_usable; /* the backend's reserve taken off (device.c) */
+}
+
+size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
+{
+    size_t wg = 0;
+    if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                 NULL) != CL_SUCCESS || wg == 0)
+        wg = ctx->info.max_work_group;
+    if (ctx->kernel_wg_limit && wg > ctx->kernel_wg_limit) wg = ctx->kernel_wg_limit;
+    return wg ? wg : 1; /* never 0: the variant drivers divide by it */
+}
+
+bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count)
+{
+    cl_event ev;
+    cl_int v = value;
+    cl_int err = clEnqueueFillBuffer(call->ctx->queue, buffer, &v, sizeof v, 0,
+                                     (size_t)count * sizeof v, 0, NULL, &ev);
+    if (err) return bchol__fail_cl(call->ctx, err, "clEnqueueFillBuffer");
+    bchol__call_add_event(call, ev);
+    return BCHOL_SUCCESS;
+}
+
+void bchol__call_join(bchol_call *call, cl_event ev)
+{
+    bchol_context *ctx = call->ctx;
+    if (!ev) return;
+    if (!call->first && ctx->timing) {
+        /* The nested call recorded its span as the context's last timed call. */
+        pthread_mutex_lock(&ctx->lock);
+        if (ctx->timed_last == ev && ctx->timed_first) {
+            call->first = ctx->timed_first;
+            clRetainEvent(call->first);
+        }
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    bchol__call_add_event(call, ev);
+}

@@ -1,0 +1,151 @@
+/* Which tuning entry serves a device, precision, variant and size: sections are matched
+ * vendor -> architecture -> normalized name, each level exact before "default"; sizes
+ * between measured points take the nearest measured size below; a solve entry's nrhs is
+ * the closest measured one (by ratio). */
+#include "tuning/tuning.h"
+
+#include <limits.h>
+#include <string.h>
+
+static int level(const char *have, const char *want, int weight)
+{
+    if (!strcmp(have, want)) return weight;
+    return strcmp(have, "default") ? -1 : 0;
+}
+
+int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *dev)
+{
+    if (s->family[0] && strcmp(s->family, dev->family)) return -1;
+    /* weights 4 > 2 + 1: an exact vendor outranks any architecture or name below it */
+    int v = level(s->vendor, dev->vendor, 4), a = level(s->architecture, dev->architecture, 2),
+        n = level(s->name, dev->name, 1);
+    if (v < 0 || a < 0 || n < 0) return -1;
+    return v + a + n;
+}
+
+/* The variants whose entries serve a request, in the order the entries are sorted (AUTO: the
+ * strided variants; vbatched and solve entries were timed on other work). */
+static int served_variants(bchol_variant variant, bchol_variant out[3])
+{
+    if (variant != BCHOL_VARIANT_AUTO) {
+        out[0] = variant;
+        return 1;
+    }
+    out[0] = BCHOL_VARIANT_FUSED;
+    out[1] = BCHOL_VARIANT_SEPARATE;
+    out[2] = BCHOL_VARIANT_INTERLEAVED;
+    return 3;
+}
+
+/* The first entry of [lo, hi) (sorted by precision, variant, n, nrhs) not before the key
+ * (precision, variant, n, nrhs): binary search, as a section may hold many entries. */
+static int lower_bound(const bchol_tuning_entry *e, int lo, int hi, char precision, bchol_variant variant, int n,
+                       int nrhs)
+{
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        const bchol_tuning_entry *m = &e[mid];
+        const int before = m->precision != precision ? m->precision < precision
+                           : m->variant != variant   ? (int)m->variant < (int)variant
+                           : m->n != n               ? m->n < n
+                                                     : m->nrhs < nrhs;
+        if (before) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* How far a measured nrhs is from the asked one, as a ratio (>= 1). */
+static double rhs_ratio(int measured, int nrhs)
+{
+    const double a = measured > 0 ? measured : 1, b = nrhs > 0 ? nrhs : 1;
+    return a > b ? a / b : b / a;
+}
+
+/* Whether solve entry e is a better match for nrhs than best: the closer nrhs by ratio, the
+ * larger one on a tie. */
+static int closer_rhs(const bchol_tuning_entry *e, const bchol_tuning_entry *best, int nrhs)
+{
+    const double re = rhs_ratio(e->nrhs, nrhs), rb = rhs_ratio(best->nrhs, nrhs);
+    return re < rb || (re == rb && e->nrhs > best->nrhs);
+}
+
+/* The entry of section s for the request, or NULL if s has none for the precision and
+ * variant. nrhs matters for solve entries only. */
+static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char precision,
+                                         bchol_variant variant, int n, int nrhs,
+                                         int *below_smallest)
+{
+    const bchol_tuning_entry *e = s->entries;
+    bchol_variant vs[3];
+    const int nv = served_variants(variant, vs);
+    int lo[3], hi[3], have = 0, below = -1, smallest = -1;
+    for (int k = 0; k < nv; k++) {
+        lo[k] = lower_bound(e, 0, s->nentries, precision, vs[k], INT_MIN, INT_MIN);
+        hi[k] = lower_bound(e, lo[k], s->nentries, precision, vs[k], INT_MAX, INT_MAX);
+        if (lo[k] == hi[k]) continue;
+        have = 1;
+        /* the last entry at or below n: before the first one above it */
+        const int above = n == INT_MAX ? hi[k] : lower_bound(e, lo[k], hi[k], precision, vs[k], n + 1, INT_MIN);
+        if (above > lo[k] && e[above - 1].n > below) below = e[above - 1].n;
+        if (smallest < 0 || e[lo[k]].n < smallest) smallest = e[lo[k]].n;
+    }
+    if (!have) return NULL;
+    *below_smallest = below < 0;
+    const int at = below >= 0 ? below : smallest;
+    /* the entries measured at that size, variant by variant in the sorted order */
+    const bchol_tuning_entry *best = NULL;
+    for (int k = 0; k < nv; k++) {
+        const int first = lower_bound(e, lo[k], hi[k], precision, vs[k], at, INT_MIN);
+        if (first == hi[k] || e[first].n != at) continue;
+        if (variant == BCHOL__VARIANT_SOLVE) {
+            /* the closest nrhs by ratio is the largest below the asked one or the smallest
+             * at or above it (the ratio falls, then rises, along the sorted nrhs) */
+            const int want = nrhs > 0 ? nrhs : 1;
+            const int last = lower_bound(e, first, hi[k], precision, vs[k], at + 1, INT_MIN);
+            const int up = lower_bound(e, first, last, precision, vs[k], at, want);
+            if (up > first) best = &e[up - 1];
+            if (up < last && (!best || closer_rhs(&e[up], best, nrhs))) best = &e[up];
+            continue;
+        }
+        /* the fastest variant measured at that size (unknown times rank last); one entry
+         * per variant and size */
+        const bchol_tuning_entry *x = &e[first];
+        if (!best || (x->ms >= 0 && (best->ms < 0 || x->ms < best->ms))) best = x;
+    }
+    return best;
+}
+
+static bchol_tuning_pick lookup(const bchol_tuning *t, const bchol_device_info *dev, char precision,
+                                bchol_variant variant, int n, int nrhs)
+{
+    bchol_tuning_pick pick = {0};
+    int best_score = -1;
+    for (int i = 0; t && i < t->nsections; i++) {
+        const bchol_tuning_section *s = &t->sections[i];
+        int score = bchol__tuning_match(s, dev), below = 0;
+        if (score < 0) continue;
+        pick.matched++;
+        /* the first section wins among equals: files are read in a fixed order */
+        if (score <= best_score) continue;
+        const bchol_tuning_entry *e = pick_in(s, precision, variant, n, nrhs, &below);
+        if (!e) continue;
+        best_score = score;
+        pick.entry = e;
+        pick.section = s;
+        pick.below_smallest = below;
+    }
+    return pick;
+}
+
+bchol_tuning_pick bchol__tuning_lookup(const bchol_tuning *t, const bchol_device_info *dev,
+                                       char precision, bchol_variant variant, int n)
+{
+    return lookup(t, dev, precision, variant, n, 0);
+}
+
+bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_device_info *dev,
+                                             char precision, int n, int nrhs)
+{
+    return lookup(t, dev, precision, BCHOL__VARIANT_SOLVE, n, nrhs);
+}
