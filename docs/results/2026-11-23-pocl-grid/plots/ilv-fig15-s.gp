@@ -1,9 +1,0 @@
-set terminal pngcairo size 900,560 font ',10'
-set output 'ilv-fig15-s.png'
-set title "interleaved, Figure 15: nb, float" noenhanced
-set xlabel 'nb'
-set ylabel 'Gflop/s'
-set key outside right top noenhanced
-set grid
-set datafile missing 'NaN'
-plot 'plots/ilv-fig15-s.dat' using 0:2:xtic(1) with linespoints lw 2 title 'n = 16'

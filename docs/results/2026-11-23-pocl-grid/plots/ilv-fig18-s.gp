@@ -1,9 +1,0 @@
-set terminal pngcairo size 900,560 font ',10'
-set output 'ilv-fig18-s.png'
-set title "interleaved, Figure 18: chunk, float" noenhanced
-set xlabel 'chunk'
-set ylabel 'Gflop/s'
-set key outside right top noenhanced
-set grid
-set datafile missing 'NaN'
-plot 'plots/ilv-fig18-s.dat' using 0:2:xtic(1) with linespoints lw 2 title 'n = 16'
