@@ -50,7 +50,7 @@ refuse '--tbc "65"' bench --vbatched --tbc 65
 refuse '--seed "-1"' bench --vbatched --seed -1
 refuse '--dist "mix"' bench --solve --vbatched --dist mix
 # bchol tune checks its options with the validation it applies to a resumed file's
-# settings (tools/cmd_tune.c, set_option): the same rule, its own wording
+# settings (cli/tune/cmd_tune.c, set_option): the same rule, its own wording
 refuse '--nrhs takes a list of counts in 1..1048576, not "1,2,x"' tune --nrhs 1,2,x
 refuse '--reps takes an integer in 1..10000, not "0"' tune --reps 0
 refuse '--fraction takes a number in (0, 1], not "2"' tune --fraction 2

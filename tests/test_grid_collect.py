@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests tools/grid/grid_collect.py on the checked-in raw outputs of tests/data/grid-sample/.
+"""Tests scripts/grid/grid_collect.py on the checked-in raw outputs of tests/data/grid-sample/.
 
     test_grid_collect.py COLLECTOR SAMPLE_DIR
 

@@ -14,7 +14,7 @@
  * reader, is not needed here). A fused or separate entry may name other parameters for
  * the sizes strictly between its n and the next measured one: "between": { ... },
  * "between_to": at most next - 1, the entry's own parameters serving the sizes above it
- * (the tuner's pick from the two ends' times, tools/tune_file.c).
+ * (the tuner's pick from the two ends' times, cli/tune/tune_file.c).
  * Solve entries also name the nrhs they were measured at (required; one entry per
  * precision, n and nrhs).
  * Each variant's parameters are listed in `variants` below: adding a variant to the

@@ -1,4 +1,4 @@
-/* libFuzzer target: the bchol command's option reader (tools/lib/options.c), which every
+/* libFuzzer target: the bchol command's option reader (util/options.c), which every
  * subcommand parses its options with. The input is an argument list (NUL-separated
  * words); each option is read with the kind of value a subcommand gives it, and an
  * oracle written apart from the reader decides whether the value is good:

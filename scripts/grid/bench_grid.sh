@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The benchmark grid of issue 8: bchol (automatic choice and each variant) and its peers on
-# the same sizes in one run, then tools/grid/grid_collect.py turns the raw outputs into one
+# the same sizes in one run, then scripts/grid/grid_collect.py turns the raw outputs into one
 # CSV, a summary.md with tables and PNG plots (gnuplot).
 #
-#   tools/bench_grid.sh OUTDIR [--quick] [--torch] [--collect] [--resume]
+#   scripts/grid/bench_grid.sh OUTDIR [--quick] [--torch] [--collect] [--resume]
 #
 #   --quick    a small subset (sizes, batches, repeats) that runs on PoCL in a few minutes
-#   --torch    also the PyTorch peer (tools/gpu/peer_torch.py, cuSOLVER), where torch with
+#   --torch    also the PyTorch peer (scripts/gpu/peer_torch.py, cuSOLVER), where torch with
 #              CUDA imports; skipped with a note otherwise
 #   --collect  only re-collect an existing OUTDIR (no benchmark runs)
 #   --resume   keep OUTDIR's raw outputs and run only what raw/done.log does not list (the
@@ -21,7 +21,7 @@
 # sweeps (fused ib and tbc, interleaved Figures 15-19). Times are medians of GRID_REPS
 # (default 10; --quick 3) runs after GRID_WARMUP (2; --quick 1) warm-up runs.
 #
-# Environment: BCHOL_BIN (default: build with tools/setup.sh, then build/tools/bchol),
+# Environment: BCHOL_BIN (default: build with scripts/setup.sh, then build/cli/bchol),
 # BCHOL_DEVICE (the device, as for bchol), GRID_PRECISIONS ("s d"), GRID_REPS,
 # GRID_WARMUP, GRID_BATCH_DIV (divide every batch by this, default 1), GRID_DEADLINE
 # (seconds: steps that would start later are skipped and listed in meta.txt; each run is
@@ -43,17 +43,17 @@ for a in "$@"; do
   esac
 done
 [ -n "$OUTDIR" ] || { usage >&2; exit 2; }
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PYTHON=${PYTHON:-python3}
-COLLECTOR=$ROOT/tools/grid/grid_collect.py
+COLLECTOR=$ROOT/scripts/grid/grid_collect.py
 if [ $COLLECT = 1 ]; then
   [ -d "$OUTDIR/raw" ] || { echo "bench_grid.sh: $OUTDIR/raw does not exist" >&2; exit 2; }
   exec "$PYTHON" "$COLLECTOR" "$OUTDIR"
 fi
 
 if [ -z "${BCHOL_BIN:-}" ]; then
-  "$ROOT/tools/setup.sh" > /dev/null || { echo "bench_grid.sh: build failed" >&2; exit 1; }
-  BCHOL_BIN=$ROOT/build/tools/bchol
+  "$ROOT/scripts/setup.sh" > /dev/null || { echo "bench_grid.sh: build failed" >&2; exit 1; }
+  BCHOL_BIN=$ROOT/build/cli/bchol
 fi
 RAW=$OUTDIR/raw
 mkdir -p "$RAW"
@@ -93,7 +93,7 @@ fi
   echo "date=$(date -u +%Y-%m-%d)"
   echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "mode=$([ $QUICK = 1 ] && echo quick || echo full)"
-  echo "command=tools/bench_grid.sh $*"
+  echo "command=scripts/grid/bench_grid.sh $*"
   echo "reps=$REPS"
   echo "warmup=$WARMUP"
   echo "batch_div=$DIV"
@@ -181,11 +181,11 @@ for p in $PRECISIONS; do
         --nmax $nmax --batch $batch --variant fused,separate,auto
     done
     if [ $HAVE_TORCH = 1 ]; then
-      run torch-$p.txt "$PYTHON" "$ROOT/tools/gpu/peer_torch.py" --precision $p --n $sizes \
+      run torch-$p.txt "$PYTHON" "$ROOT/scripts/gpu/peer_torch.py" --precision $p --n $sizes \
         --batch $batch --reps $REPS --warmup $WARMUP
       for dist in uniform gaussian; do
         nmax=$(above $sizes 4)
-        [ -n "$nmax" ] && run torch-vbatched-$dist-$p.txt "$PYTHON" "$ROOT/tools/gpu/peer_torch.py" \
+        [ -n "$nmax" ] && run torch-vbatched-$dist-$p.txt "$PYTHON" "$ROOT/scripts/gpu/peer_torch.py" \
           --vbatched --dist $dist --precision $p --n $nmax --batch $batch --reps $REPS --warmup $WARMUP
       done
     fi

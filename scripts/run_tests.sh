@@ -3,6 +3,6 @@
 # another). Extra arguments go to ctest.
 set -eu
 cd "$(dirname "$0")/.."
-tools/setup.sh
+scripts/setup.sh
 cd "${BCHOL_BUILD_DIR:-build}"
 exec ctest -j"$(nproc)" --output-on-failure "$@"

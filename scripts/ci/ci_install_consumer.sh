@@ -6,9 +6,9 @@
 # then builds tests/consumer (copied out too; find_package(bchol) and bchol::bchol only)
 # against the moved prefix and runs it: it factors on the default device and checks that
 # the library read the moved prefix's share/bchol/tuning. Nothing of this tree is touched.
-# Meant to follow tools/run_tests.sh in .ci/run (the packages are installed by then).
+# Meant to follow scripts/run_tests.sh in .ci/run (the packages are installed by then).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SRC=$PWD
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bchol-consumer.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CI hardening job, after tools/run_tests.sh (.ci/run calls it): on the default device
+# The CI hardening job, after scripts/run_tests.sh (.ci/run calls it): on the default device
 # (PoCL in CI), about four minutes on two cores.
 #   asan      the library and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 #             (clang-15, which PoCL already brings), then the host-side tests under them,
@@ -9,17 +9,17 @@
 #   fuzz      each libFuzzer target for $BCHOL_FUZZ_SECONDS (default 20) from its corpus,
 #             all at once; fuzz_tuning (the tuning-file loader, no device) for half of that,
 #             fuzz_options (the command's option reader) $BCHOL_FUZZ_OPTIONS_SECONDS (10)
-# Arguments: the steps to run (default: all four). Suppressions: tools/hardening/.
+# Arguments: the steps to run (default: all four). Suppressions: scripts/ci/hardening/.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 STEPS=${*:-asan tsan valgrind fuzz}
 CC_SAN=${BCHOL_SANITIZE_CC:-clang-15}
 MAIN=$ROOT/${BCHOL_BUILD_DIR:-build}
-HARD=$ROOT/tools/hardening
+HARD=$ROOT/scripts/ci/hardening
 JOBS=$(nproc)
 
-tools/setup.sh > /dev/null # the main build and the packages it needs
+scripts/setup.sh > /dev/null # the main build and the packages it needs
 missing=""
 for p in valgrind clang-15; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

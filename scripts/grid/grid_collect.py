@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Collects the raw outputs of tools/bench_grid.sh into one CSV, a summary.md and PNG plots.
+"""Collects the raw outputs of scripts/grid/bench_grid.sh into one CSV, a summary.md and PNG plots.
 
-    tools/grid/grid_collect.py OUTDIR
+    scripts/grid/grid_collect.py OUTDIR
 
 Reads OUTDIR/meta.txt and OUTDIR/raw/*.txt (outputs of `bchol bench`, `bchol bench
---variant interleaved`, `bchol bench --vbatched` and tools/gpu/peer_torch.py), writes
+--variant interleaved`, `bchol bench --vbatched` and scripts/gpu/peer_torch.py), writes
 OUTDIR/grid.csv, OUTDIR/summary.md and OUTDIR/*.png (gnuplot; the scripts and their data
 in OUTDIR/plots/). A row that starts with a number but does not parse, a file name it does
 not know, or a raw folder without any row is an error (exit status 1, naming file and
@@ -573,7 +573,7 @@ def main(argv):
                      f"files missing runs: {' '.join(sorted(set(meta['skipped'].split())))}")
     if meta.get("batch_div", "1") != "1":
         lines.append(f"- batches divided by {meta['batch_div']}")
-    lines.append(f"- command: `{meta.get('command', 'tools/bench_grid.sh')}`; rows: {len(rows)} "
+    lines.append(f"- command: `{meta.get('command', 'scripts/grid/bench_grid.sh')}`; rows: {len(rows)} "
                  "in grid.csv")
     lines.append("")
     lines.append("Gflop/s count n^3/3 per matrix (vbatched: the real orders). bchol times are "

@@ -289,7 +289,7 @@ int cmd_bench(int argc, char **argv)
     /* variable-size batches have their own options and table */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--vbatched")) return bench_vbatched(argc, argv);
-    /* --variant interleaved has its own sweeps and columns (tools/bench_interleaved.c). */
+    /* --variant interleaved has its own sweeps and columns (cli/bench/bench_interleaved.c). */
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--variant") && !strcmp(argv[i + 1], "interleaved"))
             return bench_interleaved(argc, argv);

@@ -1,4 +1,4 @@
-/* bchol bench --variant interleaved (tools/bench_interleaved.c). */
+/* bchol bench --variant interleaved (cli/bench/bench_interleaved.c). */
 #ifndef BCHOL_BENCH_INTERLEAVED_H
 #define BCHOL_BENCH_INTERLEAVED_H
 

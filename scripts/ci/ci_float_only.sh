@@ -10,7 +10,7 @@
 # this script points OCL_ICD_VENDORS at a folder holding Rusticl's alone. Extra
 # arguments go to ctest.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 BUILD=${BCHOL_BUILD_DIR:-build}
 
@@ -33,9 +33,9 @@ mkdir -p "$vendors"
 cp "$icd" "$vendors/rusticl.icd"
 export OCL_ICD_VENDORS=$vendors RUSTICL_ENABLE=llvmpipe BCHOL_DEVICE=0:0
 
-[ -f "$BUILD/CMakeCache.txt" ] || BCHOL_BUILD_DIR=$BUILD tools/setup.sh
+[ -f "$BUILD/CMakeCache.txt" ] || BCHOL_BUILD_DIR=$BUILD scripts/setup.sh
 cmake --build "$BUILD" -j"$(nproc)" > /dev/null
-"$BUILD/tools/bchol" devices | grep -q 'fp64 *no' || {
+"$BUILD/cli/bchol" devices | grep -q 'fp64 *no' || {
     echo "ci_float_only: the Rusticl device was not found, or has fp64" >&2
     exit 1
 }

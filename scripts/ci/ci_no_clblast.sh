@@ -3,9 +3,9 @@
 # the library and the testers only in ./build-noclblast (or $1), then runs the separate
 # variant on its own GEMM kernels (lower and upper, single and double, info), and the
 # argument test that asks for the missing CLBlast GEMM. Under a minute on 2 cores.
-# Meant to follow tools/run_tests.sh in .ci/run (the packages are installed by then).
+# Meant to follow scripts/run_tests.sh in .ci/run (the packages are installed by then).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build-noclblast}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DBCHOL_WITH_CLBLAST=OFF -DBCHOL_BUILD_TOOLS=OFF \
   > /dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches (here, where a package registry is reachable) the Debian packages that
-# tools/gpu/device_run.sh unpacks on the lent GPU machine, into the git-ignored .debs/.
+# scripts/gpu/device_run.sh unpacks on the lent GPU machine, into the git-ignored .debs/.
 # Pass .debs as `carry` to the device tool.
 set -eu
 cd "$(dirname "$0")/../.."

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # CI step: a small representative subset of the tests on oclgrind (an OpenCL simulator)
 # with its data-race, uninitialized-value and out-of-bounds checks. Any report fails the
-# step, except those listed in tools/hardening/oclgrind.supp (kernel file:line and why).
-# Usage: tools/ci_oclgrind.sh [BUILD_DIR]   (default: build, made by tools/setup.sh)
+# step, except those listed in scripts/ci/hardening/oclgrind.supp (kernel file:line and why).
+# Usage: scripts/ci/ci_oclgrind.sh [BUILD_DIR]   (default: build, made by scripts/setup.sh)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-${BCHOL_BUILD_DIR:-build}}
 if ! dpkg-query -W -f='${Status}' oclgrind 2>/dev/null | grep -q "install ok installed"; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends oclgrind
 fi
-[ -x "$BUILD/tests/test_potrf" ] || tools/setup.sh
+[ -x "$BUILD/tests/test_potrf" ] || scripts/setup.sh
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # Debian's oclgrind ships no ICD file: one naming its runtime, alone in a folder.
@@ -46,7 +46,7 @@ CASES=(
   "interleave_copy_dU|$T/test_interleaved --precision d --uplo U --n 5 --batch 19 --chunk 8 --mode copy --copy A"
   "potrs_ilv_sL|$T/test_potrs_interleaved --precision s --uplo L --n 6 --nrhs 2 --batch 5"
 )
-SUPP=tools/hardening/oclgrind.supp
+SUPP=scripts/ci/hardening/oclgrind.supp
 passed=0 failed=0
 for c in "${CASES[@]}"; do
   name=${c%%|*}; cmd=${c#*|}

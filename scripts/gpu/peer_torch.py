@@ -6,7 +6,7 @@ events), Gflop/s counting n^3/3 per matrix, and whether every info was 0. Batche
 `bchol bench`: 16384 for n <= 64, 3000 up to 256, 1000 above.
 
 With --vbatched, the peer of `bchol bench --vbatched`: the same random orders in [1, nmax]
-(the same generator and seed as tools/lib, so max_n matches), factored as torch users do,
+(the same generator and seed as util/, so max_n matches), factored as torch users do,
 one cholesky_ex per group of equal orders; the time covers all groups, Gflop/s counts the
 real orders (sum of n^3/3). One row per nmax: nmax, max_n, batch, ms, Gflop/s, check.
 """
@@ -45,7 +45,7 @@ MASK = (1 << 64) - 1
 
 
 class Rng:
-    """splitmix64 as util_rng in tools/lib/util.c."""
+    """splitmix64 as util_rng in util/util.c."""
 
     def __init__(self, seed):
         self.s = (seed ^ 0x9E3779B97F4A7C15) & MASK
@@ -57,7 +57,7 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
         return z ^ (z >> 31)
 
-    def unit(self):  # (0, 1], as unit() in tools/lib/vbatched.c
+    def unit(self):  # (0, 1], as unit() in util/vbatched.c
         u = (self.next() >> 11) * 2.0 ** -52 - 1.0
         return 1.0 - (u + 1.0) / 2.0
 

@@ -84,7 +84,7 @@
 #             (BCHOL_DEFAULTS=generic, what bchol runs on a device it does not know; files
 #             named untuned-generic, tune-check-generic); also for tune-check-vbatched
 #             TUNE_CHECK_ROUNDS=R (default 1): R alternating rounds of untuned and tuned runs,
-#             the medians over the rounds compared (tools/gpu/rounds_ratio.py); also for
+#             the medians over the rounds compared (scripts/gpu/rounds_ratio.py); also for
 #             tune-check-vbatched
 #   tune-check-vbatched  bench --vbatched (uniform orders) at the tuner's sizes and batches,
 #             the default version's time with $TUNE_FILE against BCHOL_TUNING_FILE=off
@@ -93,14 +93,14 @@
 #             4,8,16,24,32,48,64, batch 16384: the grid's ilv-native rows)
 #   tune-check-solve  the same for bchol bench --solve's potrs times, nrhs = NRHS_LIST
 #             (default "1 16"), float and double (about 2 minutes)
-#   grid      tools/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
+#   grid      scripts/grid/bench_grid.sh into $OUT/grid with the torch peer: the whole grid of
 #             issue 8, cut at GRID_SECONDS (default 540) so that build + grid fit one
 #             10-minute call; GRID_REPS (5) and GRID_WARMUP (1) runs per point. Steps past
 #             the deadline are listed in grid/meta.txt and summary.md. The copy here has
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: tools/gpu/device_run.sh devices test test-pocl bench solve solve-ilv vbatched vbatched-trace vbatched-pack
+# Usage: scripts/gpu/device_run.sh devices test test-pocl bench solve solve-ilv vbatched vbatched-trace vbatched-pack
 #        solve-vbatched huge tune tune-probe tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
 #        tune-check-solve grid
 set -u
@@ -133,7 +133,7 @@ for step in "$@"; do
   case $step in
   devices)
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
-    $BUILD/tools/bchol devices | tee "$OUT/devices.txt" ;;
+    $BUILD/cli/bchol devices | tee "$OUT/devices.txt" ;;
   test)
     (cd $BUILD && BCHOL_DEVICE=nvidia ctest -j16 --timeout 300 --output-on-failure ${TEST_REGEX:+-R "$TEST_REGEX"} \
       > "$OUT/ctest-nvidia.log" 2>&1)
@@ -147,20 +147,20 @@ for step in "$@"; do
     done ;;
   bench)
     for p in s d; do
-      BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --precision $p --n $SIZES ${BENCH_ARGS:-} \
+      BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --precision $p --n $SIZES ${BENCH_ARGS:-} \
         > "$OUT/bench-nvidia-$p.txt" 2>&1
-      python3 tools/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
+      python3 scripts/gpu/peer_torch.py --precision $p --n $SIZES > "$OUT/torch-$p.txt" 2>&1
     done
     for p in s d; do cat "$OUT/bench-nvidia-$p.txt" "$OUT/torch-$p.txt"; done ;;
   solve)
     for p in s d; do
       for k in ${NRHS_LIST:-1 16}; do
-        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --nrhs $k --precision $p --n $SIZES \
+        BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --solve --nrhs $k --precision $p --n $SIZES \
           ${BENCH_ARGS:-} > "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" 2>&1
-        python3 tools/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
+        python3 scripts/gpu/peer_torch_solve.py --nrhs $k --precision $p --n $SIZES \
           > "$OUT/torch-solve-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-$p-nrhs$k.txt"
-        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --variant interleaved --nrhs $k \
+        BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --solve --variant interleaved --nrhs $k \
           --precision $p --n 4:${ILV_SOLVE_NMAX:-128} ${BENCH_ARGS:-} \
           > "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt" 2>&1
         cat "$OUT/bench-solve-ilv-nvidia-$p-nrhs$k.txt"
@@ -173,7 +173,7 @@ for step in "$@"; do
           f="$OUT/bench-solve-ilv-block$kb-nvidia-$p-nrhs$k.txt"
           blk=BCHOL_ILV_SOLVE_BLOCK=$kb
           [ "$kb" = default ] && blk=
-          env -u BCHOL_ILV_SOLVE_BLOCK $blk BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve \
+          env -u BCHOL_ILV_SOLVE_BLOCK $blk BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --solve \
             --variant interleaved --nrhs $k --precision $p \
             --n ${ILV_SOLVE_SIZES:-16,32,40,48,64,96,128} ${BENCH_ARGS:-} > "$f" 2>&1
           echo "== block $kb"; cat "$f"
@@ -183,7 +183,7 @@ for step in "$@"; do
   vbatched)
     for p in s d; do
       for dist in uniform gaussian; do
-        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+        BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --vbatched --precision $p --dist $dist \
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/vbatched-nvidia-$p-$dist.txt" 2>&1
         cat "$OUT/vbatched-nvidia-$p-$dist.txt"
       done
@@ -194,7 +194,7 @@ for step in "$@"; do
     for band in ${VB_TRACE_BANDS:-8,32,64@16384 128,256@3000}; do
       for nm in $(echo ${band%@*} | tr , ' '); do
         f="$OUT/vbatched-trace-s-$nm.txt"
-        BCHOL_TRACE=1 BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision s \
+        BCHOL_TRACE=1 BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --vbatched --precision s \
           --nmax $nm --batch ${band#*@} --reps 1 --warmup 1 > "$f" 2>&1
         echo "== nmax $nm batch ${band#*@}: $(grep -c "bchol trace" "$f") launches traced"
         grep -E "^ *$nm " "$f"
@@ -206,13 +206,13 @@ for step in "$@"; do
         f="$OUT/vbatched-pack-nvidia-$p-$dist.txt"
         : > "$f"
         for band in 32,48,64@16384 96,128,192,256@3000; do
-          BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+          BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --vbatched --precision $p --dist $dist \
             --nmax ${band%@*} --batch ${band#*@} --reps 5 --warmup 1 --tbc ${VB_TBC:-0,1,2,4,8} \
             --shape ${VB_SHAPES:-shrink,pack} --order ${VB_ORDERS:-index,steps} >> "$f" 2>&1
         done
         for c in ${VB_CROSSOVERS:-0 64 128 192 320}; do
           echo "# --crossover $c (0: the library's)" >> "$f"
-          BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --vbatched --precision $p --dist $dist \
+          BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --vbatched --precision $p --dist $dist \
             --nmax 384,512 --batch 1000 --reps 5 --warmup 1 --variant fused,separate,auto \
             --crossover $c >> "$f" 2>&1
         done
@@ -224,14 +224,14 @@ for step in "$@"; do
     # orders); then the ALS example (about 4e6 ratings)
     for p in s d; do
       for k in ${NRHS_LIST:-1 16}; do
-        BCHOL_DEVICE=nvidia $BUILD/tools/bchol bench --solve --vbatched --precision $p --nrhs $k \
+        BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --solve --vbatched --precision $p --nrhs $k \
           --nmax ${VB_NMAX:-32:512} --batch 3000 > "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" 2>&1
-        python3 tools/gpu/peer_torch_solve.py --vbatched --nrhs $k --precision $p \
+        python3 scripts/gpu/peer_torch_solve.py --vbatched --nrhs $k --precision $p \
           --n ${VB_NMAX:-32:512} --batch 3000 > "$OUT/torch-solve-vbatched-$p-nrhs$k.txt" 2>&1
         cat "$OUT/solve-vbatched-nvidia-$p-nrhs$k.txt" "$OUT/torch-solve-vbatched-$p-nrhs$k.txt"
       done
     done
-    BCHOL_DEVICE=nvidia $BUILD/tools/bchol als --users 100000 --items 20000 --rank 16 --density 0.002 \
+    BCHOL_DEVICE=nvidia $BUILD/cli/bchol als --users 100000 --items 20000 --rank 16 --density 0.002 \
       2>&1 | tee "$OUT/als-nvidia.txt" ;;
   huge)
     # 2^31+256 float elements in one buffer; 2.2e9 one-by-one doubles (more matrices than
@@ -250,7 +250,7 @@ for step in "$@"; do
     mkdir -p "$(dirname "$TUNE_FILE")"
     # The same plan at every call (the seed fixes the drawn fraction), so that each call
     # resumes where the last one stopped; the log's last lines say how far it got.
-    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume \
+    BCHOL_DEVICE=nvidia $BUILD/cli/bchol tune --output "$TUNE_FILE" --resume \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
       --variants "${TUNE_VARIANTS:-fused,interleaved,interleaved-native,separate,vbatched,solve}" --nrhs "${TUNE_NRHS:-1,16}" \
       --fraction "${TUNE_FRACTION:-0.2}" --seed "${TUNE_SEED:-2026}" \
@@ -261,7 +261,7 @@ for step in "$@"; do
       ${TUNE_ARGS:-} 2> "$OUT/tune.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$TUNE_FILE" "$OUT/"
-    $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
+    $BUILD/cli/bchol tune --report "$TUNE_FILE" > "$OUT/tune-report.txt" 2>&1
     tail -3 "$OUT/tune.log"; grep -A12 "crossovers" "$OUT/tune-report.txt" | head -40
     grep -A12 "^## . solve" "$OUT/tune-report.txt" | grep -E "^##|geometric" | head -8
     echo "builds too slow so far: $(grep -c 'build too slow' "$TUNE_FILE")" ;;
@@ -271,7 +271,7 @@ for step in "$@"; do
     # midpoints of $TUNE_SIZES, with the configurations that did best at the two ends
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     start=$SECONDS
-    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$TUNE_FILE" --resume --probes-only \
+    BCHOL_DEVICE=nvidia $BUILD/cli/bchol tune --output "$TUNE_FILE" --resume --probes-only \
       --probe-between "${PROBE_K:-4}" --probe-every-to "${PROBE_EVERY_TO:-64}" \
       --full-to "${TUNE_FULL_TO:-fused=64}" --probe-full-to "${PROBE_FULL_TO:-32}" \
       --n "${TUNE_SIZES:-4,8,16,32,64,128,256,512}" --precision sd \
@@ -280,7 +280,7 @@ for step in "$@"; do
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-probe.log"
     echo "bchol tune --probes-only exit status $? (0 complete, 3 run again) in $((SECONDS - start)) s"
     cp "$TUNE_FILE" "$OUT/"
-    $BUILD/tools/bchol tune --report "$TUNE_FILE" > "$OUT/tune-probe-report.txt" 2>&1
+    $BUILD/cli/bchol tune --report "$TUNE_FILE" > "$OUT/tune-probe-report.txt" 2>&1
     tail -2 "$OUT/tune-probe.log" ;;
   tune-offgrid)
     # issue 6's aim "for sizes not in the tuning grid the pick is within 5% of an exhaustive
@@ -289,13 +289,13 @@ for step in "$@"; do
     # TUNE_FILE's picks at those sizes against the best of the sweep
     TUNE_FILE=${TUNE_FILE:-data/tuning/nvidia-h200.json}
     OFFGRID_FILE=${OFFGRID_FILE:-offgrid-h200.json}
-    BCHOL_DEVICE=nvidia $BUILD/tools/bchol tune --output "$OFFGRID_FILE" --resume \
+    BCHOL_DEVICE=nvidia $BUILD/cli/bchol tune --output "$OFFGRID_FILE" --resume \
       --n "${OFFGRID_SIZES:-24,96,384}" --precision sd --variants "${OFFGRID_VARIANTS:-fused,separate}" --fraction 1 \
       --seed 2026 --max-minutes "${TUNE_MINUTES:-6.5}" --build-timeout "${TUNE_BUILD_TIMEOUT:-30}" \
       --jobs "${TUNE_JOBS:-16}" --quiet 2> "$OUT/tune-offgrid.log"
     echo "bchol tune exit status $? (0 complete, 3 run again)"
     cp "$OFFGRID_FILE" "$OUT/"
-    $BUILD/tools/bchol tune --report "$OFFGRID_FILE" --against "$TUNE_FILE" > "$OUT/tune-offgrid-report.txt" 2>&1
+    $BUILD/cli/bchol tune --report "$OFFGRID_FILE" --against "$TUNE_FILE" > "$OUT/tune-offgrid-report.txt" 2>&1
     tail -2 "$OUT/tune-offgrid.log"
     grep -E "^picks of|within 5%|^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+x|^## . (fused|separate)|^## . crossovers|^ +[0-9]+ +[0-9.]+ +[0-9.-]+ +(fused|separate)" \
       "$OUT/tune-offgrid-report.txt" ;;
@@ -305,13 +305,13 @@ for step in "$@"; do
     for p in s d; do
       : > "$OUT/bench-untuned$tag-$p.txt"; : > "$OUT/bench-tuned-$p.txt"
       for round in $(seq ${TUNE_CHECK_ROUNDS:-1}); do # alternating, against drift between runs
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/cli/bchol \
           bench --precision $p --n $SIZES >> "$OUT/bench-untuned$tag-$p.txt" 2>&1
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/cli/bchol bench --precision $p \
           --n $SIZES --explain >> "$OUT/bench-tuned-$p.txt" 2>&1
       done
       # rows: n batch ms ...; speedup = untuned ms / tuned ms, medians over the rounds
-      python3 tools/gpu/rounds_ratio.py $p n 3 "$OUT/bench-untuned$tag-$p.txt" "$OUT/bench-tuned-$p.txt" \
+      python3 scripts/gpu/rounds_ratio.py $p n 3 "$OUT/bench-untuned$tag-$p.txt" "$OUT/bench-tuned-$p.txt" \
         | tee "$OUT/tune-check$tag-$p.txt"
       grep " n=" "$OUT/tune-check$tag-$p.txt" >> "$OUT/tune-check$tag-ratios.txt"
     done
@@ -331,13 +331,13 @@ for step in "$@"; do
           for t in untuned tuned; do
             file=off defaults=$UNTUNED_DEFAULTS name=untuned$tag
             [ $t = tuned ] && file="$TUNE_FILE" defaults=device name=tuned
-            BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" BCHOL_DEFAULTS=$defaults $BUILD/tools/bchol \
+            BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$file" BCHOL_DEFAULTS=$defaults $BUILD/cli/bchol \
               bench --vbatched --precision $p --nmax ${band%@*} --batch ${band#*@} \
               >> "$OUT/bench-vbatched-$name-$p.txt" 2>&1
           done
         done
       done
-      python3 tools/gpu/rounds_ratio.py "$p vbatched" nmax 12 "$OUT/bench-vbatched-untuned$tag-$p.txt" \
+      python3 scripts/gpu/rounds_ratio.py "$p vbatched" nmax 12 "$OUT/bench-vbatched-untuned$tag-$p.txt" \
         "$OUT/bench-vbatched-tuned-$p.txt" | tee "$OUT/tune-check-vbatched$tag-$p.txt"
       grep "nmax=" "$OUT/tune-check-vbatched$tag-$p.txt" >> "$OUT/tune-check-vbatched$tag-ratios.txt"
     done ;;
@@ -350,14 +350,14 @@ for step in "$@"; do
     for p in s d; do
       : > "$OUT/bench-ilv-untuned$tag-$p.txt"; : > "$OUT/bench-ilv-tuned-$p.txt"
       for round in $(seq ${TUNE_CHECK_ROUNDS:-1}); do
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/tools/bchol \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off BCHOL_DEFAULTS=$UNTUNED_DEFAULTS $BUILD/cli/bchol \
           bench --precision $p --n ${ILV_SIZES:-4,8,16,24,32,48,64} --batch 16384 --variant interleaved \
           >> "$OUT/bench-ilv-untuned$tag-$p.txt" 2>&1
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --precision $p \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/cli/bchol bench --precision $p \
           --n ${ILV_SIZES:-4,8,16,24,32,48,64} --batch 16384 --variant interleaved \
           >> "$OUT/bench-ilv-tuned-$p.txt" 2>&1
       done
-      python3 tools/gpu/rounds_ratio.py "$p interleaved" n 11 "$OUT/bench-ilv-untuned$tag-$p.txt" \
+      python3 scripts/gpu/rounds_ratio.py "$p interleaved" n 11 "$OUT/bench-ilv-untuned$tag-$p.txt" \
         "$OUT/bench-ilv-tuned-$p.txt" | tee "$OUT/tune-check-interleaved$tag-$p.txt"
       grep " n=" "$OUT/tune-check-interleaved$tag-$p.txt" >> "$OUT/tune-check-interleaved$tag-ratios.txt"
     done ;;
@@ -366,9 +366,9 @@ for step in "$@"; do
     : > "$OUT/tune-check-solve-ratios.txt"
     for p in s d; do
       for k in ${NRHS_LIST:-1 16}; do
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/tools/bchol bench --solve --nrhs $k --precision $p \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE=off $BUILD/cli/bchol bench --solve --nrhs $k --precision $p \
           --n $SIZES > "$OUT/bench-solve-untuned-$p-nrhs$k.txt" 2>&1
-        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/tools/bchol bench --solve --nrhs $k \
+        BCHOL_DEVICE=nvidia BCHOL_TUNING_FILE="$TUNE_FILE" $BUILD/cli/bchol bench --solve --nrhs $k \
           --precision $p --n $SIZES --explain > "$OUT/bench-solve-tuned-$p-nrhs$k.txt" 2>&1
         # rows: n batch nrhs potrs_ms ...; speedup = untuned potrs ms / tuned potrs ms
         awk -v t="$p nrhs=$k" '!/^#/ && $4+0 > 0 { if (FNR == NR) u[$1] = $4; else if ($1 in u) {
@@ -388,9 +388,9 @@ for step in "$@"; do
       [ -d "$GRID_RESUME/raw" ] || { echo "GRID_RESUME=$GRID_RESUME has no raw/"; exit 1; }
       mkdir -p "$OUT/grid" && cp -r "$GRID_RESUME/." "$OUT/grid/" && resume=--resume
     fi
-    BCHOL_BIN=$BUILD/tools/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-540} \
+    BCHOL_BIN=$BUILD/cli/bchol BCHOL_DEVICE=nvidia GRID_DEADLINE=${GRID_SECONDS:-540} \
       GRID_REPS=${GRID_REPS:-5} GRID_WARMUP=${GRID_WARMUP:-1} \
-      tools/bench_grid.sh "$OUT/grid" --torch $resume > "$OUT/grid.log" 2>&1
+      scripts/grid/bench_grid.sh "$OUT/grid" --torch $resume > "$OUT/grid.log" 2>&1
     tail -5 "$OUT/grid.log"; grep -E "^(seconds|skipped)=" "$OUT/grid/meta.txt" ;;
   esac
 done

@@ -3,5 +3,5 @@
 # device (BCHOL_DEVICE chooses another). Extra arguments go to `bchol bench`.
 set -eu
 cd "$(dirname "$0")/.."
-tools/setup.sh
-exec "${BCHOL_BUILD_DIR:-build}/tools/bchol" bench --compare lapack "$@"
+scripts/setup.sh
+exec "${BCHOL_BUILD_DIR:-build}/cli/bchol" bench --compare lapack "$@"

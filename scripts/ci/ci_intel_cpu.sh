@@ -4,7 +4,7 @@
 # An ICD file of our own in a private folder names its libintelocl.so, and OCL_ICD_VENDORS
 # points the system's ICD loader at that folder only, so the runtime is the one platform
 # (BCHOL_DEVICE=0:0); the runtime's own libOpenCL.so stays out of the library path.
-# Builds ./build (or $BCHOL_BUILD_DIR) as tools/run_tests.sh does, or reuses it.
+# Builds ./build (or $BCHOL_BUILD_DIR) as scripts/run_tests.sh does, or reuses it.
 #
 # By default it runs CI's subset, which fits its budget (docs/DEVELOPING.md, "Other OpenCL
 # implementations"): the whole suite (--all) took 21.5 min on the dev machine's shared 2
@@ -23,8 +23,8 @@ if [ "${1:-}" = --all ]; then
   select=()
   shift
 fi
-cd "$(dirname "$0")/.."
-tools/setup.sh > /dev/null
+cd "$(dirname "$0")/../.."
+scripts/setup.sh > /dev/null
 BUILD=$(cd "${BCHOL_BUILD_DIR:-build}" && pwd)
 RT=$BUILD/intel-ocl
 if [ ! -x "$RT/venv/bin/python" ]; then
@@ -47,6 +47,6 @@ mkdir -p "$RT/icd"
 echo "$lib" > "$RT/icd/intel-cpu.icd"
 export OCL_ICD_VENDORS=$RT/icd
 export BCHOL_DEVICE=${BCHOL_DEVICE:-0:0}
-"$BUILD/tools/bchol" devices 2>/dev/null | head -n 4 || true
+"$BUILD/cli/bchol" devices 2>/dev/null | head -n 4 || true
 cd "$BUILD"
 exec ctest -j"$(nproc)" --output-on-failure "${select[@]}" "$@"
