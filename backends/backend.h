@@ -47,11 +47,11 @@ typedef struct bchol_backend {
      * math) at this precision and n, and the variant strided batches use. */
     void (*interleaved_defaults)(char precision, int n, bchol_params *params);
     bchol_variant (*strided_variant)(char precision, int n);
-    /* Interleaved solve (cl_kernels/potrs_interleaved.cl): rows per register block at this
+    /* Interleaved solve (cl_kernels/chol/potrs_interleaved.cl): rows per register block at this
      * precision and n, or 0 to keep the whole right-hand-side tile in private memory. */
     int (*interleaved_solve_block)(char precision, int n);
     /* 1: the variable-size separate kernels run their barrier loops to a bound fixed at
-     * build time (-D UNIFORM_LOOPS=1, cl_kernels/gemm_tile.cl), not to the order each
+     * build time (-D UNIFORM_LOOPS=1, cl_kernels/blas/gemm_tile.cl), not to the order each
      * work-group reads from memory. */
     int uniform_barrier_loops;
     /* What the driver must be told through the process environment before bchol builds

@@ -1,5 +1,5 @@
 /*
- * bchol's on-disk binary cache (host/binary_cache.c), forced on for PoCL with
+ * bchol's on-disk binary cache (host/core/binary_cache.c), forced on for PoCL with
  * BCHOL_BINARY_CACHE=on, and files that are not regular files where bchol reads files.
  * One case per run: test_binary_cache <case> [kernel source folder]; exit code 0 on pass.
  *

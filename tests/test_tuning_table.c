@@ -1,8 +1,8 @@
 /*
- * Tuning tables without a device: the parser (host/tuning_file.c) on good, malformed,
- * truncated, incomplete and mistyped files; the lookup (host/tuning_lookup.c): the
+ * Tuning tables without a device: the parser (host/tuning/tuning_file.c) on good, malformed,
+ * truncated, incomplete and mistyped files; the lookup (host/tuning/tuning_lookup.c): the
  * vendor -> architecture -> name chain with "default" at each level, and sizes between
- * measured points; the per-context loading (host/tuning_load.c) on a stand-in context:
+ * measured points; the per-context loading (host/tuning/tuning_load.c) on a stand-in context:
  * one warning per unusable file, nothing kept. Built with AddressSanitizer where the
  * compiler has it, so a leak or a read past the text fails the case.
  * One case per run: test_tuning_table <case>.
@@ -639,7 +639,7 @@ static void case_solve(void)
                   "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
 }
 
-/* The bound for one launch of a small variable-size batch (host/internal.h): at and past
+/* The bound for one launch of a small variable-size batch (host/core/core.h): at and past
  * it, with the product batch * max_n too large for 64 bits, and where it does not apply. */
 static void case_one_launch(void)
 {

@@ -21,7 +21,7 @@
 
 #define TUNE_MAX_PARAMS 8
 #define TUNE_MAX_VALUES 32
-#define BCHOL_TUNING_FILE_VERSION 1 /* the format the library reads (host/tuning.h) */
+#define BCHOL_TUNING_FILE_VERSION 1 /* the format the library reads (host/tuning/tuning.h) */
 
 /* What candidate lists and pruning rules may depend on: the device and the problem. */
 typedef struct {

@@ -128,7 +128,7 @@ static double rhs_ratio(int a, int b)
 
 /* The chosen entry of `tuned` that the dispatcher would use at n (and nrhs): the nearest
  * measured size at or below n, else the smallest; among the solve's entries there, the
- * closest nrhs by ratio, the larger on a tie (host/tuning_lookup.c). */
+ * closest nrhs by ratio, the larger on a tie (host/tuning/tuning_lookup.c). */
 static const cJSON *pick(const cJSON *tuned, char precision, const tune_variant *v, int n, int nrhs)
 {
     const cJSON *e, *below = NULL, *smallest = NULL;
@@ -168,7 +168,7 @@ static void check_against(const cJSON *tried, const cJSON *tuned, const char *ag
         const cJSON *e = pick(tuned, precision, v, sizes[s], nrhs);
         char params[200] = "-";
         /* strictly between its size and the next measured one: its "between" parameters
-         * where it has them (host/dispatch.c, params_at) */
+         * where it has them (host/chol/dispatch.c, params_at) */
         const cJSON *use = e ? cJSON_GetObjectItemCaseSensitive(e, "params") : NULL;
         if (e && sizes[s] > num(e, "n", -1) && sizes[s] <= num(e, "between_to", -1))
             use = cJSON_GetObjectItemCaseSensitive(e, "between");

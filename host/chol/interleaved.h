@@ -56,7 +56,7 @@ bchol_status bchol__potrf_via_interleaved_prepare(bchol_context *ctx, bchol_prec
 bchol_status bchol__check_interleaved_params(bchol_context *ctx, const char *routine, int pos,
                                              int n, const bchol_params *p);
 
-/* The interleaved solve kernel (cl_kernels/potrs_interleaved.cl), built and fitted to
+/* The interleaved solve kernel (cl_kernels/chol/potrs_interleaved.cl), built and fitted to
  * the device for one problem shape before anything is enqueued (posv fails before it
  * factors). */
 typedef struct {

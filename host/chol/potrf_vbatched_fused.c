@@ -140,7 +140,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
         cl_mem order = sorted ? ws : n; /* not read unless sorted */
         if (sorted) {
-            /* counting sort of the chunk by key in one work-group (cl_kernels/potrf_vbatched.cl) */
+            /* counting sort of the chunk by key in one work-group (cl_kernels/chol/potrf_vbatched.cl) */
             size_t local = bchol__kernel_wg_limit(ctx, sort_k);
             if (local > SORT_GROUP) local = SORT_GROUP;
             bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(info), BCHOL_ARG(b0),

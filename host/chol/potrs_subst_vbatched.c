@@ -1,4 +1,4 @@
-/* Launches of the variable-size substitution solve (cl_kernels/potrs_vbatched.cl): the
+/* Launches of the variable-size substitution solve (cl_kernels/chol/potrs_vbatched.cl): the
  * plan is fitted for the largest n and nrhs; each launch covers whole matrices. */
 #include "chol/chol.h"
 

@@ -276,7 +276,7 @@ void bchol__call_join(bchol_call *call, cl_event ev);
 /* ---- checks of per-matrix arrays on the device (vbatched_check.c, vbatched_check_rhs.c) */
 
 /*
- * Device checks of the per-matrix arrays (cl_kernels/vbatched_check.cl), in three steps
+ * Device checks of the per-matrix arrays (cl_kernels/common/vbatched_check.cl), in three steps
  * that share scratch memory: reduce (per-block aggregates of the well-formed matrices and
  * the largest n; need_max_n = 0 when it will not be read, which lets a one-block batch
  * skip this step), optionally read that n back (blocking), then flag (info[b] = 0 or a

@@ -1,6 +1,6 @@
 /* Checks of a variable-size batch's per-matrix arrays, on the device (the host never reads
  * the arrays): a block reduction, a one-group scan of the block aggregates (for more than
- * CHECK_WG blocks), and the per-matrix flags. See cl_kernels/vbatched_check.cl for the
+ * CHECK_WG blocks), and the per-matrix flags. See cl_kernels/common/vbatched_check.cl for the
  * rules. */
 #include "core/core.h"
 

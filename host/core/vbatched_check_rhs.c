@@ -1,5 +1,5 @@
 /* Device checks of a variable-size solve's right-hand-side arrays
- * (cl_kernels/vbatched_check_rhs.cl, built after vbatched_check.cl): blocks, the scan of
+ * (cl_kernels/common/vbatched_check_rhs.cl, built after vbatched_check.cl): blocks, the scan of
  * vbatched_check.cl, then flag, as the matrix checks do. */
 #include "core/core.h"
 

@@ -1,6 +1,6 @@
 /* bchol_{s,d}interleave and bchol_{s,d}deinterleave: copies between strided and
  * interleaved batches (argument checks, then the tiled-transpose kernels of
- * cl_kernels/interleave.cl). Also the span of an interleaved batch. */
+ * cl_kernels/layout/interleave.cl). Also the span of an interleaved batch. */
 #include "layout/layout.h"
 
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* bchol_{s,d}interleave_rhs and bchol_{s,d}deinterleave_rhs: copies of n-by-nrhs
  * right-hand sides between strided and interleaved batches (argument checks, then the
- * rectangular form of the conversion kernels of cl_kernels/interleave.cl). */
+ * rectangular form of the conversion kernels of cl_kernels/layout/interleave.cl). */
 #include "layout/layout.h"
 
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the binary cache's entry reader (host/cache_entry.c through file_read.c),
+/* Fuzz target: the binary cache's entry reader (host/core/cache_entry.c through file_read.c),
  * everything bchol does with an entry before the driver sees its binary. No device: the
  * target compiles those two files itself. Each input is
  *   - parsed as an entry, expecting the digest its own header names (so that inputs get

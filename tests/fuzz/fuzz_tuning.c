@@ -1,7 +1,7 @@
 /*
- * libFuzzer target: the bytes of a tuning file, through the parser (host/tuning_file.c)
- * and the loader (host/tuning_load.c, as BCHOL_TUNING_FILE on a stand-in context), then
- * the lookup (host/tuning_lookup.c). No device: the tables are pure functions of the text.
+ * libFuzzer target: the bytes of a tuning file, through the parser (host/tuning/tuning_file.c)
+ * and the loader (host/tuning/tuning_load.c, as BCHOL_TUNING_FILE on a stand-in context), then
+ * the lookup (host/tuning/tuning_lookup.c). No device: the tables are pure functions of the text.
  * After each input:
  *   - a rejected text leaves the table as it was (a file parsed before stays whole) and
  *     names its fault; the loader agrees with the parser and warns exactly once;
