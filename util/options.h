@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Limits shared by the subcommands (documented in their --help and README.md). */
+/* Limits shared by the subcommands (documented in their --help and docs/USAGE.md). */
 #define OPT_MAX_N 46340             /* n*n < 2^31: the library's index limit */
 #define OPT_MAX_BATCH (1LL << 40)   /* matrices per run (then capped to device memory) */
 #define OPT_MAX_REPS 10000          /* timed or warm-up runs per case */
