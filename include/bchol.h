@@ -1022,10 +1022,22 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  *   info     cl_mem of at least batch ints: info[b] = 0, or k > 0 for the smallest k
  *            where U(k,k) is exactly zero (LAPACK: the factorization was completed, U is
  *            singular) or is not finite (bchol's extension, as for potrf: a NaN or an
- *            infinity reached the pivot; what A then holds is not meaningful).
+ *            infinity reached the pivot; what A then holds is not meaningful). The pivot
+ *            search orders |a| as LAPACK's idamax (the first of equal values) but takes a
+ *            NaN or an infinity as larger than every finite value, so that a non-finite
+ *            value in column k becomes that column's pivot (LAPACK's idamax passes over a
+ *            NaN). Where |U(k,k)| is below the smallest normal number, column k of L is
+ *            divided by it rather than scaled by its reciprocal, as LAPACK's dgetf2.
  *   event    NULL, or receives the event of the last command enqueued.
  *
  * m = 0 or n = 0 only sets info to zero; batch = 0 returns at once.
+ *
+ * Sizes: each matrix is factored whole in the local memory of one work-group, so m*n
+ * elements (plus one element and one int per work-item, at most 64 a matrix) must fit in
+ * the device's local memory; larger matrices fail with BCHOL_ERR_UNSUPPORTED_SIZE before
+ * anything is enqueued. Square matrices up to n = 511 (float) and 361 (double) on PoCL's
+ * CPU device (1 MiB), 109 and 76 on NVIDIA GPUs (48 KiB, of which bchol leaves 1 KiB to
+ * the driver). These limits apply to getrf_nopiv and the host forms as well.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,

@@ -24,7 +24,8 @@ export OCLGRIND_BUILD_OPTIONS=-cl-opt-disable
 T=$BUILD/tests
 # name | command: every kernel family at small sizes (fused with a narrower last panel,
 # both triangles, failed matrices; separate; interleaved aligned and clamped, staged; the
-# solves; variable sizes with the device checks, fused and separate)
+# solves; variable sizes with the device checks, fused and separate; LU: several matrices
+# a group with idle lanes, several rows a work-item, nopiv)
 CASES=(
   "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
   "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
@@ -45,6 +46,9 @@ CASES=(
   "posv_vbatched_info_dL|$T/test_potrs_vbatched --precision d --uplo L --nmax 8 --batch 12 --mode info"
   "interleave_copy_dU|$T/test_interleaved --precision d --uplo U --n 5 --batch 19 --chunk 8 --mode copy --copy A"
   "potrs_ilv_sL|$T/test_potrs_interleaved --precision s --uplo L --n 6 --nrhs 2 --batch 5"
+  "getrf_tbc_s|$T/test_getrf --precision s --n 3 --batch 14 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
+  "getrf_rows_d|$T/test_getrf --precision d --m 70 --n 4 --batch 14"
+  "getrf_nopiv_s|$T/test_getrf --precision s --m 4 --n 6 --mode nopiv --batch 5"
 )
 SUPP=tools/hardening/oclgrind.supp
 passed=0 failed=0
