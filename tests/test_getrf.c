@@ -319,7 +319,7 @@ static int factor_case(const options *o, bchol_context *ctx)
             continue;
         }
         int t = 1 + (int)(b % NTYPES);
-        /* subnormal floats are optional in OpenCL; with one column, ‖A‖ itself is subnormal */
+        /* subnormal floats are optional in OpenCL; with one column, ||A|| itself is subnormal */
         if (t == 14 && (!dbl || n == 1)) t = 4;
         type[b] = t;
         if (t <= 11 || t == 14) {
