@@ -319,7 +319,7 @@ static int factor_case(const options *o, bchol_context *ctx)
             continue;
         }
         int t = 1 + (int)(b % NTYPES);
-        /* subnormal floats are optional in OpenCL; with one column, ‖A‖ itself is subnormal */
+        /* subnormal floats are optional in OpenCL; with one column, ||A|| itself is subnormal */
         if (t == 14 && (!dbl || n == 1)) t = 4;
         type[b] = t;
         if (t <= 11 || t == 14) {
@@ -475,7 +475,10 @@ static int args_case(bchol_context *ctx)
     expect("batch", ctx, G(n, n, dA, 0, lda, sa, dP, 0, n, -1, dI, NULL), BCHOL_ERR_BATCH, "argument 11");
     expect("A NULL", ctx, G(n, n, NULL, 0, lda, sa, dP, 0, n, batch, dI, NULL), BCHOL_ERR_A, "argument 4 (A)");
     expect("A small", ctx, G(n, n, tiny, 0, lda, sa, dP, 0, n, batch, dI, NULL), BCHOL_ERR_A_SIZE, "argument 4 (A)");
-    expect("A small by offset", ctx, G(n, n, dA, 9, lda, sa, dP, 0, n, batch, dI, NULL), BCHOL_ERR_A_SIZE, "argument 4");
+    /* the buffer holds cap elements of the precision G runs: one past them */
+    const int64_t cap = (int64_t)(sizeof buf / (dbl ? 8 : 4));
+    expect("A small by offset", ctx, G(n, n, dA, cap - batch * sa + 1, lda, sa, dP, 0, n, batch, dI, NULL),
+           BCHOL_ERR_A_SIZE, "argument 4");
     expect("ipiv NULL", ctx, G(n, n, dA, 0, lda, sa, NULL, 0, n, batch, dI, NULL), BCHOL_ERR_IPIV, "argument 8 (ipiv)");
     expect("ipiv small", ctx, G(n, n, dA, 0, lda, sa, tiny, 0, n, batch, dI, NULL), BCHOL_ERR_IPIV_SIZE,
            "argument 8 (ipiv)");
