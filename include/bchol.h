@@ -1022,10 +1022,22 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  *   info     cl_mem of at least batch ints: info[b] = 0, or k > 0 for the smallest k
  *            where U(k,k) is exactly zero (LAPACK: the factorization was completed, U is
  *            singular) or is not finite (bchol's extension, as for potrf: a NaN or an
- *            infinity reached the pivot; what A then holds is not meaningful).
+ *            infinity reached the pivot; what A then holds is not meaningful). The pivot
+ *            search orders |a| as LAPACK's idamax (the first of equal values) but takes a
+ *            NaN or an infinity as larger than every finite value, so that a non-finite
+ *            value in column k becomes that column's pivot (LAPACK's idamax passes over a
+ *            NaN). Where |U(k,k)| is below the smallest normal number, column k of L is
+ *            divided by it rather than scaled by its reciprocal, as LAPACK's dgetf2.
  *   event    NULL, or receives the event of the last command enqueued.
  *
  * m = 0 or n = 0 only sets info to zero; batch = 0 returns at once.
+ *
+ * Sizes: each matrix is factored whole in the local memory of one work-group, so m*n
+ * elements (plus one element and one int per work-item, at most 64 a matrix) must fit in
+ * the device's local memory; larger matrices fail with BCHOL_ERR_UNSUPPORTED_SIZE before
+ * anything is enqueued. Square matrices up to n = 511 (float) and 361 (double) on PoCL's
+ * CPU device (1 MiB), 109 and 76 on NVIDIA GPUs (48 KiB, of which bchol leaves 1 KiB to
+ * the driver). These limits apply to getrf_nopiv and the host forms as well.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,
@@ -1054,6 +1066,16 @@ BCHOL_API bchol_status bchol_dgetrf_nopiv_batched(bchol_context *ctx, int m, int
  * factors and pivots of getrf (n-by-n). B (n-by-nrhs, ldb >= max(1, n), stride_b >=
  * ldb*nrhs) is overwritten by X; A and ipiv are only read. As LAPACK's getrs, a singular
  * U is not checked: call it only for info[b] = 0.
+ *
+ *   trans    'N' or 'T' (either case); 'C' is not accepted (BCHOL_ERR_TRANS).
+ *   A, ipiv  as getrf's output with m = n: matrix b at element offset_a + b*stride_a,
+ *            stride_a >= lda*n; its n pivots (1-based) at offset_p + b*stride_p, stride_p
+ *            >= n. A pivot outside [k, n] at position k (1-based) is taken as no interchange.
+ *   B        matrix b at element offset_b + b*stride_b; only its n-by-nrhs block is
+ *            written. B must share no byte with A or ipiv.
+ *
+ * n = 0, nrhs = 0 or batch = 0 returns at once (no buffer is checked then). Any nrhs;
+ * n up to 64 times the kernel's work-group limit (BCHOL_ERR_UNSUPPORTED_SIZE beyond).
  */
 BCHOL_API bchol_status bchol_sgetrs_batched(bchol_context *ctx, char trans, int n, int nrhs,
                                             cl_mem A, int64_t offset_a, int lda,
@@ -1070,7 +1092,10 @@ BCHOL_API bchol_status bchol_dgetrs_batched(bchol_context *ctx, char trans, int 
 
 /*
  * bchol_{s,d}gesv_batched: getrf then getrs ('N') in one call. A matrix with info[b] > 0
- * keeps its B untouched (A and ipiv hold getrf's output).
+ * keeps its B untouched (A and ipiv hold getrf's output). Arguments as getrf's (m = n) and
+ * getrs's; info as getrf's. n = 0 only sets info to zero, nrhs = 0 only factors, batch = 0
+ * returns at once. The sizes are getrf's: a matrix too large for it fails with
+ * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued (A untouched).
  */
 BCHOL_API bchol_status bchol_sgesv_batched(bchol_context *ctx, int n, int nrhs, cl_mem A,
                                            int64_t offset_a, int lda, int64_t stride_a,
@@ -1087,9 +1112,11 @@ BCHOL_API bchol_status bchol_dgesv_batched(bchol_context *ctx, int n, int nrhs, 
 
 /*
  * bchol_{s,d}getri_batched: C = inv(A) from getrf's factors and pivots of A (n-by-n), out
- * of place (A and ipiv only read; C: ldc >= max(1, n), stride_c >= ldc*n, must not
- * overlap A). info[b] = k > 0 where U(k,k) is zero or not finite: C of that matrix is
- * left untouched.
+ * of place (A and ipiv only read, laid out as for getrs; C: matrix b at element offset_c +
+ * b*stride_c, ldc >= max(1, n), stride_c >= ldc*n, only its n-by-n block written; C and
+ * info must share no byte with A, ipiv or each other). info[b] = k > 0 for the smallest k
+ * where U(k,k) is zero or not finite, else 0: C of that matrix is left untouched.
+ * n = 0 only sets info to zero; batch = 0 returns at once. Sizes as getrs's.
  */
 BCHOL_API bchol_status bchol_sgetri_batched(bchol_context *ctx, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,

@@ -107,7 +107,8 @@ bchol_status bchol__select_device(const char *spec, cl_platform_id *platform,
 
 /* ---- kernel sources (kernel_source.c) ---------------------------------------------- */
 
-/* The text of cl_kernels/<name>: from $BCHOL_KERNEL_DIR if set, else embedded. The
+/* The text of cl_kernels/<name> (name relative to cl_kernels/, e.g. "lu/getrs.cl"):
+ * from $BCHOL_KERNEL_DIR if set, else embedded. The
  * caller frees *text. */
 bchol_status bchol__kernel_source(const bchol_context *ctx, const char *name, char **text);
 

@@ -24,7 +24,9 @@ export OCLGRIND_BUILD_OPTIONS=-cl-opt-disable
 T=$BUILD/tests
 # name | command: every kernel family at small sizes (fused with a narrower last panel,
 # both triangles, failed matrices; separate; interleaved aligned and clamped, staged; the
-# solves; variable sizes with the device checks, fused and separate)
+# solves; variable sizes with the device checks, fused and separate; LU: several matrices
+# a group with idle lanes, several rows a work-item, nopiv; the LU solves, both trans, with
+# several work-items and units a group, singular matrices in getri and gesv)
 CASES=(
   "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
   "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
@@ -45,6 +47,13 @@ CASES=(
   "posv_vbatched_info_dL|$T/test_potrs_vbatched --precision d --uplo L --nmax 8 --batch 12 --mode info"
   "interleave_copy_dU|$T/test_interleaved --precision d --uplo U --n 5 --batch 19 --chunk 8 --mode copy --copy A"
   "potrs_ilv_sL|$T/test_potrs_interleaved --precision s --uplo L --n 6 --nrhs 2 --batch 5"
+  "getrf_tbc_s|$T/test_getrf --precision s --n 3 --batch 14 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
+  "getrf_rows_d|$T/test_getrf --precision d --m 70 --n 4 --batch 14"
+  "getrf_nopiv_s|$T/test_getrf --precision s --m 4 --n 6 --mode nopiv --batch 5"
+  "getrs_sN|$T/test_lu_solve --mode getrs --precision s --trans N --n 9 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 2 --piv-pad 1 --stride-pad 2 --offset-b 1"
+  "getrs_dT_tbc3_rpt2|env BCHOL_LU_SOLVE_SHAPE=2,2,3 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --ldb-pad 1 --stride-pad 1"
+  "getri_singular_d|$T/test_lu_solve --mode getri --precision d --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
+  "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
 )
 SUPP=scripts/ci/hardening/oclgrind.supp
 passed=0 failed=0

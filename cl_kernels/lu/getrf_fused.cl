@@ -1,0 +1,152 @@
+/* Fused batched LU with partial pivoting (LAPACK getf2, unblocked right-looking), one
+ * launch for the whole factorization (Haidar et al. 2015, the LU panel held in shared
+ * memory).
+ *
+ * Each matrix is loaded whole into local memory (column-major, leading dimension M) and
+ * factored there, column by column k = 0 .. min(M, N)-1:
+ *   1. pivot search: every work-item scans its rows i >= k of column k for the largest
+ *      |a(i,k)| (first index on ties, as LAPACK's idamax), then a tree reduction over the
+ *      matrix's LX work-items keeps the larger value or, on a tie, the smaller row;
+ *   2. rows k and p are interchanged over all N columns (L's part too, as LAPACK's dlaswp)
+ *      and ipiv(k) = p + 1;
+ *   3. column k below the diagonal is scaled by 1/a(k,k) (divided by a(k,k) where
+ *      |a(k,k)| < the smallest normal number, as dgetf2), and the trailing block gets the
+ *      rank-1 update A(k+1:M, k+1:N) -= l * u, each work-item on its own rows.
+ * A zero pivot skips the scaling and the factorization goes on (LAPACK: U is singular);
+ * info is the first k+1 where a(k,k) is zero or not finite. A NaN or infinity in the
+ * column is taken as larger than every finite value, so that it reaches the pivot where
+ * it appears (LAPACK's idamax passes over a NaN).
+ *
+ * Work-item tx of a matrix owns rows tx, tx+LX, ...; TBC matrices share a work-group.
+ * Lanes past the batch run on zeros in local memory and touch no global memory.
+ *
+ * Build macros: M, N (rows, columns), LX (work-items per matrix), TBC (matrices per
+ * work-group), PIVOT (1: partial pivoting; 0: getrf_nopiv), REAL/PRECISION_DOUBLE (see
+ * common.cl).
+ */
+#ifndef M
+#define M 8
+#endif
+#ifndef N
+#define N 8
+#endif
+#ifndef LX
+#define LX M
+#endif
+#ifndef TBC
+#define TBC 1
+#endif
+#ifndef PIVOT
+#define PIVOT 1
+#endif
+
+#define K (M < N ? M : N)
+
+/* LAPACK's sfmin (dlamch('S')): the smallest number whose reciprocal does not overflow */
+#if PRECISION_DOUBLE
+#define SFMIN DBL_MIN
+#else
+#define SFMIN FLT_MIN
+#endif
+
+/* The pivot search's order: |x|, with NaN and infinities above every finite value. */
+#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
+
+/*
+ * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
+ * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]. Work-group g0 + g holds
+ * matrices (g0 + g)*TBC .. +TBC-1 of the batch's count.
+ */
+__attribute__((reqd_work_group_size(LX * TBC, 1, 1)))
+__kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, const ulong stride,
+                          __global int *ipiv, const ulong offset_p, const ulong stride_p,
+                          __global int *info, const ulong count, const ulong g0)
+{
+    __local REAL sA[TBC][M * N];
+#if PIVOT
+    __local REAL sV[TBC][LX];
+    __local int sI[TBC][LX];
+#endif
+    const int lid = (int)get_local_id(0);
+    const int tx = lid % LX, ty = lid / LX;
+    const ulong b = (g0 + get_group_id(0)) * TBC + ty;
+    const int live = b < count;
+    __global REAL *Ab = A + offset + (live ? b * stride : 0);
+    __local REAL *a = sA[ty];
+
+    /* the matrix into local memory, column by column (consecutive work-items read
+     * consecutive rows); an idle lane's matrix is zeros */
+    for (int e = tx; e < M * N; e += LX) {
+        const int i = e % M, j = e / M;
+        a[e] = live ? Ab[i + j * lda] : (REAL)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    int status = 0;
+    for (int k = 0; k < K; k++) {
+#if PIVOT
+        /* 1. this work-item's best row of column k at or below the diagonal (a row it owns
+         * was last written by itself: no barrier since the previous update) */
+        REAL best = (REAL)-1;
+        int bi = M;
+        for (int i = tx; i < M; i += LX) {
+            const REAL v = PIVOT_KEY(a[i + k * M]);
+            if (i >= k && v > best) {
+                best = v;
+                bi = i;
+            }
+        }
+        sV[ty][tx] = best;
+        sI[ty][tx] = bi;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = 1; s < LX; s <<= 1) {
+            if ((tx & (2 * s - 1)) == 0 && tx + s < LX) {
+                const REAL v = sV[ty][tx + s];
+                const int i = sI[ty][tx + s];
+                if (v > sV[ty][tx] || (v == sV[ty][tx] && i < sI[ty][tx])) {
+                    sV[ty][tx] = v;
+                    sI[ty][tx] = i;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        /* read by all before the barrier below; rewritten only at the next column */
+        const int p = sI[ty][0];
+        /* 2. interchange rows k and p, every column */
+        if (p != k)
+            for (int j = tx; j < N; j += LX) {
+                const REAL t = a[k + j * M];
+                a[k + j * M] = a[p + j * M];
+                a[p + j * M] = t;
+            }
+        if (live && tx == 0) ipiv[offset_p + b * stride_p + k] = p + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        /* 3. scale column k below the pivot, rank-1 update of the trailing block */
+        const REAL d = a[k + k * M];
+        if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
+        const int recip = fabs(d) >= SFMIN;
+        const REAL inv = (REAL)1 / d;
+        for (int i = tx; i < M; i += LX) {
+            if (i > k) {
+                REAL l = a[i + k * M];
+                if (d != (REAL)0) l = recip ? l * inv : l / d;
+                a[i + k * M] = l;
+                for (int j = k + 1; j < N; j++) a[i + j * M] -= l * a[k + j * M];
+            }
+        }
+#if !PIVOT
+        /* the next column's pivot and row were updated by their owners */
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    }
+    /* every row back from its owner before the columns go out */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live) {
+        for (int e = tx; e < M * N; e += LX) {
+            const int i = e % M, j = e / M;
+            Ab[i + j * lda] = a[e];
+        }
+        if (tx == 0) info[b] = status;
+    }
+}

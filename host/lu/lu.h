@@ -1,0 +1,86 @@
+/* What the LU routines share (getrf, and the gesv/getrs/getri that build on it): the
+ * common bodies of getrf, its argument checks, and its enqueue-only core. Never
+ * installed. */
+#ifndef BCHOL_LU_H
+#define BCHOL_LU_H
+
+#include "core/core.h"
+
+/* Positions (1-based, ctx = 1) of getrf's arguments in a routine's signature, so that a
+ * routine which factors (gesv) names its own arguments through getrf's checks. 0: the
+ * routine has no such argument (m in gesv, where m = n; ipiv, offset_p and stride_p in
+ * getrf_nopiv). */
+typedef struct {
+    int m, n, A, offset_a, lda, stride_a, ipiv, offset_p, stride_p, batch, info;
+} bchol_lu_pos;
+
+/* The positions of bchol_{s,d}getrf_batched and bchol_{s,d}getrf_nopiv_batched. */
+extern const bchol_lu_pos bchol__getrf_pos, bchol__getrf_nopiv_pos;
+
+/*
+ * getrf's argument checks, in argument order: m (where pos->m; else m must equal n),
+ * n, lda >= max(1, m), the index span, offset_a, stride_a >= lda*n, offset_p >= 0 and
+ * stride_p >= min(m, n) (where pivot), batch >= 0; then the buffers A (where m, n > 0),
+ * ipiv (where pivot and min(m, n) > 0) and info (where pos->info) with the sizes the
+ * batch needs. Nothing of batch = 0 is a buffer. Not checked here: ctx (check it first),
+ * the caller's other arguments, the overlaps between buffers and the precision.
+ * uses[0..*nuses-1] receive how getrf uses A, ipiv and info (at most 3), for the
+ * caller's bchol__check_buffer_uses together with its own buffers.
+ */
+bchol_status bchol__check_getrf_args(bchol_context *ctx, const char *routine,
+                                     const bchol_lu_pos *pos, bchol_precision p, int pivot,
+                                     int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                     int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                     int64_t stride_p, int64_t batch, cl_mem info,
+                                     bchol_buffer_use *uses, int *nuses);
+
+/* BCHOL_ERR_UNSUPPORTED_SIZE, with a message naming routine and the limit, where no
+ * getrf variant factors m-by-n matrices on ctx's device (builds nothing, enqueues
+ * nothing): a routine that factors and then solves calls it before it enqueues. */
+bchol_status bchol__getrf_check_size(bchol_context *ctx, const char *routine, bchol_precision p,
+                                     int m, int n);
+
+/* Largest n of an n-by-n matrix that getrf factors on ctx's device at precision p. */
+int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p);
+
+/*
+ * Enqueues getrf (pivot = 1) or getrf_nopiv (pivot = 0; ipiv not used, may be NULL) of
+ * a checked batch onto call, no argument checks: batch = 0 enqueues nothing, m = 0 or
+ * n = 0 fills info with zeros. Fails with BCHOL_ERR_UNSUPPORTED_SIZE (see
+ * bchol__getrf_check_size), BCHOL_ERR_BUILD or an OpenCL status, possibly after some of
+ * its commands were enqueued.
+ */
+bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot, int m, int n,
+                                  cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
+                                  cl_mem ipiv, int64_t offset_p, int64_t stride_p, int64_t batch,
+                                  cl_mem info);
+
+/* The common body of bchol_{s,d}getrf_batched (pivot = 1) and bchol_{s,d}getrf_nopiv_batched
+ * (pivot = 0; ipiv, offset_p and stride_p unused): checks, quick returns, a call of its
+ * own (bchol__call_begin/end) around bchol__getrf_enqueue. */
+bchol_status bchol__getrf_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                  int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                  int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                  int64_t stride_p, int64_t batch, cl_mem info, cl_event *event);
+
+/* ---- the fused variant (getrf_fused.c, cl_kernels/lu/getrf_fused.cl) ------------------ */
+
+/* Shape of the fused kernel: lx work-items per matrix, tbc matrices per work-group. A
+ * value <= 0 takes the default (bchol__getrf_fused_params). */
+typedef struct {
+    int lx, tbc;
+} bchol_getrf_params;
+
+/* The default shape for m-by-n matrices on ctx's device (a tuning entry can later take
+ * this place). */
+void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int m, int n,
+                               bchol_getrf_params *prm);
+/* Local memory of one matrix in the fused kernel with lx work-items. */
+uint64_t bchol__getrf_fused_local_bytes(bchol_precision p, int m, int n, int lx);
+/* Enqueues the fused getrf of a checked batch with m, n > 0 and batch > 0. */
+bchol_status bchol__getrf_fused(bchol_call *call, bchol_precision p, const bchol_getrf_params *prm,
+                                int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                int64_t stride_a, cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                                int64_t batch, cl_mem info);
+
+#endif /* BCHOL_LU_H */

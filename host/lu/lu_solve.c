@@ -1,0 +1,170 @@
+/* Driver of the LU substitution kernel (cl_kernels/lu/getrs.cl): builds it for (nt, rpt,
+ * tbc, trans, precision), fits the work-group to the device, and enqueues one launch per
+ * piece of the batch; and the pivot checks that getrs, gesv and getri share. */
+#include "lu/lu_solve.h"
+/* bchol__complete_solve_params (the solve shape) lives in the Cholesky dispatcher: an
+ * include across sibling layers that scripts/check_layers.py reports (merge of lu-b into
+ * lubench; where the shape should come from is lu-b's to settle). */
+#include "chol/chol.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const lu_solve_files[] = {"common/common.cl", "lu/getrs.cl", NULL};
+
+/* b > 0; a + b - 1 would overflow for a bound near INT_MAX */
+static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
+
+static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bchol_solve_params *prm,
+                               int trans, int getri, cl_kernel *k)
+{
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D NT=%d", prm->nt);
+    bchol__options_add(&o, "-D RPT=%d", prm->rpt);
+    bchol__options_add(&o, "-D TBC=%d", prm->tbc);
+    bchol__options_add(&o, "-D TRANS=%d", trans);
+    return bchol__get_kernel(ctx, lu_solve_files, &o, getri ? "getri" : "getrs", k);
+}
+
+/* BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" (each 1..32, 1..64, 1..64), else 0: the shape asked
+ * for in place of the solve parameters. */
+static int shape_override(bchol_solve_params *prm)
+{
+    const char *s = getenv("BCHOL_LU_SOLVE_SHAPE");
+    int nt, rpt, tbc;
+    char end;
+    if (!s || sscanf(s, "%d,%d,%d%c", &nt, &rpt, &tbc, &end) != 3) return 0;
+    if (nt < 1 || nt > 32 || rpt < 1 || rpt > 64 || tbc < 1 || tbc > 64) return 0;
+    prm->nt = nt;
+    prm->rpt = rpt;
+    prm->tbc = tbc;
+    return 1;
+}
+
+bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
+                                  int n, int nrhs, bchol_lu_solve_plan *plan)
+{
+    bchol_solve_params prm = {0};
+    bchol_status st;
+    cl_kernel kernel = NULL;
+    if (getri) nrhs = n, trans = 0;
+    if (!shape_override(&prm)) bchol__complete_solve_params(ctx, p, n, nrhs, &prm);
+    /* Fewer columns than a tile holds would only compute zeros. */
+    while (prm.nt > 1 && prm.nt / 2 >= nrhs) prm.nt /= 2;
+
+    /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
+     * than that needs, put fewer tiles in a group, then give each work-item more rows. */
+    for (int tries = 0;; tries++) {
+        if ((st = get_kernel(ctx, p, &prm, trans, getri, &kernel))) return st;
+        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+        size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
+        if (want <= limit) break;
+        if (tries == 8 || (prm.tbc == 1 && prm.rpt >= 64))
+            return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                               "LU substitution solve: no work-group shape fits n = %d (the "
+                               "kernel takes at most %zu work-items, rpt = %d)",
+                               n, limit, prm.rpt);
+        if (prm.tbc > 1) {
+            size_t fit = limit / (size_t)ceil_div(n, prm.rpt);
+            prm.tbc = fit > 1 ? (int)fit : 1;
+        } else {
+            int need = ceil_div(n, (int)limit);
+            prm.rpt = prm.rpt * 2 > need ? prm.rpt * 2 : need;
+            if (prm.rpt > 64) prm.rpt = 64;
+        }
+    }
+    plan->kernel = kernel;
+    plan->prm = prm;
+    plan->n = n;
+    plan->nrhs = nrhs;
+    return BCHOL_SUCCESS;
+}
+
+/* The launches of either kernel: units (matrix, tile of NT columns), tbc a group. */
+static bchol_status enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, int getri,
+                            cl_mem A, int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                            int64_t offset_p, int64_t stride_p, cl_mem B, int64_t offset_b,
+                            int ldb, int64_t stride_b, int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    const bchol_solve_params *prm = &plan->prm;
+    const int lx = ceil_div(plan->n, prm->rpt);
+    const int64_t tiles = ceil_div(plan->nrhs, prm->nt);
+    const size_t local = (size_t)lx * (size_t)prm->tbc;
+    /* Units per launch, in whole matrices. */
+    int64_t chunk = bchol__launch_batch_limit(ctx, prm->tbc, local) / tiles;
+    if (chunk < 1) chunk = 1;
+    cl_ulong off_a = (cl_ulong)offset_a, str_a = (cl_ulong)stride_a;
+    cl_ulong off_p = (cl_ulong)offset_p, str_p = (cl_ulong)stride_p;
+    cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b;
+    cl_int ld_a = lda, ld_b = ldb, n = plan->n, nrhs = plan->nrhs, skip = info != NULL;
+    bchol_status st;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first, g0 = 0;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        const uint64_t tbc = (uint64_t)prm->tbc, groups = (count * (cl_ulong)tiles + tbc - 1) / tbc;
+        if (getri) {
+            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
+                                BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
+                                BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
+                                BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
+                                BCHOL_ARG(info),  BCHOL_ARG(b0),    BCHOL_ARG(count),
+                                BCHOL_ARG(g0)};
+            st = bchol__launch_groups(call, plan->kernel, args, 16, 15, groups, local);
+        } else {
+            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
+                                BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
+                                BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
+                                BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
+                                BCHOL_ARG(nrhs),  BCHOL_ARG(info),  BCHOL_ARG(skip),
+                                BCHOL_ARG(b0),    BCHOL_ARG(count), BCHOL_ARG(g0)};
+            st = bchol__launch_groups(call, plan->kernel, args, 18, 17, groups, local);
+        }
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__getrs_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, cl_mem A,
+                                  int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                  int64_t offset_p, int64_t stride_p, cl_mem B, int64_t offset_b,
+                                  int ldb, int64_t stride_b, int64_t batch, cl_mem info)
+{
+    return enqueue(call, plan, 0, A, offset_a, lda, stride_a, ipiv, offset_p, stride_p, B,
+                   offset_b, ldb, stride_b, batch, info);
+}
+
+bchol_status bchol__getri_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, cl_mem A,
+                                  int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                  int64_t offset_p, int64_t stride_p, cl_mem C, int64_t offset_c,
+                                  int ldc, int64_t stride_c, int64_t batch, cl_mem info)
+{
+    return enqueue(call, plan, 1, A, offset_a, lda, stride_a, ipiv, offset_p, stride_p, C,
+                   offset_c, ldc, stride_c, batch, info);
+}
+
+bchol_status bchol__check_pivot_args(bchol_context *ctx, const char *routine, int pos_offset,
+                                     int n, int64_t offset_p, int64_t stride_p)
+{
+    if (offset_p < 0)
+        return bchol__fail(ctx, BCHOL_ERR_OFFSET_P,
+                           "%s: argument %d (offset_p = %lld) must be >= 0", routine, pos_offset,
+                           (long long)offset_p);
+    if (stride_p < n)
+        return bchol__fail(ctx, BCHOL_ERR_STRIDE_P,
+                           "%s: argument %d (stride_p = %lld) must be >= n = %d", routine,
+                           pos_offset + 1, (long long)stride_p, n);
+    return BCHOL_SUCCESS;
+}
+
+uint64_t bchol__pivot_bytes(int n, int64_t offset_p, int64_t stride_p, int64_t batch)
+{
+    uint64_t span;
+    if (n <= 0 || batch <= 0) return 0;
+    if (bchol__batch_span(offset_p, stride_p, batch, n, n, 1, &span) ||
+        span > UINT64_MAX / sizeof(cl_int))
+        return UINT64_MAX;
+    return span * sizeof(cl_int);
+}

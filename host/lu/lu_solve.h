@@ -1,0 +1,51 @@
+/* What the LU solvers share (getrs, gesv, getri and the gesv host form): the substitution
+ * kernel of cl_kernels/lu/getrs.cl, planned then enqueued, and the checks of the
+ * arguments they have in common. Never installed. */
+#ifndef BCHOL_LU_SOLVE_H
+#define BCHOL_LU_SOLVE_H
+
+#include "lu/lu.h"
+
+/* The getrs or getri kernel, built and fitted to the device for one problem shape; made
+ * before anything is enqueued, so that gesv fails before it factors. */
+typedef struct {
+    cl_kernel kernel;
+    bchol_solve_params prm; /* as fitted: nt halves to nrhs, rpt may grow, tbc shrink */
+    int n, nrhs;
+} bchol_lu_solve_plan;
+
+/* The plan of getrs (trans 0/1, nrhs right-hand sides) or, with getri = 1, of getri
+ * (nrhs = n, trans 0). The shape starts from the Cholesky solve's parameters for (n, nrhs)
+ * (the tuning file's solve entry, else the backend's defaults), or from
+ * BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" where set (tests use it to reach every shape). */
+bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
+                                  int n, int nrhs, bchol_lu_solve_plan *plan);
+
+/* Enqueues the getrs solve of a checked batch with n, nrhs, batch > 0. With info not NULL
+ * (gesv), a matrix whose info is not zero keeps its B. */
+bchol_status bchol__getrs_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, cl_mem A,
+                                  int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                  int64_t offset_p, int64_t stride_p, cl_mem B, int64_t offset_b,
+                                  int ldb, int64_t stride_b, int64_t batch, cl_mem info);
+
+/* Enqueues getri (C = inv(A), info from U's diagonal) of a checked batch, n, batch > 0. */
+bchol_status bchol__getri_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, cl_mem A,
+                                  int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                  int64_t offset_p, int64_t stride_p, cl_mem C, int64_t offset_c,
+                                  int ldc, int64_t stride_c, int64_t batch, cl_mem info);
+
+/* Checks of a strided batch of pivots (n per matrix; positions of offset_p and stride_p):
+ * offset_p >= 0 and stride_p >= n. */
+bchol_status bchol__check_pivot_args(bchol_context *ctx, const char *routine, int pos_offset,
+                                     int n, int64_t offset_p, int64_t stride_p);
+/* Bytes the pivots of a batch span (0 where n = 0 or batch = 0; UINT64_MAX on overflow). */
+uint64_t bchol__pivot_bytes(int n, int64_t offset_p, int64_t stride_p, int64_t batch);
+
+/* The common body of bchol_{s,d}gesv_batched, also run by the host form on its pieces. */
+bchol_status bchol__gesv_batched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                 int n, int nrhs, cl_mem A, int64_t offset_a, int lda,
+                                 int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                 int64_t stride_p, cl_mem B, int64_t offset_b, int ldb,
+                                 int64_t stride_b, int64_t batch, cl_mem info, cl_event *event);
+
+#endif /* BCHOL_LU_SOLVE_H */
