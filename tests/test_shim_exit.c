@@ -1,5 +1,5 @@
 /* cl_shim's exit check on a test that leaks: it must fail the process (exit 1) and keep
- * what the test printed before (tests/shim_exit_check.sh runs it with stdout in a pipe). */
+ * what the test printed before (tests/harness/shim_exit_check.sh runs it with stdout in a pipe). */
 #include <CL/cl.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* bchol_{s,d}getrf_batched and bchol_{s,d}getrf_nopiv_batched: argument checks (shared
  * with the routines that factor, by argument position), quick returns, the variant. */
-#include "lu.h"
+#include "lu/lu.h"
 
 #include <limits.h>
 

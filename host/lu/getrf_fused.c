@@ -1,7 +1,7 @@
 /* Driver of the fused getrf (cl_kernels/lu/getrf_fused.cl): each matrix whole in local
  * memory, factored in one launch. Builds the kernel for (m, n, lx, tbc, pivot, precision),
  * fits the work-group to the built kernel's limit, and launches the batch in slices. */
-#include "lu.h"
+#include "lu/lu.h"
 
 static const char *const fused_files[] = {"common/common.cl", "lu/getrf_fused.cl", NULL};
 

@@ -4,7 +4,7 @@
  * memory before anything has come back, and copied back only after its factorization
  * has run. A and ipiv go in and come back whole over the piece's span, so that what lies
  * between the matrices and between their pivots comes back as it was. */
-#include "lu.h"
+#include "lu/lu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

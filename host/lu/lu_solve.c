@@ -2,10 +2,6 @@
  * tbc, trans, precision), fits the work-group to the device, and enqueues one launch per
  * piece of the batch; and the pivot checks that getrs, gesv and getri share. */
 #include "lu/lu_solve.h"
-/* bchol__complete_solve_params (the solve shape) lives in the Cholesky dispatcher: an
- * include across sibling layers that scripts/check_layers.py reports (merge of lu-b into
- * lubench; where the shape should come from is lu-b's to settle). */
-#include "chol/chol.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +46,9 @@ bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int tra
     bchol_status st;
     cl_kernel kernel = NULL;
     if (getri) nrhs = n, trans = 0;
-    if (!shape_override(&prm)) bchol__complete_solve_params(ctx, p, n, nrhs, &prm);
+    /* The substitution shape of the backend's defaults (the same kernel shape as the
+     * Cholesky solve's); LU has no tuning entries of its own yet. */
+    if (!shape_override(&prm)) ctx->backend->solve_defaults((char)p, n, nrhs, &prm);
     /* Fewer columns than a tile holds would only compute zeros. */
     while (prm.nt > 1 && prm.nt / 2 >= nrhs) prm.nt /= 2;
 

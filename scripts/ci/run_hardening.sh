@@ -41,7 +41,7 @@ for s in /usr/lib/llvm-15/bin/llvm-symbolizer /usr/bin/llvm-symbolizer; do
   [ -x "$s" ] && { export ASAN_SYMBOLIZER_PATH=$s UBSAN_SYMBOLIZER_PATH=$s TSAN_SYMBOLIZER_PATH=$s; break; }
 done
 
-# The main suite leaves one PoCL cache per CTest slot (pocl-cache/slotK, tests/pocl_slot.sh),
+# The main suite leaves one PoCL cache per CTest slot (pocl-cache/slotK, tests/harness/pocl_slot.sh),
 # each with the kernels of the cases that ran in it. seed_cache fills a cache with those of
 # all slots, so that a run finds its kernels whichever slot compiled them: hard links,
 # which is safe as PoCL puts a cache file in place by rename, never rewriting one (its
