@@ -20,7 +20,7 @@ PRECISIONS = (("s", "float"), ("d", "double"))
 def read_table(path):
     """{n: {column: text}} from the first header line starting with "n" and the rows under
     it that start with an integer; the '#' lines as the description."""
-    rows, head, notes = {}, None, []
+    rows, head, notes, last = {}, None, [], ""
     if not os.path.exists(path):
         return None, ["(missing: %s)" % os.path.basename(path)]
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -28,12 +28,15 @@ def read_table(path):
             t = line.split()
             if not t:
                 continue
+            last = line.strip()
             if t[0].startswith("#"):
                 notes.append(line.strip())
             elif head is None and t[0] == "n":
                 head = t
             elif head is not None and t[0].isdigit():
                 rows[int(t[0])] = dict(zip(head, t))
+    if not rows:  # a run that failed before its table: say how it ended
+        notes.insert(0, f"(no rows in {os.path.basename(path)}; its last line: {last or 'none'})")
     return rows, notes
 
 
