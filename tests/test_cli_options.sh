@@ -49,6 +49,13 @@ refuse '--order "index,,steps"' bench --vbatched --order index,,steps
 refuse '--tbc "65"' bench --vbatched --tbc 65
 refuse '--seed "-1"' bench --vbatched --seed -1
 refuse '--dist "mix"' bench --solve --vbatched --dist mix
+refuse '--routine "qr"' bench --routine qr
+refuse '--routine "potrf"' bench --routine getrf --routine potrf
+refuse '--nrhs applies to getrs and gesv, not getrf' bench --routine getrf --nrhs 2
+refuse '--trans applies to getrs, not gesv' bench --routine gesv --trans T
+refuse '--trans "C"' bench --routine getrs --trans C
+refuse '--solve' bench --routine getri --solve
+refuse '--uplo "L": unknown option' bench --routine getrf --uplo L
 # bchol tune checks its options with the validation it applies to a resumed file's
 # settings (cli/tune/cmd_tune.c, set_option): the same rule, its own wording
 refuse '--nrhs takes a list of counts in 1..1048576, not "1,2,x"' tune --nrhs 1,2,x
@@ -62,7 +69,7 @@ refuse 'is not an option' als users
 
 # the limits are in the help, and good options still run (one small size, one run)
 for h in "bench" "bench --solve" "bench --vbatched" "bench --solve --vbatched" \
-         "bench --variant interleaved" "tune"; do
+         "bench --variant interleaved" "bench --routine getrf" "tune"; do
     # shellcheck disable=SC2086
     if ! "$bchol" $h --help | grep -q "10000"; then
         echo "FAILED: bchol $h --help does not state the limit of --reps"

@@ -100,6 +100,22 @@ double util_solve_residual(const void *a, int dbl, char uplo, int n, int lda, in
 /* Fills a rows-by-cols block (leading dimension ld) with uniform values in [-1, 1). */
 void util_fill_uniform(void *a, int dbl, int rows, int cols, int ld, util_rng *r);
 
+/* ---- LU (util_lu.c): LAPACK's xGET01-03 ratios in 1-norms, computed in double; a general
+ * random matrix is util_fill_uniform's ---- */
+
+/* ||P*A - L*U||_1 / (n * ||A||_1 * eps) of one n-by-n matrix: A and its factors F (unit L
+ * below the diagonal, U on and above, as getrf leaves them) share lda; ipiv 1-based. A
+ * pivot outside [1, n] gives infinity. */
+double util_lu_residual(const void *a, const void *f, const int *ipiv, int dbl, int n, int lda);
+
+/* ||B - op(A)*X||_1 / (||op(A)||_1 * ||X||_1 * eps) for the n-by-nrhs X and B; op(A) = A
+ * (trans 'N') or A**T ('T'). */
+double util_lu_solve_residual(const void *a, int dbl, char trans, int n, int lda, int nrhs,
+                              const void *x, int ldx, const void *b, int ldb);
+
+/* ||I - A*C||_1 / (n * ||A||_1 * ||C||_1 * eps) for C an inverse of the n-by-n A. */
+double util_inv_residual(const void *a, const void *c, int dbl, int n, int lda, int ldc);
+
 /* ---- variable-size batches (vbatched.c) ---------------------------------------------- */
 
 typedef enum {

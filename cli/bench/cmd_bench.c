@@ -5,8 +5,10 @@
  * n^3/3 per matrix, the worst backward error over a sample of the batch, and ok/FAILED.
  * With --compare lapack, the same matrices also go through the CPU peer. With --variant
  * fused,separate[,auto] each size runs each variant and a summary says where they cross.
+ * --routine getrf|getrs|gesv|getri times the LU routines instead (bench_lu.c).
  */
 #include "bchol.h"
+#include "bench_lu.h"
 #include "bench_solve.h"
 #include "bchol_util.h"
 #include "bench_interleaved.h"
@@ -47,6 +49,8 @@ static void usage(FILE *f)
             "                    (default 16384 for n <= 64, 3000 up to 256, 1000 above)\n"
             "  --precision s|d   (default s)\n"
             "  --uplo L|U        (default L)\n"
+            "  --routine R       potrf (default, these options) or an LU routine: getrf, getrs,\n"
+            "                    gesv, getri (bchol bench --routine getrf --help)\n"
             "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU, else CPU)\n"
             "  --reps R          timed runs per size, 1 to 10000; the median is reported (default 10)\n"
             "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
@@ -91,7 +95,11 @@ static int parse(int argc, char **argv, bench_options *o)
         else if (!strcmp(k, "--batch")) bad = opt_llong(&r, 1, OPT_MAX_BATCH, &o->batch);
         else if (!strcmp(k, "--precision")) bad = opt_char(&r, "sd", &o->precision);
         else if (!strcmp(k, "--uplo")) bad = opt_char(&r, "LU", &o->uplo);
-        else if (!strcmp(k, "--device")) o->device = v;
+        else if (!strcmp(k, "--routine")) {
+            /* the LU names went to bench_lu before this parser: potrf is the one left */
+            static const char *const routines[] = {"potrf", "getrf", "getrs", "gesv", "getri", NULL};
+            bad = opt_word(&r, routines) < 0;
+        } else if (!strcmp(k, "--device")) o->device = v;
         else if (!strcmp(k, "--reps")) bad = opt_int(&r, 1, OPT_MAX_REPS, &o->reps);
         else if (!strcmp(k, "--warmup")) bad = opt_int(&r, 0, OPT_MAX_REPS, &o->warmup);
         else if (!strcmp(k, "--compare")) {
@@ -280,6 +288,8 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 
 int cmd_bench(int argc, char **argv)
 {
+    /* bench --routine getrf|getrs|gesv|getri: the LU routines (bench_lu.c) */
+    if (bench_lu_requested(argc, argv)) return bench_lu(argc, argv);
     /* bench --solve: potrs and posv (bench_solve.c) */
     if (bench_solve_requested(argc, argv)) {
         for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */

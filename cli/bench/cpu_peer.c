@@ -122,6 +122,82 @@ double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs,
     }
     return (omp_get_wtime() - t0) * 1e3;
 }
+/* bchol's pivots are int32; LAPACKE takes lapack_int arrays */
+_Static_assert(sizeof(lapack_int) == sizeof(int), "the LU peer needs a 32-bit lapack_int");
+
+double cpu_peer_getrf(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                      int64_t stride_p, int64_t batch, int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, (double *)A + b * stride_a, lda,
+                                     ipiv + b * stride_p);
+        else
+            info[b] = LAPACKE_sgetrf(LAPACK_COL_MAJOR, n, n, (float *)A + b * stride_a, lda,
+                                     ipiv + b * stride_p);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
+double cpu_peer_getrs(int dbl, char trans, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, const int *ipiv, int64_t stride_p, void *B, int ldb,
+                      int64_t stride_b, int64_t batch)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            LAPACKE_dgetrs(LAPACK_COL_MAJOR, trans, n, nrhs, (const double *)A + b * stride_a, lda,
+                           ipiv + b * stride_p, (double *)B + b * stride_b, ldb);
+        else
+            LAPACKE_sgetrs(LAPACK_COL_MAJOR, trans, n, nrhs, (const float *)A + b * stride_a, lda,
+                           ipiv + b * stride_p, (float *)B + b * stride_b, ldb);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
+double cpu_peer_gesv(int dbl, int n, int nrhs, void *A, int lda, int64_t stride_a, int *ipiv,
+                     int64_t stride_p, void *B, int ldb, int64_t stride_b, int64_t batch,
+                     int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        if (dbl)
+            info[b] = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, (double *)A + b * stride_a, lda,
+                                    ipiv + b * stride_p, (double *)B + b * stride_b, ldb);
+        else
+            info[b] = LAPACKE_sgesv(LAPACK_COL_MAJOR, n, nrhs, (float *)A + b * stride_a, lda,
+                                    ipiv + b * stride_p, (float *)B + b * stride_b, ldb);
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
+
+double cpu_peer_getrf_getri(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                            int64_t stride_p, int64_t batch, int *info)
+{
+    prepare();
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic) num_threads(threads())
+    for (int64_t b = 0; b < batch; b++) {
+        int *p = ipiv + b * stride_p;
+        if (dbl) {
+            double *a = (double *)A + b * stride_a;
+            info[b] = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, a, lda, p);
+            if (!info[b]) info[b] = LAPACKE_dgetri(LAPACK_COL_MAJOR, n, a, lda, p);
+        } else {
+            float *a = (float *)A + b * stride_a;
+            info[b] = LAPACKE_sgetrf(LAPACK_COL_MAJOR, n, n, a, lda, p);
+            if (!info[b]) info[b] = LAPACKE_sgetri(LAPACK_COL_MAJOR, n, a, lda, p);
+        }
+    }
+    return (omp_get_wtime() - t0) * 1e3;
+}
 #else
 int cpu_peer_available(void) { return 0; }
 int cpu_peer_threads(void) { return 0; }
@@ -148,6 +224,28 @@ double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int6
 double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
                               const int64_t *offsets_a, void *B, const int64_t *offsets_b,
                               int64_t batch, int *info)
+{
+    return -1;
+}
+double cpu_peer_getrf(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                      int64_t stride_p, int64_t batch, int *info)
+{
+    return -1;
+}
+double cpu_peer_getrs(int dbl, char trans, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, const int *ipiv, int64_t stride_p, void *B, int ldb,
+                      int64_t stride_b, int64_t batch)
+{
+    return -1;
+}
+double cpu_peer_gesv(int dbl, int n, int nrhs, void *A, int lda, int64_t stride_a, int *ipiv,
+                     int64_t stride_p, void *B, int ldb, int64_t stride_b, int64_t batch,
+                     int *info)
+{
+    return -1;
+}
+double cpu_peer_getrf_getri(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                            int64_t stride_p, int64_t batch, int *info)
 {
     return -1;
 }

@@ -1,5 +1,6 @@
-/* The CPU peer users would otherwise run: one LAPACKE potrf per matrix in an OpenMP
- * dynamic loop over all cores, sequential BLAS inside. */
+/* The CPU peer users would otherwise run: one LAPACKE call (potrf, potrs, posv, getrf,
+ * getrs, gesv, getri) per matrix in an OpenMP dynamic loop over all cores, sequential BLAS
+ * inside. */
 #ifndef BCHOL_CPU_PEER_H
 #define BCHOL_CPU_PEER_H
 
@@ -34,5 +35,23 @@ double cpu_peer_posv(int dbl, char uplo, int n, int nrhs, void *A, int lda, int6
 double cpu_peer_posv_vbatched(int dbl, char uplo, const int *n, const int *nrhs, void *A,
                               const int64_t *offsets_a, void *B, const int64_t *offsets_b,
                               int64_t batch, int *info);
+
+/* LU (bench --routine), one matrix per iteration as above; ipiv 1-based, n per matrix at
+ * ipiv + b*stride_p (int32: LAPACKE's lapack_int must be int). Each returns the wall time
+ * in milliseconds. ?getrf in place; info[b] as LAPACK. */
+double cpu_peer_getrf(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                      int64_t stride_p, int64_t batch, int *info);
+/* ?getrs (trans 'N' or 'T') with the factors and pivots of getrf; B overwritten by X. */
+double cpu_peer_getrs(int dbl, char trans, int n, int nrhs, const void *A, int lda,
+                      int64_t stride_a, const int *ipiv, int64_t stride_p, void *B, int ldb,
+                      int64_t stride_b, int64_t batch);
+/* ?gesv: factor and solve; info[b] as LAPACK. */
+double cpu_peer_gesv(int dbl, int n, int nrhs, void *A, int lda, int64_t stride_a, int *ipiv,
+                     int64_t stride_p, void *B, int ldb, int64_t stride_b, int64_t batch,
+                     int *info);
+/* The inverse in place: ?getrf then ?getri per matrix (the peer of bchol's getrf +
+ * getri); info[b] from getrf, or getri's where getrf's was 0. */
+double cpu_peer_getrf_getri(int dbl, int n, void *A, int lda, int64_t stride_a, int *ipiv,
+                            int64_t stride_p, int64_t batch, int *info);
 
 #endif

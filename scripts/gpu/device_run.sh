@@ -15,6 +15,13 @@
 #             double, nrhs $NRHS_LIST, n = $ILV_SOLVE_SIZES (16,32,40,48,64,96,128), once per
 #             register block in $ILV_BLOCKS ("default 0 8 16": the backend's choice, the
 #             whole tile, blocks of 8 and 16; BCHOL_ILV_SOLVE_BLOCK)
+#   lu        the batched LU routines against torch: bchol bench --routine R and
+#             scripts/gpu/peer_torch_lu.py for R in $LU_ROUTINES (default getrf gesv getri
+#             getrs), float and double, n = $LU_SIZES (default 4,8,16,32,64,128,256,512),
+#             nrhs $LU_NRHS (1) for getrs and gesv, $LU_REPS (10) timed runs; files
+#             lu-R-nvidia-P.txt and torch-lu-R-P.txt; last, scripts/gpu/lu_table.py's
+#             markdown tables (also lu-tables.md): n | bchol Gflop/s | torch Gflop/s | ratio
+#             per routine and precision (getri: bchol's getrf + getri against inv_ex)
 #   vbatched  bchol bench --vbatched, float and double, uniform and Gaussian orders,
 #             nmax = $VB_NMAX (default 32:512), batch 3000
 #   vbatched-trace  where a float vbatched call's time goes (BCHOL_TRACE): device time per
@@ -100,7 +107,7 @@
 #             no git history: pass GRID_COMMIT=<hash> to record the commit. To finish a
 #             grid the deadline cut, carry its grid/ folder (from results.tgz) into the
 #             tree and pass GRID_RESUME=<that folder>: only the missing runs run.
-# Usage: scripts/gpu/device_run.sh devices test test-pocl bench solve solve-ilv vbatched vbatched-trace vbatched-pack
+# Usage: scripts/gpu/device_run.sh devices test test-pocl bench solve solve-ilv lu vbatched vbatched-trace vbatched-pack
 #        solve-vbatched huge tune tune-probe tune-offgrid tune-check tune-check-vbatched tune-check-interleaved
 #        tune-check-solve grid
 set -u
@@ -180,6 +187,23 @@ for step in "$@"; do
         done
       done
     done ;;
+  lu)
+    # bchol's stderr (e.g. a size getrf cannot take) lands in its file, after the table's
+    # rows it concerns; lu_table.py reads the rows by the header's column names
+    for r in ${LU_ROUTINES:-getrf gesv getri getrs}; do
+      k=""
+      case $r in getrs|gesv) k="--nrhs ${LU_NRHS:-1}" ;; esac
+      for p in s d; do
+        BCHOL_DEVICE=nvidia $BUILD/cli/bchol bench --routine $r --precision $p \
+          --n ${LU_SIZES:-4,8,16,32,64,128,256,512} $k --reps ${LU_REPS:-10} ${BENCH_ARGS:-} \
+          > "$OUT/lu-$r-nvidia-$p.txt" 2>&1
+        python3 scripts/gpu/peer_torch_lu.py --routine $r --precision $p \
+          --n ${LU_SIZES:-4,8,16,32,64,128,256,512} $k --reps ${LU_REPS:-10} \
+          > "$OUT/torch-lu-$r-$p.txt" 2>&1
+        cat "$OUT/lu-$r-nvidia-$p.txt" "$OUT/torch-lu-$r-$p.txt"
+      done
+    done
+    python3 scripts/gpu/lu_table.py "$OUT" ${LU_ROUTINES:-getrf gesv getri getrs} | tee "$OUT/lu-tables.md" ;;
   vbatched)
     for p in s d; do
       for dist in uniform gaussian; do
