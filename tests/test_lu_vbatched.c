@@ -13,7 +13,8 @@
  * --singular zeroes one column of every fifth matrix. --bad plants one invalid entry of
  * each kind the routine checks (n, lda, offsets_a, max_n (ex), an overlap of A, offsets_p,
  * an overlap of the pivots; for getrs/gesv also nrhs, ldb, offsets_b, max_nrhs (ex), an
- * overlap of B) among good ones. Checks, per matrix:
+ * overlap of B) among good ones, and past 1024 (2048) matrices an overlap of the pivots (of A)
+ * across the check kernels' blocks. Checks, per matrix:
  *   info: the code of the first bad entry (a host model of the documented rules, and the
  *         planted code where one was planted), else LAPACKE_?getrf's info (getrf, gesv)
  *         or 0 (getrs);
@@ -305,7 +306,8 @@ static int run_case(const options *o)
         n[b] = b == 2 ? o->nmax : b % 7 == 0 ? 0 : b % 7 == 1 ? 1
                                  : (int)(util_rng_next(&rng) % (uint64_t)(o->nmax + 1));
         k[b] = nrhs_cycle[b % 6];
-        if (o->bad && (b % 7 == 2 || b % 7 == 3)) { /* room for the planted entries */
+        if (o->bad && (b % 7 == 2 || b % 7 == 3 || b == 1023 || b == 1024 || b == 2047 ||
+                       b == 2048)) { /* room for the planted entries */
             if (n[b] < 2) n[b] = 2;
             if (k[b] < 1) k[b] = 1;
         }
@@ -369,6 +371,15 @@ static int run_case(const options *o)
             if (kind == K_OVERLAP_A || kind == K_OVERLAP_P || kind == K_OVERLAP_B)
                 planted[b - 1] = kind_code[kind];
         }
+    }
+    /* overlaps across the check kernels' blocks of 1024 matrices (the carries) */
+    if (o->bad && batch > 1030) {
+        op[1024] = op[1023] + 1;
+        planted[1023] = planted[1024] = BCHOL_INFO_OVERLAP_P;
+    }
+    if (o->bad && batch > 2060) {
+        oa[2048] = oa[2047];
+        planted[2047] = planted[2048] = BCHOL_INFO_OVERLAP;
     }
     model_codes(batch, n, lda, oa, ta, ex ? max_n : INT_MAX, op, tp, solve, k, ldb, ob, tb,
                 ex ? max_nrhs : INT_MAX, codes);
