@@ -1323,6 +1323,39 @@ BCHOL_API bchol_status bchol_dgesv_vbatched_ex(bchol_context *ctx,
                                                cl_mem B, int64_t batch, cl_mem info,
                                                cl_event *event);
 
+/*
+ * Synchronous conveniences on host arrays, as bchol_{s,d}potrf_vbatched_host: every array
+ * holds batch entries; matrix b starts at A + offsets_a[b], its pivots at ipiv +
+ * offsets_p[b], its right-hand sides at B + offsets_b[b], and A, ipiv and B must hold
+ * everything the arrays describe (their sizes are unknown here). The span of the matrices
+ * (of the pivots, of the right-hand-side blocks) among entries the device could accept is
+ * copied to one device allocation and back; each must fit one (else
+ * BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on the device
+ * (BCHOL_INFO_BAD_OFFSET, _BAD_OFFSET_P and _BAD_OFFSET_B only for negative offsets); the
+ * largest n and nrhs are found on the host. Only the factored matrices, their pivots and
+ * the solved blocks change.
+ */
+BCHOL_API bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+                                                  const int64_t *offsets_a, float *A,
+                                                  const int64_t *offsets_p, int *ipiv,
+                                                  int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+                                                  const int64_t *offsets_a, double *A,
+                                                  const int64_t *offsets_p, int *ipiv,
+                                                  int64_t batch, int *info);
+BCHOL_API bchol_status bchol_sgesv_vbatched_host(bchol_context *ctx, const int *n, const int *nrhs,
+                                                 const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, float *A,
+                                                 const int64_t *offsets_p, int *ipiv,
+                                                 const int64_t *offsets_b, float *B,
+                                                 int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgesv_vbatched_host(bchol_context *ctx, const int *n, const int *nrhs,
+                                                 const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, double *A,
+                                                 const int64_t *offsets_p, int *ipiv,
+                                                 const int64_t *offsets_b, double *B,
+                                                 int64_t batch, int *info);
+
 #ifdef __cplusplus
 }
 #endif

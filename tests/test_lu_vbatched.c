@@ -1,9 +1,9 @@
 /*
  * Tester for bchol_{s,d}getrf_vbatched, getrs_vbatched and gesv_vbatched (plain and _ex
- * forms): one case per run, chosen by options; exit code 0 on pass.
+ * forms; getrf's and gesv's host forms, where a bad offset is a negative one): one case per run, chosen by options; exit code 0 on pass.
  *
  *   test_lu_vbatched --routine getrf|getrs|gesv --precision s|d --nmax N [--batch B]
- *       [--form ex|plain] [--trans N|T] [--singular 0|1] [--bad 0|1] [--lda-pad P]
+ *       [--form ex|plain|host] [--trans N|T] [--singular 0|1] [--bad 0|1] [--lda-pad P]
  *       [--ldb-pad P] [--gap G] [--seed X]
  *   test_lu_vbatched --mode args
  *
@@ -95,7 +95,8 @@ static options parse(int argc, char **argv)
     }
     if ((o.precision != 's' && o.precision != 'd') || o.nmax < 2 || o.batch < 0 || o.gap < 0 ||
         (strcmp(o.routine, "getrf") && strcmp(o.routine, "getrs") && strcmp(o.routine, "gesv")) ||
-        (strcmp(o.form, "ex") && strcmp(o.form, "plain")) || (o.trans != 'N' && o.trans != 'T') ||
+        (strcmp(o.form, "ex") && strcmp(o.form, "plain") && strcmp(o.form, "host")) ||
+        (!strcmp(o.form, "host") && !strcmp(o.routine, "getrs")) || (o.trans != 'N' && o.trans != 'T') ||
         (o.bad && o.batch < 90))
         usage();
     return o;
@@ -291,6 +292,7 @@ static void check(int ok, const char *fmt, long long b, double v)
 static int run_case(const options *o)
 {
     const int dbl = o->precision == 'd', ex = !strcmp(o->form, "ex");
+    const int host = !strcmp(o->form, "host");
     const int factor = strcmp(o->routine, "getrs") != 0, solve = strcmp(o->routine, "getrf") != 0;
     const int trans = o->trans == 'T';
     const size_t es = dbl ? 8 : 4;
@@ -356,14 +358,14 @@ static int run_case(const options *o)
             switch (kind) {
             case K_N: n[b] = -1; break;
             case K_LDA: lda[b] = n[b] - 1; break;
-            case K_OFFSET_A: oa[b] = (int64_t)ta - 1; break;
+            case K_OFFSET_A: oa[b] = host ? -3 : (int64_t)ta - 1; break;
             case K_ABOVE_N: n[b] = max_n + 1, lda[b] = max_n + 1; break;
             case K_OVERLAP_A: oa[b] = oa[b - 1] + 1; break;
             case K_OFFSET_P: op[b] = -1; break;
             case K_OVERLAP_P: op[b] = op[b - 1]; break;
             case K_NRHS: k[b] = -2; break;
             case K_LDB: ldb[b] = n[b] - 1; break;
-            case K_OFFSET_B: ob[b] = (int64_t)tb - 1; break;
+            case K_OFFSET_B: ob[b] = host ? -3 : (int64_t)tb - 1; break;
             case K_ABOVE_NRHS: k[b] = max_nrhs + 1; break;
             case K_OVERLAP_B: ob[b] = ob[b - 1]; break;
             }
@@ -408,7 +410,16 @@ static int run_case(const options *o)
     cl_mem dB = upload(ctx, tb * es, bm), dI = upload(ctx, nb * sizeof(int), info);
     cl_event ev = NULL;
     bchol_status st;
-    if (!strcmp(o->routine, "getrf"))
+    if (host) {
+        /* the host forms: the arrays as they are, synchronous */
+        st = !strcmp(o->routine, "getrf")
+                 ? (dbl ? bchol_dgetrf_vbatched_host(ctx, n, lda, oa, a, op, p, batch, info)
+                        : bchol_sgetrf_vbatched_host(ctx, n, lda, oa, a, op, p, batch, info))
+                 : (dbl ? bchol_dgesv_vbatched_host(ctx, n, k, lda, ldb, oa, a, op, p, ob, bm,
+                                                    batch, info)
+                        : bchol_sgesv_vbatched_host(ctx, n, k, lda, ldb, oa, a, op, p, ob, bm,
+                                                    batch, info));
+    } else if (!strcmp(o->routine, "getrf"))
         st = ex ? (dbl ? bchol_dgetrf_vbatched_ex : bchol_sgetrf_vbatched_ex)(
                       ctx, NULL, max_n, dn, dlda, doa, dA, dop, dP, batch, dI, &ev)
                 : (dbl ? bchol_dgetrf_vbatched : bchol_sgetrf_vbatched)(ctx, dn, dlda, doa, dA, dop,
@@ -430,16 +441,18 @@ static int run_case(const options *o)
                bchol_last_error(ctx));
         return 1;
     }
-    if (batch > 0 && !ev) {
+    if (batch > 0 && !ev && !host) {
         printf("FAILED: no event came back\n");
         return 1;
     }
     if (ev) clWaitForEvents(1, &ev), clReleaseEvent(ev);
     cl_command_queue q = bchol_context_queue(ctx);
-    clEnqueueReadBuffer(q, dA, CL_TRUE, 0, ta * es, a, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, dP, CL_TRUE, 0, tp * sizeof(int), p, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, dB, CL_TRUE, 0, tb * es, bm, 0, NULL, NULL);
-    clEnqueueReadBuffer(q, dI, CL_TRUE, 0, nb * sizeof(int), info, 0, NULL, NULL);
+    if (!host) {
+        clEnqueueReadBuffer(q, dA, CL_TRUE, 0, ta * es, a, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, dP, CL_TRUE, 0, tp * sizeof(int), p, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, dB, CL_TRUE, 0, tb * es, bm, 0, NULL, NULL);
+        clEnqueueReadBuffer(q, dI, CL_TRUE, 0, nb * sizeof(int), info, 0, NULL, NULL);
+    }
 
     /* what may change: owned elements (A and pivots of factored matrices, blocks of solved) */
     char *own_a = calloc(ta + 1, 1), *own_p = calloc(tp + 1, 1), *own_b = calloc(tb + 1, 1);
@@ -666,6 +679,32 @@ static int run_args(void)
     expect("gesv_ex: batch < 0", bchol_dgesv_vbatched_ex(c, NULL, 3, 2, n, k, lda, ldb, oa, A, opv,
                                                          P, ob, B, -1, info, &ev),
            BCHOL_ERR_BATCH, "argument 15 (batch = -1)");
+    {
+        double ha[16] = {0}, hb[16] = {0};
+        int hp[8] = {0}, hi[2];
+        expect("getrf_host: offsets_p NULL",
+               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, NULL, hp, 2, hi),
+               BCHOL_ERR_OFFSETS_P, "argument 6 (offsets_p)");
+        expect("getrf_host: ipiv NULL",
+               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, poff, NULL, 2, hi), BCHOL_ERR_IPIV,
+               "argument 7 (ipiv)");
+        expect("getrf_host: batch < 0",
+               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, poff, hp, -1, hi), BCHOL_ERR_BATCH,
+               "argument 8 (batch = -1)");
+        expect("gesv_host: nrhs NULL",
+               bchol_dgesv_vbatched_host(c, nn, NULL, ld, ld, off, ha, poff, hp, off, hb, 2, hi),
+               BCHOL_ERR_NRHS_ARRAY, "argument 3 (nrhs)");
+        expect("gesv_host: B NULL",
+               bchol_dgesv_vbatched_host(c, nn, kk, ld, ld, off, ha, poff, hp, off, NULL, 2, hi),
+               BCHOL_ERR_B, "argument 11 (B)");
+        expect("gesv_host: info NULL",
+               bchol_dgesv_vbatched_host(c, nn, kk, ld, ld, off, ha, poff, hp, off, hb, 2, NULL),
+               BCHOL_ERR_INFO, "argument 13 (info)");
+        expect("gesv_host: batch = 0",
+               bchol_sgesv_vbatched_host(c, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                         NULL, 0, NULL),
+               BCHOL_SUCCESS, NULL);
+    }
     if (ev) {
         printf("FAILED: an event came back from a failed call\n");
         failures++;

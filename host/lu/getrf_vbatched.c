@@ -169,7 +169,7 @@ static bchol_status check_lu_params(bchol_context *ctx, const char *routine,
     return BCHOL_SUCCESS;
 }
 
-static bchol_status getrf_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine, bchol_precision p,
                                    const bchol_lu_params *params, int max_n, cl_mem n, cl_mem lda,
                                    cl_mem offsets_a, cl_mem A, cl_mem offsets_p, cl_mem ipiv,
                                    int64_t batch, cl_mem info, cl_event *event)
@@ -251,7 +251,7 @@ bchol_status bchol_sgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda, cl_
                                    cl_mem A, cl_mem offsets_p, cl_mem ipiv, int64_t batch,
                                    cl_mem info, cl_event *event)
 {
-    return getrf_vbatched(ctx, "bchol_sgetrf_vbatched", BCHOL_S, NULL, -1, n, lda, offsets_a, A,
+    return bchol__getrf_vbatched_body(ctx, "bchol_sgetrf_vbatched", BCHOL_S, NULL, -1, n, lda, offsets_a, A,
                           offsets_p, ipiv, batch, info, event);
 }
 
@@ -259,7 +259,7 @@ bchol_status bchol_dgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda, cl_
                                    cl_mem A, cl_mem offsets_p, cl_mem ipiv, int64_t batch,
                                    cl_mem info, cl_event *event)
 {
-    return getrf_vbatched(ctx, "bchol_dgetrf_vbatched", BCHOL_D, NULL, -1, n, lda, offsets_a, A,
+    return bchol__getrf_vbatched_body(ctx, "bchol_dgetrf_vbatched", BCHOL_D, NULL, -1, n, lda, offsets_a, A,
                           offsets_p, ipiv, batch, info, event);
 }
 
@@ -270,7 +270,7 @@ bchol_status bchol_sgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params 
                                       cl_mem offsets_p, cl_mem ipiv, int64_t batch, cl_mem info,
                                       cl_event *event)
 {
-    return getrf_vbatched(ctx, "bchol_sgetrf_vbatched_ex", BCHOL_S, params ? params : &no_params,
+    return bchol__getrf_vbatched_body(ctx, "bchol_sgetrf_vbatched_ex", BCHOL_S, params ? params : &no_params,
                           max_n, n, lda, offsets_a, A, offsets_p, ipiv, batch, info, event);
 }
 
@@ -279,6 +279,6 @@ bchol_status bchol_dgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params 
                                       cl_mem offsets_p, cl_mem ipiv, int64_t batch, cl_mem info,
                                       cl_event *event)
 {
-    return getrf_vbatched(ctx, "bchol_dgetrf_vbatched_ex", BCHOL_D, params ? params : &no_params,
+    return bchol__getrf_vbatched_body(ctx, "bchol_dgetrf_vbatched_ex", BCHOL_D, params ? params : &no_params,
                           max_n, n, lda, offsets_a, A, offsets_p, ipiv, batch, info, event);
 }

@@ -43,7 +43,7 @@ static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_pr
     return bchol__getrs_vbatched_plan(ctx, p, params, trans, *max_n, max_nrhs, plan);
 }
 
-static bchol_status solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
                                    int factor, const bchol_solve_params *params, char trans,
                                    int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
                                    cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
@@ -188,7 +188,7 @@ bchol_status bchol_sgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n, cl_
                                    cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
                                    int64_t batch, cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_sgetrs_vbatched", BCHOL_S, 0, NULL, trans, -1, -1, n, nrhs,
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgetrs_vbatched", BCHOL_S, 0, NULL, trans, -1, -1, n, nrhs,
                           lda, ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info,
                           event);
 }
@@ -198,7 +198,7 @@ bchol_status bchol_dgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n, cl_
                                    cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
                                    int64_t batch, cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_dgetrs_vbatched", BCHOL_D, 0, NULL, trans, -1, -1, n, nrhs,
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgetrs_vbatched", BCHOL_D, 0, NULL, trans, -1, -1, n, nrhs,
                           lda, ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info,
                           event);
 }
@@ -209,7 +209,7 @@ bchol_status bchol_sgetrs_vbatched_ex(bchol_context *ctx, const bchol_solve_para
                                       cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
                                       int64_t batch, cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_sgetrs_vbatched_ex", BCHOL_S, 0,
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgetrs_vbatched_ex", BCHOL_S, 0,
                           params ? params : &no_params, trans, max_n, max_nrhs, n, nrhs, lda, ldb,
                           offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }
@@ -220,7 +220,7 @@ bchol_status bchol_dgetrs_vbatched_ex(bchol_context *ctx, const bchol_solve_para
                                       cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
                                       int64_t batch, cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_dgetrs_vbatched_ex", BCHOL_D, 0,
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgetrs_vbatched_ex", BCHOL_D, 0,
                           params ? params : &no_params, trans, max_n, max_nrhs, n, nrhs, lda, ldb,
                           offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }
@@ -230,7 +230,7 @@ bchol_status bchol_sgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_
                                   cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                   cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_sgesv_vbatched", BCHOL_S, 1, NULL, 'N', -1, -1, n, nrhs, lda,
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgesv_vbatched", BCHOL_S, 1, NULL, 'N', -1, -1, n, nrhs, lda,
                           ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }
 
@@ -239,7 +239,7 @@ bchol_status bchol_dgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_
                                   cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                   cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_dgesv_vbatched", BCHOL_D, 1, NULL, 'N', -1, -1, n, nrhs, lda,
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgesv_vbatched", BCHOL_D, 1, NULL, 'N', -1, -1, n, nrhs, lda,
                           ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }
 
@@ -249,7 +249,7 @@ bchol_status bchol_sgesv_vbatched_ex(bchol_context *ctx, const bchol_solve_param
                                      cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                      cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_sgesv_vbatched_ex", BCHOL_S, 1,
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgesv_vbatched_ex", BCHOL_S, 1,
                           params ? params : &no_params, 'N', max_n, max_nrhs, n, nrhs, lda, ldb,
                           offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }
@@ -260,7 +260,7 @@ bchol_status bchol_dgesv_vbatched_ex(bchol_context *ctx, const bchol_solve_param
                                      cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                      cl_mem info, cl_event *event)
 {
-    return solve_vbatched(ctx, "bchol_dgesv_vbatched_ex", BCHOL_D, 1,
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgesv_vbatched_ex", BCHOL_D, 1,
                           params ? params : &no_params, 'N', max_n, max_nrhs, n, nrhs, lda, ldb,
                           offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
 }

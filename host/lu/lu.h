@@ -110,4 +110,20 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
                                            cl_mem offsets_p, cl_mem ipiv, int64_t batch,
                                            cl_mem info);
 
+/* The common body of bchol_{s,d}getrf_vbatched (params NULL, max_n unused) and _ex, also
+ * run by the host form with the largest n it found. */
+bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine, bchol_precision p,
+                                        const bchol_lu_params *params, int max_n, cl_mem n,
+                                        cl_mem lda, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                        cl_mem ipiv, int64_t batch, cl_mem info, cl_event *event);
+
+/* The common body of getrs_vbatched (factor = 0) and gesv_vbatched (factor = 1; trans
+ * 'N'), plain (params NULL) and _ex, also run by gesv's host form. */
+bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                      int factor, const bchol_solve_params *params, char trans,
+                                      int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                      cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                      cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                      cl_mem info, cl_event *event);
+
 #endif /* BCHOL_LU_H */
