@@ -4,7 +4,8 @@
  *
  *   test_lu_vbatched --routine getrf|getrs|gesv --precision s|d --nmax N [--batch B]
  *       [--form ex|plain|host] [--trans N|T] [--singular 0|1] [--bad 0|1] [--lda-pad P]
- *       [--ldb-pad P] [--gap G] [--seed X]
+ *       [--ldb-pad P] [--gap G] [--lx L --tbc C (getrf _ex)] [--nt T --rpt R (solve _ex)]
+ *       [--seed X]
  *   test_lu_vbatched --mode args
  *
  * Matrix b has order n[b] in [0, nmax] (0, 1 and nmax always occur), random entries in
@@ -46,7 +47,7 @@
 
 typedef struct {
     char routine[8], precision, form[8], trans;
-    int nmax, singular, bad, lda_pad, ldb_pad, gap;
+    int nmax, singular, bad, lda_pad, ldb_pad, gap, lx, tbc, nt, rpt;
     long long batch;
     unsigned long long seed;
 } options;
@@ -55,13 +56,14 @@ static void usage(void)
 {
     fprintf(stderr, "usage: test_lu_vbatched --routine getrf|getrs|gesv --precision s|d --nmax N "
                     "[--batch B] [--form ex|plain] [--trans N|T] [--singular 0|1] [--bad 0|1] "
-                    "[--lda-pad P] [--ldb-pad P] [--gap G] [--seed X] | --mode args\n");
+                    "[--lda-pad P] [--ldb-pad P] [--gap G] [--lx L] [--tbc C] [--nt T] [--rpt R] "
+                    "[--seed X] | --mode args\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {"getrf", 's', "ex", 'N', 16, 0, 0, 1, 2, 3, 40, 1};
+    options o = {"getrf", 's', "ex", 'N', 16, 0, 0, 1, 2, 3, 0, 0, 0, 0, 40, 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -88,6 +90,14 @@ static options parse(int argc, char **argv)
             o.ldb_pad = atoi(v);
         else if (!strcmp(k, "--gap"))
             o.gap = atoi(v);
+        else if (!strcmp(k, "--lx"))
+            o.lx = atoi(v);
+        else if (!strcmp(k, "--tbc"))
+            o.tbc = atoi(v);
+        else if (!strcmp(k, "--nt"))
+            o.nt = atoi(v);
+        else if (!strcmp(k, "--rpt"))
+            o.rpt = atoi(v);
         else if (!strcmp(k, "--seed"))
             o.seed = strtoull(v, NULL, 10);
         else
@@ -410,6 +420,10 @@ static int run_case(const options *o)
     cl_mem dB = upload(ctx, tb * es, bm), dI = upload(ctx, nb * sizeof(int), info);
     cl_event ev = NULL;
     bchol_status st;
+    const bchol_lu_params lp = {o->lx, o->tbc};
+    const bchol_solve_params sp = {BCHOL_SOLVE_AUTO, o->nt, o->rpt, 0};
+    const bchol_lu_params *lpp = o->lx || o->tbc ? &lp : NULL;
+    const bchol_solve_params *spp = o->nt || o->rpt ? &sp : NULL;
     if (host) {
         /* the host forms: the arrays as they are, synchronous */
         st = !strcmp(o->routine, "getrf")
@@ -421,18 +435,18 @@ static int run_case(const options *o)
                                                     batch, info));
     } else if (!strcmp(o->routine, "getrf"))
         st = ex ? (dbl ? bchol_dgetrf_vbatched_ex : bchol_sgetrf_vbatched_ex)(
-                      ctx, NULL, max_n, dn, dlda, doa, dA, dop, dP, batch, dI, &ev)
+                      ctx, lpp, max_n, dn, dlda, doa, dA, dop, dP, batch, dI, &ev)
                 : (dbl ? bchol_dgetrf_vbatched : bchol_sgetrf_vbatched)(ctx, dn, dlda, doa, dA, dop,
                                                                        dP, batch, dI, &ev);
     else if (!strcmp(o->routine, "getrs"))
         st = ex ? (dbl ? bchol_dgetrs_vbatched_ex : bchol_sgetrs_vbatched_ex)(
-                      ctx, NULL, o->trans, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dop, dP,
+                      ctx, spp, o->trans, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dop, dP,
                       dob, dB, batch, dI, &ev)
                 : (dbl ? bchol_dgetrs_vbatched : bchol_sgetrs_vbatched)(
                       ctx, o->trans, dn, dk, dlda, dldb, doa, dA, dop, dP, dob, dB, batch, dI, &ev);
     else
         st = ex ? (dbl ? bchol_dgesv_vbatched_ex : bchol_sgesv_vbatched_ex)(
-                      ctx, NULL, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dop, dP, dob, dB,
+                      ctx, spp, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dop, dP, dob, dB,
                       batch, dI, &ev)
                 : (dbl ? bchol_dgesv_vbatched : bchol_sgesv_vbatched)(
                       ctx, dn, dk, dlda, dldb, doa, dA, dop, dP, dob, dB, batch, dI, &ev);
