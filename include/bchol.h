@@ -114,6 +114,7 @@ typedef enum bchol_status {
     BCHOL_ERR_LDC = -36,           /* ldc < max(1, n) */
     BCHOL_ERR_STRIDE_C = -37,      /* stride of C < ldc*n */
     BCHOL_ERR_C_SIZE = -38,        /* buffer C is smaller than the batch needs */
+    BCHOL_ERR_OFFSETS_P = -39,     /* per-matrix offsets of ipiv missing or too small */
 
     /* The request is valid but cannot be done here. */
     BCHOL_ERR_NO_FP64 = -100,          /* double precision on a device without fp64 */
@@ -1150,6 +1151,210 @@ BCHOL_API bchol_status bchol_dgesv_batched_host(bchol_context *ctx, int n, int n
                                                 int lda, int64_t stride_a, int *ipiv,
                                                 int64_t stride_p, double *B, int ldb,
                                                 int64_t stride_b, int64_t batch, int *info);
+
+/* ---- LU with partial pivoting, variable sizes (getrf, getrs, gesv vbatched) -------- */
+
+/*
+ * Per-matrix info values of the LU vbatched routines for a bad pivot entry, checked after
+ * the matrix codes (BCHOL_INFO_BAD_N .. BCHOL_INFO_OVERLAP) and before the right-hand-side
+ * codes (BCHOL_INFO_BAD_NRHS .. BCHOL_INFO_OVERLAP_B). Such a matrix is left untouched (A,
+ * ipiv and B) and the others are done.
+ */
+enum {
+    BCHOL_INFO_BAD_OFFSET_P = -11, /* offsets_p[b] < 0, or the n[b] pivots run past the end
+                                      of ipiv */
+    BCHOL_INFO_OVERLAP_P = -12     /* the pivots overlap another matrix's (decided in index
+                                      order, as for A) */
+};
+
+/*
+ * bchol_{s,d}getrf_vbatched: P_b*A_b = L_b*U_b for batch square matrices of different
+ * orders stored in one buffer A (as bchol_{s,d}getrf_batched per matrix; only square
+ * matrices: a rectangular variable-size batch is not supported in this version).
+ *
+ *   n          cl_mem of batch ints: order of matrix b (n[b] = 0 is skipped, info 0).
+ *   lda        cl_mem of batch ints: lda[b] >= max(1, n[b]).
+ *   offsets_a  cl_mem of batch int64 (cl_long): matrix b starts at element offsets_a[b]
+ *              of A. Footprints and overlaps as for bchol_{s,d}potrf_vbatched.
+ *   A          cl_mem of float/double; each matrix is overwritten by L and U, nothing
+ *              else in A is written.
+ *   offsets_p  cl_mem of batch int64: the n[b] pivots of matrix b (int32, 1-based as
+ *              LAPACK's) go to elements [offsets_p[b], offsets_p[b] + n[b]) of ipiv;
+ *              these footprints must not overlap (decided in index order as for A).
+ *   ipiv       cl_mem of int32; nothing outside the pivots of the factored matrices is
+ *              written.
+ *   batch      number of matrices, batch >= 0.
+ *   info       cl_mem of at least batch ints: 0, k > 0 (U(k,k) zero or not finite, as
+ *              for the fixed size), or the BCHOL_INFO_* code of the first bad entry of
+ *              matrix b (matrix codes, then the pivot codes above); such a matrix is not
+ *              touched.
+ *   event      NULL, or receives the event of the last command enqueued.
+ *
+ * As for potrf_vbatched, the plain form finds the largest n on the device and reads that
+ * one number back (waiting for the work already in the queue); the _ex form takes max_n
+ * from the caller (an entry with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N) and reads
+ * nothing back.
+ *
+ * Sizes: the matrices are factored by getrf's fused kernel, built for the largest order
+ * (each work-group holds whole matrices in local memory), so the largest order must fit
+ * as for bchol_{s,d}getrf_batched (n up to 511/361 on PoCL's CPU device, 109/76 on NVIDIA
+ * GPUs, float/double). A larger one fails with BCHOL_ERR_UNSUPPORTED_SIZE naming the
+ * limit: before anything is enqueued for the _ex form (its max_n, cut to the largest
+ * order that A can hold), after the checks for the plain form (info then holds their
+ * codes; A and ipiv are untouched). Blocked variable-size LU is not there yet.
+ *
+ * Returns BCHOL_SUCCESS once enqueued, or a negative status for a bad argument (nothing
+ * enqueued).
+ */
+BCHOL_API bchol_status bchol_sgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda,
+                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                             cl_mem ipiv, int64_t batch, cl_mem info,
+                                             cl_event *event);
+BCHOL_API bchol_status bchol_dgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda,
+                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                             cl_mem ipiv, int64_t batch, cl_mem info,
+                                             cl_event *event);
+
+/* Shape of the fused LU kernel for the vbatched _ex form: lx work-items per matrix (1..64;
+ * cut to max_n), tbc matrices per work-group (1..64; cut to what local memory holds). A
+ * field <= 0 takes the default (lx = min(max_n, 64), about 32 work-items a group). */
+typedef struct bchol_lu_params {
+    int lx;
+    int tbc;
+} bchol_lu_params;
+
+/* As bchol_{s,d}getrf_vbatched with the largest order from the caller and, where params is
+ * not NULL, the kernel's shape. params counts as argument 2 and max_n as argument 3: the
+ * others move two positions on. */
+BCHOL_API bchol_status bchol_sgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params *params,
+                                                int max_n, cl_mem n, cl_mem lda,
+                                                cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                                cl_mem ipiv, int64_t batch, cl_mem info,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params *params,
+                                                int max_n, cl_mem n, cl_mem lda,
+                                                cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                                cl_mem ipiv, int64_t batch, cl_mem info,
+                                                cl_event *event);
+
+/*
+ * bchol_{s,d}getrs_vbatched: solves A_b*X_b = B_b (trans 'N') or A_b**T*X_b = B_b ('T')
+ * with the factors and pivots of getrf_vbatched (or getrf per matrix), for matrices of
+ * different orders and right-hand-side counts.
+ *
+ *   trans      'N' or 'T' (either case); 'C' is not accepted (BCHOL_ERR_TRANS).
+ *   n, nrhs, lda, ldb, offsets_a, offsets_b, B   as for bchol_{s,d}potrs_vbatched.
+ *   A          the factors, as getrf_vbatched left them. Only read.
+ *   offsets_p, ipiv  the pivots, as getrf_vbatched's. Only read; a pivot outside [k, n[b]]
+ *              at position k is taken as no interchange (as getrs_batched).
+ *   info       cl_mem of at least batch ints: 0, or the BCHOL_INFO_* code of the first
+ *              bad entry of matrix b (matrix codes, pivot codes, then right-hand-side
+ *              codes); such a matrix is not solved (B_b untouched). LAPACK's getrs has no
+ *              info; here it reports bad entries. As LAPACK's, a singular U is not
+ *              checked: solve only matrices that getrf left with info 0.
+ *
+ * n[b] = 0 or nrhs[b] = 0 solves nothing for that matrix (info 0). The plain form finds the
+ * largest n and nrhs on the device and reads them back; the _ex form takes them from the
+ * caller (BCHOL_INFO_ABOVE_MAX_N / _NRHS above them) and reads nothing back. Sizes as
+ * getrs_batched's (n up to 64 times the substitution kernel's work-group limit, else
+ * BCHOL_ERR_UNSUPPORTED_SIZE); each work-group solves one tile of one matrix.
+ */
+BCHOL_API bchol_status bchol_sgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n,
+                                             cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                             cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                             int64_t batch, cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n,
+                                             cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                             cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                             int64_t batch, cl_mem info, cl_event *event);
+
+/*
+ * bchol_{s,d}gesv_vbatched: getrf_vbatched then getrs_vbatched ('N') in one call, with the
+ * arguments of getrs_vbatched less trans; A and ipiv receive the factors and pivots. All
+ * entries are checked before anything is factored: a matrix with any bad entry (its B's
+ * included) gets its code and is not touched. info[b] = k > 0: U(k,k) is zero or not
+ * finite, A_b and its pivots hold getrf's output and B_b is untouched. nrhs[b] = 0 only
+ * factors. Sizes as getrf_vbatched's (BCHOL_ERR_UNSUPPORTED_SIZE as there; nothing is
+ * factored then).
+ */
+BCHOL_API bchol_status bchol_sgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                            cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                            cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b,
+                                            cl_mem B, int64_t batch, cl_mem info,
+                                            cl_event *event);
+BCHOL_API bchol_status bchol_dgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                            cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                            cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b,
+                                            cl_mem B, int64_t batch, cl_mem info,
+                                            cl_event *event);
+
+/* The _ex forms: the largest n and nrhs from the caller, nothing read back; params (NULL or
+ * fields <= 0: the defaults) is the substitution's shape (nt, rpt; tbc is not used: one
+ * tile per work-group); gesv's factorization takes getrf_vbatched's defaults. params counts
+ * as argument 2, then trans (getrs only), max_n and max_nrhs; the others move on. */
+BCHOL_API bchol_status bchol_sgetrs_vbatched_ex(bchol_context *ctx,
+                                                const bchol_solve_params *params, char trans,
+                                                int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                                cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                                cl_mem A, cl_mem offsets_p, cl_mem ipiv,
+                                                cl_mem offsets_b, cl_mem B, int64_t batch,
+                                                cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_dgetrs_vbatched_ex(bchol_context *ctx,
+                                                const bchol_solve_params *params, char trans,
+                                                int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                                cl_mem lda, cl_mem ldb, cl_mem offsets_a,
+                                                cl_mem A, cl_mem offsets_p, cl_mem ipiv,
+                                                cl_mem offsets_b, cl_mem B, int64_t batch,
+                                                cl_mem info, cl_event *event);
+BCHOL_API bchol_status bchol_sgesv_vbatched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, int max_n,
+                                               int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                               cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                               cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b,
+                                               cl_mem B, int64_t batch, cl_mem info,
+                                               cl_event *event);
+BCHOL_API bchol_status bchol_dgesv_vbatched_ex(bchol_context *ctx,
+                                               const bchol_solve_params *params, int max_n,
+                                               int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                               cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                               cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b,
+                                               cl_mem B, int64_t batch, cl_mem info,
+                                               cl_event *event);
+
+/*
+ * Synchronous conveniences on host arrays, as bchol_{s,d}potrf_vbatched_host: every array
+ * holds batch entries; matrix b starts at A + offsets_a[b], its pivots at ipiv +
+ * offsets_p[b], its right-hand sides at B + offsets_b[b], and A, ipiv and B must hold
+ * everything the arrays describe (their sizes are unknown here). The span of the matrices
+ * (of the pivots, of the right-hand-side blocks) among entries the device could accept is
+ * copied to one device allocation and back; each must fit one (else
+ * BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on the device
+ * (BCHOL_INFO_BAD_OFFSET, _BAD_OFFSET_P and _BAD_OFFSET_B only for negative offsets); the
+ * largest n and nrhs are found on the host. Only the factored matrices, their pivots and
+ * the solved blocks change.
+ */
+BCHOL_API bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+                                                  const int64_t *offsets_a, float *A,
+                                                  const int64_t *offsets_p, int *ipiv,
+                                                  int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+                                                  const int64_t *offsets_a, double *A,
+                                                  const int64_t *offsets_p, int *ipiv,
+                                                  int64_t batch, int *info);
+BCHOL_API bchol_status bchol_sgesv_vbatched_host(bchol_context *ctx, const int *n, const int *nrhs,
+                                                 const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, float *A,
+                                                 const int64_t *offsets_p, int *ipiv,
+                                                 const int64_t *offsets_b, float *B,
+                                                 int64_t batch, int *info);
+BCHOL_API bchol_status bchol_dgesv_vbatched_host(bchol_context *ctx, const int *n, const int *nrhs,
+                                                 const int *lda, const int *ldb,
+                                                 const int64_t *offsets_a, double *A,
+                                                 const int64_t *offsets_p, int *ipiv,
+                                                 const int64_t *offsets_b, double *B,
+                                                 int64_t batch, int *info);
 
 #ifdef __cplusplus
 }

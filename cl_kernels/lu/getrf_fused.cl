@@ -22,7 +22,16 @@
  *
  * Build macros: M, N (rows, columns), LX (work-items per matrix), TBC (matrices per
  * work-group), PIVOT (1: partial pivoting; 0: getrf_nopiv), REAL/PRECISION_DOUBLE (see
- * common.cl).
+ * common.cl), VBATCHED (1: the kernel getrf_vbatched of variable-size square batches, M =
+ * N = the largest order it takes; default 0).
+ *
+ * VBATCHED: matrix b has order n[b] <= M, leading dimension lda[b], starts at element
+ * offsets[b] of A, its pivots at element offsets_p[b] of ipiv. The per-matrix checks
+ * (vbatched_check.cl, lu/vbatched_check_piv.cl) ran before and left info[b] = 0 for a
+ * well-formed entry: a matrix with info[b] != 0 or n[b] = 0 is not touched (its info
+ * kept). A matrix sits in local memory with leading dimension M; every work-item runs
+ * the K = M steps (barriers in uniform control flow) and a step k >= n[b] does nothing
+ * to that matrix.
  */
 #ifndef M
 #define M 8
@@ -38,6 +47,9 @@
 #endif
 #ifndef PIVOT
 #define PIVOT 1
+#endif
+#ifndef VBATCHED
+#define VBATCHED 0
 #endif
 
 #define K (M < N ? M : N)
@@ -58,9 +70,16 @@
  * matrices (g0 + g)*TBC .. +TBC-1 of the batch's count.
  */
 __attribute__((reqd_work_group_size(LX * TBC, 1, 1)))
+#if VBATCHED
+__kernel void getrf_vbatched(__global REAL *A, __global const long *offsets,
+                             __global const int *n_arr, __global const int *lda_arr,
+                             __global int *ipiv, __global const long *offsets_p,
+                             __global int *info, const ulong count, const ulong g0)
+#else
 __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, const ulong stride,
                           __global int *ipiv, const ulong offset_p, const ulong stride_p,
                           __global int *info, const ulong count, const ulong g0)
+#endif
 {
     __local REAL sA[TBC][M * N];
 #if PIVOT
@@ -70,9 +89,29 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
     const int lid = (int)get_local_id(0);
     const int tx = lid % LX, ty = lid / LX;
     const ulong b = (g0 + get_group_id(0)) * TBC + ty;
-    const int live = b < count;
-    __global REAL *Ab = A + offset + (live ? b * stride : 0);
     __local REAL *a = sA[ty];
+#if VBATCHED
+    /* a rejected entry (info != 0 from the checks) or n = 0: no work, nothing touched */
+    const int live = b < count && info[b] == 0 && n_arr[b] > 0;
+    const int mb = live ? n_arr[b] : 0, nb = mb;
+    const int lda = live ? lda_arr[b] : 1;
+    __global REAL *Ab = A + (live ? offsets[b] : 0);
+#if PIVOT
+    __global int *Pb = ipiv + (live ? offsets_p[b] : 0);
+#endif
+    /* the matrix into local memory, column by column; nothing outside its n-by-n block
+     * is read */
+    for (int e = tx; e < mb * nb; e += LX) {
+        const int i = e % mb, j = e / mb;
+        a[i + j * M] = Ab[i + j * lda];
+    }
+#else
+    const int live = b < count;
+    const int mb = M, nb = N;
+    __global REAL *Ab = A + offset + (live ? b * stride : 0);
+#if PIVOT
+    __global int *Pb = ipiv + offset_p + (live ? b * stride_p : 0);
+#endif
 
     /* the matrix into local memory, column by column (consecutive work-items read
      * consecutive rows); an idle lane's matrix is zeros */
@@ -80,18 +119,22 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         const int i = e % M, j = e / M;
         a[e] = live ? Ab[i + j * lda] : (REAL)0;
     }
+#endif
+    const int kb = min(mb, nb);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     int status = 0;
     for (int k = 0; k < K; k++) {
+        const int on = k < kb; /* always, but for a VBATCHED matrix of order below K */
 #if PIVOT
         /* 1. this work-item's best row of column k at or below the diagonal (a row it owns
          * was last written by itself: no barrier since the previous update) */
         REAL best = (REAL)-1;
         int bi = M;
-        for (int i = tx; i < M; i += LX) {
+        for (int i = tx; i < mb; i += LX) {
+            if (!on || i < k) continue;
             const REAL v = PIVOT_KEY(a[i + k * M]);
-            if (i >= k && v > best) {
+            if (v > best) {
                 best = v;
                 bi = i;
             }
@@ -113,26 +156,26 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         /* read by all before the barrier below; rewritten only at the next column */
         const int p = sI[ty][0];
         /* 2. interchange rows k and p, every column */
-        if (p != k)
-            for (int j = tx; j < N; j += LX) {
+        if (on && p != k)
+            for (int j = tx; j < nb; j += LX) {
                 const REAL t = a[k + j * M];
                 a[k + j * M] = a[p + j * M];
                 a[p + j * M] = t;
             }
-        if (live && tx == 0) ipiv[offset_p + b * stride_p + k] = p + 1;
+        if (on && live && tx == 0) Pb[k] = p + 1;
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
         /* 3. scale column k below the pivot, rank-1 update of the trailing block */
-        const REAL d = a[k + k * M];
-        if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
+        const REAL d = on ? a[k + k * M] : (REAL)1;
+        if (on && status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = tx; i < M; i += LX) {
+        for (int i = tx; i < mb; i += LX) {
             if (i > k) {
                 REAL l = a[i + k * M];
                 if (d != (REAL)0) l = recip ? l * inv : l / d;
                 a[i + k * M] = l;
-                for (int j = k + 1; j < N; j++) a[i + j * M] -= l * a[k + j * M];
+                for (int j = k + 1; j < nb; j++) a[i + j * M] -= l * a[k + j * M];
             }
         }
 #if !PIVOT
@@ -140,7 +183,18 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     }
-    /* every row back from its owner before the columns go out */
+    /* every row back from its owner before the columns go out (VBATCHED: and every
+     * work-item's read of info[b] before it is written) */
+#if VBATCHED
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (live) {
+        for (int e = tx; e < mb * nb; e += LX) {
+            const int i = e % mb, j = e / mb;
+            Ab[i + j * lda] = a[i + j * M];
+        }
+        if (tx == 0) info[b] = status;
+    }
+#else
     barrier(CLK_LOCAL_MEM_FENCE);
     if (live) {
         for (int e = tx; e < M * N; e += LX) {
@@ -149,4 +203,5 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         }
         if (tx == 0) info[b] = status;
     }
+#endif
 }

@@ -234,3 +234,33 @@ __kernel void getri(__global const REAL *A, const ulong offset_a, const int lda,
     __global REAL *Cb = C + offset_c + (active ? b * stride_c + (ulong)c0 * (ulong)ldc : 0);
     lu_unit(Ab, lda, Pb, Cb, ldc, n, nt, c0, active, 1, xs_all + ty * 2 * NT, tx, lx);
 }
+
+/*
+ * getrs_vbatched: the 'N' or 'T' solve of a variable-size batch (getrs_vbatched,
+ * gesv_vbatched), built with TBC = 1: a work-group is one unit (matrix b, tile of NT of
+ * its right-hand sides), so that the order n[b] that bounds lu_unit's barrier loops is
+ * the same over the group. Work-groups are sized for the batch's largest order and tiles
+ * cover its largest nrhs; a unit past its matrix's nrhs[b], of n[b] = 0, or of a matrix
+ * with info[b] != 0 (rejected by the checks, or singular from gesv's getrf) touches
+ * nothing. Matrix b at A + offsets_a[b] (lda[b]), its pivots at ipiv + offsets_p[b], its
+ * right-hand sides at B + offsets_b[b] (ldb[b]).
+ */
+__kernel void getrs_vbatched(__global const REAL *A, __global const long *offsets_a,
+                             __global const int *n_arr, __global const int *lda_arr,
+                             __global const int *ipiv, __global const long *offsets_p,
+                             __global REAL *B, __global const long *offsets_b,
+                             __global const int *nrhs_arr, __global const int *ldb_arr,
+                             __global const int *info, const ulong tiles, const ulong b0,
+                             const ulong count, const ulong g0)
+{
+    __local REAL xs_all[TBC * 2 * NT];
+    LU_UNIT_INDEX(tiles);
+    if (active && (info[b] != 0 || n_arr[b] <= 0 || c0 >= nrhs_arr[b])) active = 0;
+    const int n = active ? n_arr[b] : 0;
+    const int nt = active ? min(NT, nrhs_arr[b] - c0) : 0;
+    const int lda = active ? lda_arr[b] : 1, ldb = active ? ldb_arr[b] : 1;
+    __global const REAL *Ab = A + (active ? offsets_a[b] : 0);
+    __global const int *Pb = ipiv + (active ? offsets_p[b] : 0);
+    __global REAL *Bb = B + (active ? offsets_b[b] + (long)c0 * (long)ldb : 0);
+    lu_unit(Ab, lda, Pb, Bb, ldb, n, nt, c0, active, 0, xs_all + ty * 2 * NT, tx, lx);
+}

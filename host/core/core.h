@@ -230,7 +230,7 @@ bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routin
 
 /* ---- how a call uses its buffers (check_access.c) ------------------------------------ */
 
-enum { BCHOL__READ = 1, BCHOL__WRITE = 2, BCHOL__MAX_BUFFER_USES = 10 };
+enum { BCHOL__READ = 1, BCHOL__WRITE = 2, BCHOL__MAX_BUFFER_USES = 12 };
 
 /* One buffer argument of a call: bytes [begin, end) of buffer are what the call may touch
  * (end = 0: up to the buffer's end), access says how; buffer NULL when not used. */

@@ -43,6 +43,7 @@ const char *bchol_status_string(bchol_status status)
     case BCHOL_ERR_LDC: return "bad argument: ldc";
     case BCHOL_ERR_STRIDE_C: return "bad argument: stride of C";
     case BCHOL_ERR_C_SIZE: return "bad argument: buffer C too small for the batch";
+    case BCHOL_ERR_OFFSETS_P: return "bad argument: offsets of ipiv";
     case BCHOL_ERR_NO_FP64: return "double precision is not supported by the device";
     case BCHOL_ERR_UNSUPPORTED_SIZE: return "matrix size not supported on this device";
     case BCHOL_ERR_NO_DEVICE: return "no OpenCL device found";

@@ -83,4 +83,47 @@ bchol_status bchol__getrf_fused(bchol_call *call, bchol_precision p, const bchol
                                 int64_t stride_a, cl_mem ipiv, int64_t offset_p, int64_t stride_p,
                                 int64_t batch, cl_mem info);
 
+/* ---- variable sizes (getrf_vbatched.c, getrs_vbatched.c) ------------------------------ */
+
+/* Device checks of the pivot arrays (cl_kernels/lu/vbatched_check_piv.cl) after
+ * bchol__vcheck_flag: info[b] = 0 entries get BCHOL_INFO_BAD_OFFSET_P or
+ * BCHOL_INFO_OVERLAP_P where their n[b] pivots at offsets_p[b] leave ipiv (p_elems ints)
+ * or meet another's. */
+bchol_status bchol__vcheck_piv(bchol_call *call, cl_mem n, cl_mem offsets_p, uint64_t p_elems,
+                               int64_t batch, cl_mem info);
+
+/* max_n cut to the largest order a well-formed matrix can have in a_elems elements
+ * ((n-1)*lda + n >= n*n, and < 2^31). */
+int bchol__vbatched_reach(uint64_t a_elems, int max_n);
+
+/* BCHOL_ERR_UNSUPPORTED_SIZE, naming routine and the limit, where the fused kernel cannot
+ * hold an order-max_n matrix on ctx's device. */
+bchol_status bchol__getrf_vbatched_check_size(bchol_context *ctx, const char *routine,
+                                              bchol_precision p, int max_n);
+
+/* Enqueues the fused getrf (getrf_vbatched kernel, built for max_n) of a checked
+ * variable-size batch: matrices with info[b] != 0 or n[b] = 0 are skipped. max_n = 0 or
+ * batch = 0 enqueues nothing. prm: lx, tbc <= 0 take the defaults. */
+bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
+                                           const bchol_getrf_params *prm, int max_n, cl_mem n,
+                                           cl_mem lda, cl_mem offsets_a, cl_mem A,
+                                           cl_mem offsets_p, cl_mem ipiv, int64_t batch,
+                                           cl_mem info);
+
+/* The common body of bchol_{s,d}getrf_vbatched (params NULL, max_n unused) and _ex, also
+ * run by the host form with the largest n it found. */
+bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine, bchol_precision p,
+                                        const bchol_lu_params *params, int max_n, cl_mem n,
+                                        cl_mem lda, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                        cl_mem ipiv, int64_t batch, cl_mem info, cl_event *event);
+
+/* The common body of getrs_vbatched (factor = 0) and gesv_vbatched (factor = 1; trans
+ * 'N'), plain (params NULL) and _ex, also run by gesv's host form. */
+bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                      int factor, const bchol_solve_params *params, char trans,
+                                      int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                      cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                      cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                      cl_mem info, cl_event *event);
+
 #endif /* BCHOL_LU_H */

@@ -12,7 +12,7 @@ static const char *const lu_solve_files[] = {"common/common.cl", "lu/getrs.cl", 
 static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bchol_solve_params *prm,
-                               int trans, int getri, cl_kernel *k)
+                               int trans, const char *name, cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
@@ -21,7 +21,7 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
     bchol__options_add(&o, "-D RPT=%d", prm->rpt);
     bchol__options_add(&o, "-D TBC=%d", prm->tbc);
     bchol__options_add(&o, "-D TRANS=%d", trans);
-    return bchol__get_kernel(ctx, lu_solve_files, &o, getri ? "getri" : "getrs", k);
+    return bchol__get_kernel(ctx, lu_solve_files, &o, name, k);
 }
 
 /* BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" (each 1..32, 1..64, 1..64), else 0: the shape asked
@@ -39,23 +39,20 @@ static int shape_override(bchol_solve_params *prm)
     return 1;
 }
 
-bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
-                                  int n, int nrhs, bchol_lu_solve_plan *plan)
+/* The work-group fitted to the built kernel named name, from the shape prm. */
+static bchol_status fit_plan(bchol_context *ctx, bchol_precision p, bchol_solve_params prm,
+                             int trans, const char *name, int n, int nrhs,
+                             bchol_lu_solve_plan *plan)
 {
-    bchol_solve_params prm = {0};
     bchol_status st;
     cl_kernel kernel = NULL;
-    if (getri) nrhs = n, trans = 0;
-    /* The substitution shape of the backend's defaults (the same kernel shape as the
-     * Cholesky solve's); LU has no tuning entries of its own yet. */
-    if (!shape_override(&prm)) ctx->backend->solve_defaults((char)p, n, nrhs, &prm);
     /* Fewer columns than a tile holds would only compute zeros. */
     while (prm.nt > 1 && prm.nt / 2 >= nrhs) prm.nt /= 2;
 
     /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
      * than that needs, put fewer tiles in a group, then give each work-item more rows. */
     for (int tries = 0;; tries++) {
-        if ((st = get_kernel(ctx, p, &prm, trans, getri, &kernel))) return st;
+        if ((st = get_kernel(ctx, p, &prm, trans, name, &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
         size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
         if (want <= limit) break;
@@ -77,6 +74,60 @@ bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int tra
     plan->prm = prm;
     plan->n = n;
     plan->nrhs = nrhs;
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
+                                  int n, int nrhs, bchol_lu_solve_plan *plan)
+{
+    bchol_solve_params prm = {0};
+    if (getri) nrhs = n, trans = 0;
+    /* The substitution shape of the backend's defaults (the same kernel shape as the
+     * Cholesky solve's); LU has no tuning entries of its own yet. */
+    if (!shape_override(&prm)) ctx->backend->solve_defaults((char)p, n, nrhs, &prm);
+    return fit_plan(ctx, p, prm, trans, getri ? "getri" : "getrs", n, nrhs, plan);
+}
+
+bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int trans, int max_n,
+                                        int max_nrhs, bchol_lu_solve_plan *plan)
+{
+    bchol_solve_params prm = {0};
+    if (!shape_override(&prm)) {
+        ctx->backend->solve_defaults((char)p, max_n, max_nrhs, &prm);
+        if (params && params->nt > 0) prm.nt = params->nt;
+        if (params && params->rpt > 0) prm.rpt = params->rpt;
+    }
+    prm.tbc = 1; /* one unit a group: its order bounds the barrier loops (getrs.cl) */
+    return fit_plan(ctx, p, prm, trans, "getrs_vbatched", max_n, max_nrhs, plan);
+}
+
+bchol_status bchol__getrs_vbatched_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan,
+                                           cl_mem n, cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                           cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                           cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                           cl_mem info)
+{
+    const bchol_solve_params *prm = &plan->prm;
+    const int lx = ceil_div(plan->n, prm->rpt);
+    const int64_t tiles = ceil_div(plan->nrhs, prm->nt);
+    const size_t local = (size_t)lx;
+    /* Units per launch, in whole matrices. */
+    int64_t chunk = bchol__launch_batch_limit(call->ctx, 1, local) / tiles;
+    if (chunk < 1) chunk = 1;
+    cl_ulong t = (cl_ulong)tiles;
+    bchol_status st;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first, g0 = 0;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        bchol_arg args[] = {BCHOL_ARG(A),         BCHOL_ARG(offsets_a), BCHOL_ARG(n),
+                            BCHOL_ARG(lda),       BCHOL_ARG(ipiv),      BCHOL_ARG(offsets_p),
+                            BCHOL_ARG(B),         BCHOL_ARG(offsets_b), BCHOL_ARG(nrhs),
+                            BCHOL_ARG(ldb),       BCHOL_ARG(info),      BCHOL_ARG(t),
+                            BCHOL_ARG(b0),        BCHOL_ARG(count),     BCHOL_ARG(g0)};
+        if ((st = bchol__launch_groups(call, plan->kernel, args, 15, 14, count * t, local)))
+            return st;
+    }
     return BCHOL_SUCCESS;
 }
 

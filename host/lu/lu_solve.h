@@ -21,6 +21,20 @@ typedef struct {
 bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
                                   int n, int nrhs, bchol_lu_solve_plan *plan);
 
+/* The plan of the variable-size solve (kernel getrs_vbatched, one tile a work-group) for
+ * the largest n and nrhs; params (may be NULL; fields <= 0 take the defaults) gives nt
+ * and rpt, BCHOL_LU_SOLVE_SHAPE overrides both. max_n, max_nrhs > 0. */
+bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int trans, int max_n,
+                                        int max_nrhs, bchol_lu_solve_plan *plan);
+/* Enqueues the variable-size solve of a checked batch: matrices with info[b] != 0, n[b] =
+ * 0 or nrhs[b] = 0 are skipped (B_b untouched). */
+bchol_status bchol__getrs_vbatched_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan,
+                                           cl_mem n, cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                           cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                           cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                           cl_mem info);
+
 /* Enqueues the getrs solve of a checked batch with n, nrhs, batch > 0. With info not NULL
  * (gesv), a matrix whose info is not zero keeps its B. */
 bchol_status bchol__getrs_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, cl_mem A,

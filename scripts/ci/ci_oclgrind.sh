@@ -26,7 +26,8 @@ T=$BUILD/tests
 # both triangles, failed matrices; separate; interleaved aligned and clamped, staged; the
 # solves; variable sizes with the device checks, fused and separate; LU: several matrices
 # a group with idle lanes, several rows a work-item, nopiv; the LU solves, both trans, with
-# several work-items and units a group, singular matrices in getri and gesv)
+# several work-items and units a group, singular matrices in getri and gesv; LU vbatched:
+# the pivot checks, bad entries and singular matrices in gesv, the 'T' solve)
 CASES=(
   "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
   "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
@@ -54,6 +55,8 @@ CASES=(
   "getrs_dT_tbc3_rpt2|env BCHOL_LU_SOLVE_SHAPE=2,2,3 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --ldb-pad 1 --stride-pad 1"
   "getri_singular_d|$T/test_lu_solve --mode getri --precision d --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
   "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
+  "gesv_vbatched_bad_s|$T/test_lu_vbatched --routine gesv --precision s --nmax 5 --batch 90 --bad 1 --singular 1 --gap 1"
+  "getrs_vbatched_dT|$T/test_lu_vbatched --routine getrs --precision d --nmax 6 --batch 10 --trans T --gap 1"
 )
 SUPP=scripts/ci/hardening/oclgrind.supp
 passed=0 failed=0

@@ -1,0 +1,266 @@
+/* bchol_{s,d}getrs_vbatched[_ex] and bchol_{s,d}gesv_vbatched[_ex]: argument checks, the
+ * device checks of the per-matrix arrays (matrix arrays, pivot arrays, right-hand-side
+ * arrays; the plain forms read the largest n and nrhs back), then for gesv the fused
+ * getrf_vbatched kernel, and the substitution kernel getrs_vbatched (cl_kernels/lu/getrs.cl),
+ * which skips every matrix whose info is not zero. */
+#include "lu/lu_solve.h"
+
+#include <limits.h>
+
+static bchol_status check_params(bchol_context *ctx, const char *routine,
+                                 const bchol_solve_params *p)
+{
+    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->variant = %d) is not a solve variant", routine,
+                           (int)p->variant);
+    if (p->nt > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->nt = %d) must be at most 32", routine, p->nt);
+    if (p->rpt > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->rpt = %d) must be at most 64", routine, p->rpt);
+    if (p->tbc > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->tbc = %d) must be at most 64", routine, p->tbc);
+    return BCHOL_SUCCESS;
+}
+
+/* The kernels for the largest sizes, made before anything changes in A, ipiv or B. max_n
+ * is cut to what A can hold and max_nrhs to what B can (a block with work has nrhs <=
+ * b_elems), as potrs_vbatched does: the launches then never run for a loose bound. */
+static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_precision p,
+                               int factor, const bchol_solve_params *params, int trans,
+                               int *max_n, int max_nrhs, uint64_t a_elems, uint64_t b_elems,
+                               bchol_lu_solve_plan *plan)
+{
+    bchol_status st;
+    *max_n = bchol__vbatched_reach(a_elems, *max_n);
+    if ((uint64_t)max_nrhs > b_elems) max_nrhs = (int)b_elems;
+    if (factor && (st = bchol__getrf_vbatched_check_size(ctx, routine, p, *max_n))) return st;
+    plan->kernel = NULL;
+    if (*max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
+    return bchol__getrs_vbatched_plan(ctx, p, params, trans, *max_n, max_nrhs, plan);
+}
+
+bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, bchol_precision p,
+                                   int factor, const bchol_solve_params *params, char trans,
+                                   int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                   cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                   cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                   cl_mem info, cl_event *event)
+{
+    /* Positions after ctx: getrs has trans (2); the _ex forms insert params (2), max_n and
+     * max_nrhs (after trans). */
+    const int ex = params != NULL, tpos = ex ? 3 : 2;
+    const int pmax = factor ? (ex ? 3 : 0) : (ex ? 4 : 0);
+    const int pn = (factor ? 2 : 3) + (ex ? 3 : 0);
+    int t = 0;
+    bchol_status st;
+    if (event) *event = NULL;
+    if ((st = bchol__check_context(ctx, routine))) return st;
+    if (ex && (st = check_params(ctx, routine, params))) return st;
+    if (!factor) {
+        t = trans == 'T' || trans == 't';
+        if (!t && trans != 'N' && trans != 'n') {
+            if (trans >= 32 && trans < 127)
+                return bchol__fail(ctx, BCHOL_ERR_TRANS,
+                                   "%s: argument %d (trans = '%c') must be 'N' or 'T'", routine,
+                                   tpos, trans);
+            return bchol__fail(ctx, BCHOL_ERR_TRANS,
+                               "%s: argument %d (trans = %d) must be 'N' or 'T'", routine, tpos,
+                               (int)trans);
+        }
+    }
+    if (ex && max_n < 0)
+        return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument %d (max_n = %d) must be >= 0",
+                           routine, pmax, max_n);
+    if (ex && max_nrhs < 0)
+        return bchol__fail(ctx, BCHOL_ERR_NRHS, "%s: argument %d (max_nrhs = %d) must be >= 0",
+                           routine, pmax + 1, max_nrhs);
+    if (batch < 0 || batch > INT64_MAX / 8)
+        return bchol__fail(ctx, BCHOL_ERR_BATCH,
+                           "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 10,
+                           (long long)batch);
+    const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
+    const uint64_t longs = (uint64_t)batch * sizeof(cl_long);
+    if (batch > 0 &&
+        ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
+                                   BCHOL_ERR_N_ARRAY)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 1, "nrhs", nrhs, ints,
+                                   BCHOL_ERR_NRHS_ARRAY, BCHOL_ERR_NRHS_ARRAY)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 2, "lda", lda, ints, BCHOL_ERR_LDA_ARRAY,
+                                   BCHOL_ERR_LDA_ARRAY)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 3, "ldb", ldb, ints, BCHOL_ERR_LDB_ARRAY,
+                                   BCHOL_ERR_LDB_ARRAY)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 4, "offsets_a", offsets_a, longs,
+                                   BCHOL_ERR_OFFSETS_A, BCHOL_ERR_OFFSETS_A)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 5, "A", A, 0, BCHOL_ERR_A,
+                                   BCHOL_ERR_A_SIZE)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 6, "offsets_p", offsets_p, longs,
+                                   BCHOL_ERR_OFFSETS_P, BCHOL_ERR_OFFSETS_P)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 7, "ipiv", ipiv, 0, BCHOL_ERR_IPIV,
+                                   BCHOL_ERR_IPIV_SIZE)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 8, "offsets_b", offsets_b, longs,
+                                   BCHOL_ERR_OFFSETS_B, BCHOL_ERR_OFFSETS_B)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 9, "B", B, 0, BCHOL_ERR_B,
+                                   BCHOL_ERR_B_SIZE)) ||
+         (st = bchol__check_buffer(ctx, routine, pn + 11, "info", info, ints, BCHOL_ERR_INFO,
+                                   BCHOL_ERR_INFO_SIZE))))
+        return st;
+    const int rw = factor ? BCHOL__READ | BCHOL__WRITE : BCHOL__READ;
+    /* which bytes of A, ipiv and B an entry uses is on the device: each is all its buffer */
+    const bchol_buffer_use uses[] = {
+        {pn, "n", n, 0, ints, BCHOL__READ, BCHOL_ERR_N_ARRAY},
+        {pn + 1, "nrhs", nrhs, 0, ints, BCHOL__READ, BCHOL_ERR_NRHS_ARRAY},
+        {pn + 2, "lda", lda, 0, ints, BCHOL__READ, BCHOL_ERR_LDA_ARRAY},
+        {pn + 3, "ldb", ldb, 0, ints, BCHOL__READ, BCHOL_ERR_LDB_ARRAY},
+        {pn + 4, "offsets_a", offsets_a, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_A},
+        {pn + 5, "A", A, 0, 0, rw, BCHOL_ERR_A},
+        {pn + 6, "offsets_p", offsets_p, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_P},
+        {pn + 7, "ipiv", ipiv, 0, 0, rw, BCHOL_ERR_IPIV},
+        {pn + 8, "offsets_b", offsets_b, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_B},
+        {pn + 9, "B", B, 0, 0, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_B},
+        {pn + 11, "info", info, 0, ints, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
+    if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 11))) return st;
+    /* after every argument check: a bad argument is named even without fp64 */
+    if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    if (batch == 0) return BCHOL_SUCCESS;
+    size_t a_bytes = 0, p_bytes = 0, b_bytes = 0;
+    clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
+    clGetMemObjectInfo(ipiv, CL_MEM_SIZE, sizeof p_bytes, &p_bytes, NULL);
+    clGetMemObjectInfo(B, CL_MEM_SIZE, sizeof b_bytes, &b_bytes, NULL);
+    const uint64_t a_elems = a_bytes / bchol__elem_size(p);
+    const uint64_t p_elems = p_bytes / sizeof(cl_int);
+    const uint64_t b_elems = b_bytes / bchol__elem_size(p);
+
+    bchol_lu_solve_plan plan = {0};
+    int run_n = max_n;
+    if (ex && (st = plan_sizes(ctx, routine, p, factor, params, t, &run_n, max_nrhs, a_elems,
+                               b_elems, &plan)))
+        return st;
+    cl_int err;
+    cl_mem result = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL, &err);
+    if (!result) return bchol__fail_cl(ctx, err, "vbatched LU solve checks: result buffer");
+
+    bchol_call call;
+    bchol_vcheck vc = {NULL, 0};
+    bchol__call_begin(&call, ctx);
+    /* The plain form bounds the sizes by nothing; the well-formed entries give the maxima. */
+    const int bound_n = ex ? max_n : INT_MAX, bound_nrhs = ex ? max_nrhs : INT_MAX;
+    st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, 0);
+    if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, info);
+    if (!st) st = bchol__vcheck_piv(&call, n, offsets_p, p_elems, batch, info);
+    if (!st)
+        st = bchol__vcheck_rhs(&call, n, nrhs, ldb, offsets_b, b_elems, bound_nrhs, batch, info,
+                               result);
+    if (!st && !ex) {
+        cl_int maxima[2] = {0, 0};
+        cl_event ev = NULL;
+        err = clEnqueueReadBuffer(ctx->queue, result, CL_TRUE, 0, sizeof maxima, maxima, 0, NULL,
+                                  &ev);
+        if (err) {
+            st = bchol__fail_cl(ctx, err, "vbatched LU solve checks: reading the largest n, nrhs");
+        } else {
+            bchol__call_add_event(&call, ev);
+            run_n = maxima[0];
+            max_nrhs = maxima[1];
+            st = plan_sizes(ctx, routine, p, factor, NULL, t, &run_n, max_nrhs, a_elems, b_elems,
+                            &plan);
+        }
+    }
+    const bchol_getrf_params fprm = {0, 0};
+    if (!st && factor)
+        st = bchol__getrf_vbatched_enqueue(&call, p, &fprm, run_n, n, lda, offsets_a, A,
+                                           offsets_p, ipiv, batch, info);
+    if (!st && plan.kernel)
+        st = bchol__getrs_vbatched_enqueue(&call, &plan, n, nrhs, lda, ldb, offsets_a, A,
+                                           offsets_p, ipiv, offsets_b, B, batch, info);
+    bchol__vcheck_release(&vc);
+    clReleaseMemObject(result); /* OpenCL keeps it until the commands using it finish */
+    return bchol__call_end(&call, st, event);
+}
+
+static const bchol_solve_params no_params = {0};
+
+bchol_status bchol_sgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n, cl_mem nrhs,
+                                   cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                   cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                   int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgetrs_vbatched", BCHOL_S, 0, NULL, trans, -1, -1, n, nrhs,
+                          lda, ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info,
+                          event);
+}
+
+bchol_status bchol_dgetrs_vbatched(bchol_context *ctx, char trans, cl_mem n, cl_mem nrhs,
+                                   cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                   cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                   int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgetrs_vbatched", BCHOL_D, 0, NULL, trans, -1, -1, n, nrhs,
+                          lda, ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info,
+                          event);
+}
+
+bchol_status bchol_sgetrs_vbatched_ex(bchol_context *ctx, const bchol_solve_params *params,
+                                      char trans, int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                      cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                      cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                      int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgetrs_vbatched_ex", BCHOL_S, 0,
+                          params ? params : &no_params, trans, max_n, max_nrhs, n, nrhs, lda, ldb,
+                          offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
+
+bchol_status bchol_dgetrs_vbatched_ex(bchol_context *ctx, const bchol_solve_params *params,
+                                      char trans, int max_n, int max_nrhs, cl_mem n, cl_mem nrhs,
+                                      cl_mem lda, cl_mem ldb, cl_mem offsets_a, cl_mem A,
+                                      cl_mem offsets_p, cl_mem ipiv, cl_mem offsets_b, cl_mem B,
+                                      int64_t batch, cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgetrs_vbatched_ex", BCHOL_D, 0,
+                          params ? params : &no_params, trans, max_n, max_nrhs, n, nrhs, lda, ldb,
+                          offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
+
+bchol_status bchol_sgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                  cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                  cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                  cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgesv_vbatched", BCHOL_S, 1, NULL, 'N', -1, -1, n, nrhs, lda,
+                          ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
+
+bchol_status bchol_dgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                  cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                  cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                  cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgesv_vbatched", BCHOL_D, 1, NULL, 'N', -1, -1, n, nrhs, lda,
+                          ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
+
+bchol_status bchol_sgesv_vbatched_ex(bchol_context *ctx, const bchol_solve_params *params,
+                                     int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                     cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                     cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                     cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_sgesv_vbatched_ex", BCHOL_S, 1,
+                          params ? params : &no_params, 'N', max_n, max_nrhs, n, nrhs, lda, ldb,
+                          offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
+
+bchol_status bchol_dgesv_vbatched_ex(bchol_context *ctx, const bchol_solve_params *params,
+                                     int max_n, int max_nrhs, cl_mem n, cl_mem nrhs, cl_mem lda,
+                                     cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                     cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
+                                     cl_mem info, cl_event *event)
+{
+    return bchol__lu_solve_vbatched(ctx, "bchol_dgesv_vbatched_ex", BCHOL_D, 1,
+                          params ? params : &no_params, 'N', max_n, max_nrhs, n, nrhs, lda, ldb,
+                          offsets_a, A, offsets_p, ipiv, offsets_b, B, batch, info, event);
+}
