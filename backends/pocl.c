@@ -165,6 +165,10 @@ const bchol_backend bchol__backend_pocl = {
     .separate_defaults = separate_defaults,
     .crossover_s = 512,
     .crossover_d = 512,
+    /* getrf: see docs/DEVELOPING.md's blocked LU section for the measurements */
+    .getrf_crossover_s = 256,
+    .getrf_crossover_d = 256,
+    .getrf_nb = 32,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 512,

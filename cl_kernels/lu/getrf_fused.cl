@@ -22,7 +22,14 @@
  *
  * Build macros: M, N (rows, columns), LX (work-items per matrix), TBC (matrices per
  * work-group), PIVOT (1: partial pivoting; 0: getrf_nopiv), REAL/PRECISION_DOUBLE (see
- * common.cl).
+ * common.cl), and for the blocked variant's panels (host/lu/getrf_blocked.c):
+ *   ROW0      the panel's first row in the whole matrix (the caller's offset and offset_p
+ *             point at the panel): pivots are written as p + 1 + ROW0, and info, where
+ *             ROW0 > 0, only where this panel finds the matrix's first bad pivot (info[b]
+ *             was 0): status + ROW0 (LAPACK's dgetrf: INFO = IINFO + J - 1);
+ *   IN_PLACE  1: factor the matrix in global memory where it lies (panels too tall for
+ *             local memory); only the pivot search's reduction uses local memory, the
+ *             barriers fence global memory too, and lanes past the batch touch nothing.
  */
 #ifndef M
 #define M 8
@@ -40,7 +47,22 @@
 #define PIVOT 1
 #endif
 
+#ifndef ROW0
+#define ROW0 0
+#endif
+#ifndef IN_PLACE
+#define IN_PLACE 0
+#endif
+
 #define K (M < N ? M : N)
+
+#if IN_PLACE
+#define AT(i, j) Ab[(i) + (j) * lda]
+#define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#else
+#define AT(i, j) a[(i) + (j) * M]
+#define FENCE CLK_LOCAL_MEM_FENCE
+#endif
 
 /* LAPACK's sfmin (dlamch('S')): the smallest number whose reciprocal does not overflow */
 #if PRECISION_DOUBLE
@@ -62,7 +84,9 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
                           __global int *ipiv, const ulong offset_p, const ulong stride_p,
                           __global int *info, const ulong count, const ulong g0)
 {
+#if !IN_PLACE
     __local REAL sA[TBC][M * N];
+#endif
 #if PIVOT
     __local REAL sV[TBC][LX];
     __local int sI[TBC][LX];
@@ -72,6 +96,7 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
     const ulong b = (g0 + get_group_id(0)) * TBC + ty;
     const int live = b < count;
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
+#if !IN_PLACE
     __local REAL *a = sA[ty];
 
     /* the matrix into local memory, column by column (consecutive work-items read
@@ -81,6 +106,7 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         a[e] = live ? Ab[i + j * lda] : (REAL)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
 
     int status = 0;
     for (int k = 0; k < K; k++) {
@@ -89,8 +115,8 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
          * was last written by itself: no barrier since the previous update) */
         REAL best = (REAL)-1;
         int bi = M;
-        for (int i = tx; i < M; i += LX) {
-            const REAL v = PIVOT_KEY(a[i + k * M]);
+        for (int i = tx; i < M && live; i += LX) {
+            const REAL v = PIVOT_KEY(AT(i, k));
             if (i >= k && v > best) {
                 best = v;
                 bi = i;
@@ -98,7 +124,8 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         }
         sV[ty][tx] = best;
         sI[ty][tx] = bi;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        /* in place: also orders the previous update's rows before the swap reads them */
+        barrier(FENCE);
         for (int s = 1; s < LX; s <<= 1) {
             if ((tx & (2 * s - 1)) == 0 && tx + s < LX) {
                 const REAL v = sV[ty][tx + s];
@@ -113,40 +140,47 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         /* read by all before the barrier below; rewritten only at the next column */
         const int p = sI[ty][0];
         /* 2. interchange rows k and p, every column */
-        if (p != k)
+        if (p != k && live)
             for (int j = tx; j < N; j += LX) {
-                const REAL t = a[k + j * M];
-                a[k + j * M] = a[p + j * M];
-                a[p + j * M] = t;
+                const REAL t = AT(k, j);
+                AT(k, j) = AT(p, j);
+                AT(p, j) = t;
             }
-        if (live && tx == 0) ipiv[offset_p + b * stride_p + k] = p + 1;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        if (live && tx == 0) ipiv[offset_p + b * stride_p + k] = p + 1 + ROW0;
+        barrier(FENCE);
 #endif
         /* 3. scale column k below the pivot, rank-1 update of the trailing block */
-        const REAL d = a[k + k * M];
+        const REAL d = live ? AT(k, k) : (REAL)1;
         if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = tx; i < M; i += LX) {
+        for (int i = tx; i < M && live; i += LX) {
             if (i > k) {
-                REAL l = a[i + k * M];
+                REAL l = AT(i, k);
                 if (d != (REAL)0) l = recip ? l * inv : l / d;
-                a[i + k * M] = l;
-                for (int j = k + 1; j < N; j++) a[i + j * M] -= l * a[k + j * M];
+                AT(i, k) = l;
+                for (int j = k + 1; j < N; j++) AT(i, j) -= l * AT(k, j);
             }
         }
 #if !PIVOT
         /* the next column's pivot and row were updated by their owners */
-        barrier(CLK_LOCAL_MEM_FENCE);
+        barrier(FENCE);
 #endif
     }
+#if !IN_PLACE
     /* every row back from its owner before the columns go out */
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (live) {
+    if (live)
         for (int e = tx; e < M * N; e += LX) {
             const int i = e % M, j = e / M;
             Ab[i + j * lda] = a[e];
         }
-        if (tx == 0) info[b] = status;
+#endif
+    if (live && tx == 0) {
+#if ROW0 == 0
+        info[b] = status;
+#else
+        if (status != 0 && info[b] == 0) info[b] = status + ROW0;
+#endif
     }
 }
