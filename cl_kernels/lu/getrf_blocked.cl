@@ -6,65 +6,114 @@
  *   3. U12 = L11**-1 * A12 on the columns right of the panel (unit lower L11 = the
  *      panel's top jb x jb block), rows j .. j+jb-1.
  *
- * Each work-item owns one column (Haidar et al. 2015, Figure 2: all rows of the swap
- * sequence at once, in order within the column, no exchange between work-items), swaps
- * its rows in global memory, then solves its jb entries of U12 in private memory against
- * L11, which the work-group loads into local memory once. Groups g0 + group id
- * enumerate (matrix, tile of CW of the n - jb columns outside the panel).
+ * A work-group owns CW of the n - jb columns outside the panel of one matrix. The jb
+ * interchanges in order are one permutation of at most 2*jb rows (rows j .. j+jb-1 and
+ * the pivot rows below them; Haidar et al. 2015, Figure 2: all rows of the swap sequence
+ * at once): row r of the result is row src(r) of the input, src(r) found by following r
+ * back through the swaps. The group gathers those rows of its columns into local memory
+ * (the block rows j .. j+jb-1 contiguous in each column: consecutive work-items on
+ * consecutive rows), solves U12 there (jb steps of a rank-1 update of the rows below,
+ * one barrier each, L11 read from the panel in global memory), and writes the rows back.
  *
- * Build macros: NB (largest jb), CW (columns per work-group = its work-items), PIVOT (0:
+ * Slots: e < jb is row j+e; slot NB+i is row ipiv(j+i)-1 where that row is below the
+ * block and no earlier i named it; the others are empty (-1).
+ *
+ * Build macros: NB (largest jb), CW (columns per work-group), WG (work-items), PIVOT (0:
  * getrf_nopiv, no interchanges), REAL (common.cl).
  */
 #ifndef NB
 #define NB 32
 #endif
 #ifndef CW
-#define CW 64
+#define CW 32
+#endif
+#ifndef WG
+#define WG 256
 #endif
 #ifndef PIVOT
 #define PIVOT 1
 #endif
 
-__attribute__((reqd_work_group_size(CW, 1, 1)))
+#define SLOTS (2 * NB)
+
+__attribute__((reqd_work_group_size(WG, 1, 1)))
 __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int lda,
                               const ulong stride, __global const int *ipiv, const ulong offset_p,
                               const ulong stride_p, const int n, const int j, const int jb,
                               const int tiles, const ulong count, const ulong g0)
 {
-    __local REAL sL[NB * NB];
+    __local REAL sX[SLOTS * CW];
+    __local int sRow[SLOTS], sSrc[SLOTS];
+#if PIVOT
+    __local int sP[NB];
+#endif
     const int lid = (int)get_local_id(0);
     const ulong g = g0 + get_group_id(0);
     const ulong b = g / (ulong)tiles;
-    const int c = (int)(g % (ulong)tiles) * CW + lid; /* among the n - jb columns */
+    const int c0 = (int)(g % (ulong)tiles) * CW; /* first of this group's columns */
     const int live = b < count;
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
-    /* L11 (strictly lower part), where this group has columns right of the panel */
-    const int solves = live && (int)(g % (ulong)tiles) * CW + CW > j;
-    for (int e = lid; e < NB * NB; e += CW) {
-        const int r = e % NB, q = e / NB;
-        sL[e] = (solves && r > q && r < jb) ? Ab[(j + r) + (size_t)(j + q) * lda] : (REAL)0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (live && c < n - jb) {
-        const int col = c < j ? c : c + jb;
-        __global REAL *x = Ab + (size_t)col * lda;
+    const int ncols = live ? min(CW, n - jb - c0) : 0;
+
 #if PIVOT
-        __global const int *pv = ipiv + offset_p + b * stride_p;
-        for (int i = j; i < j + jb; i++) {
-            const int p = pv[i] - 1;
-            if (p != i) {
-                const REAL t = x[i];
-                x[i] = x[p];
-                x[p] = t;
-            }
+    __global const int *pv = ipiv + offset_p + (live ? b * stride_p : 0);
+    if (lid < NB) sP[lid] = (live && lid < jb) ? pv[j + lid] - 1 : j + lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    /* the permutation's slots */
+    for (int e = lid; e < SLOTS; e += WG) {
+        int r = -1;
+        if (e < jb) {
+            r = j + e;
+        }
+#if PIVOT
+        else if (e >= NB && e - NB < jb) {
+            const int i = e - NB, p = sP[i];
+            r = p >= j + jb ? p : -1;
+            for (int q = 0; q < i && r >= 0; q++)
+                if (sP[q] == p) r = -1;
         }
 #endif
-        if (col >= j + jb) {
-            REAL v[NB];
-            for (int i = 0; i < NB; i++) v[i] = i < jb ? x[j + i] : (REAL)0;
-            for (int q = 0; q < NB; q++)
-                for (int i = q + 1; i < NB; i++) v[i] -= sL[i + q * NB] * v[q];
-            for (int i = 0; i < jb; i++) x[j + i] = v[i];
+        int s = r;
+#if PIVOT
+        /* back through the swaps: the row that ends at r */
+        for (int i = jb - 1; i >= 0 && r >= 0; i--) {
+            if (s == j + i) s = sP[i];
+            else if (s == sP[i]) s = j + i;
+        }
+#endif
+        sRow[e] = r;
+        sSrc[e] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* gather: slot e of column c from row sSrc[e] */
+    for (int idx = lid; idx < SLOTS * CW; idx += WG) {
+        const int e = idx % SLOTS, c = idx / SLOTS;
+        if (c < ncols && sRow[e] >= 0) {
+            const int col = c0 + c < j ? c0 + c : c0 + c + jb;
+            sX[idx] = Ab[sSrc[e] + (size_t)col * lda];
+        }
+    }
+    /* every source row read (by any work-item) before any is overwritten */
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+
+    /* U12 = L11**-1 * A12 in slots 0 .. jb-1 of the columns right of the panel */
+    for (int q = 0; q < jb - 1; q++) {
+        for (int idx = lid; idx < NB * CW; idx += WG) {
+            const int i = idx % NB, c = idx / NB;
+            if (c < ncols && c0 + c >= j && i > q && i < jb)
+                sX[i + c * SLOTS] -= Ab[(j + i) + (size_t)(j + q) * lda] * sX[q + c * SLOTS];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* scatter: slot e to row sRow[e] */
+    for (int idx = lid; idx < SLOTS * CW; idx += WG) {
+        const int e = idx % SLOTS, c = idx / SLOTS;
+        if (c < ncols && sRow[e] >= 0) {
+            const int col = c0 + c < j ? c0 + c : c0 + c + jb;
+            Ab[sRow[e] + (size_t)col * lda] = sX[idx];
         }
     }
 }

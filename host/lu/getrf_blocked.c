@@ -6,7 +6,8 @@
  *   panel            A(j:m, j:j+jb) = P*L*U by getrf_fused.cl on the (m-j)-by-jb panel
  *                    (ROW0 = j: pivots and info relative to the matrix), in local memory
  *                    where the panel fits, else in place in global memory
- *   getrf_swap_trsm  the panel's interchanges on every other column; U12 = L11**-1 A12
+ *   getrf_swap_trsm  the panel's interchanges on every other column (as one gather of
+ *                    the <= 2*jb rows they permute), U12 = L11**-1 A12 in local memory
  *   GEMM             A22 -= L21 * U12 (bchol's gemm_batched or CLBlast's)
  *
  * One program per panel height (the fused kernel's M), one for the swaps and solve, one
@@ -19,21 +20,28 @@ static const char *const swap_files[] = {"common/common.cl", "lu/getrf_blocked.c
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 
-/* Columns per work-group of getrf_swap_trsm, lowered to the built kernel's limit. */
+/* getrf_swap_trsm with CW columns per group (32, fewer where the 2*nb rows of them do
+ * not fit local memory) over 256 work-items, fewer where the built kernel takes fewer. */
 static bchol_status swap_kernel(bchol_context *ctx, bchol_precision p, int nb, int pivot,
-                                cl_kernel *k, int *cw)
+                                cl_kernel *k, int *cw, size_t *wg)
 {
-    for (int w = 64;; w /= 2) {
+    const uint64_t usable = bchol__usable_local_mem(ctx);
+    int w = 32;
+    while (w > 1 && (uint64_t)2 * nb * w * bchol__elem_size(p) + (uint64_t)5 * nb * sizeof(cl_int) > usable)
+        w /= 2;
+    for (size_t g = 256;; g /= 2) {
         bchol_options o;
         bchol__options_init(&o);
         bchol__options_precision(&o, p);
         bchol__options_add(&o, "-D NB=%d", nb);
         bchol__options_add(&o, "-D CW=%d", w);
+        bchol__options_add(&o, "-D WG=%d", (int)g);
         bchol__options_add(&o, "-D PIVOT=%d", pivot);
         bchol_status st = bchol__get_kernel(ctx, swap_files, &o, "getrf_swap_trsm", k);
         if (st) return st;
-        if (bchol__kernel_wg_limit(ctx, *k) >= (size_t)w || w == 1) {
+        if (bchol__kernel_wg_limit(ctx, *k) >= g || g == 1) {
             *cw = w;
+            *wg = g;
             return BCHOL_SUCCESS;
         }
     }
@@ -47,16 +55,16 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
     bchol_context *ctx = call->ctx;
     const int kmin = min_int(m, n), nb = c->nb;
     const uint64_t usable = bchol__usable_local_mem(ctx);
-    if ((uint64_t)nb * (uint64_t)nb * bchol__elem_size(p) > usable)
+    const uint64_t need = (uint64_t)2 * nb * bchol__elem_size(p) + (uint64_t)5 * nb * sizeof(cl_int);
+    if (need > usable)
         return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
                            "getrf blocked variant: nb = %d needs %llu bytes of local memory; the "
-                           "device has %llu", nb,
-                           (unsigned long long)((uint64_t)nb * nb * bchol__elem_size(p)),
-                           (unsigned long long)usable);
+                           "device has %llu", nb, (unsigned long long)need, (unsigned long long)usable);
     cl_kernel swap = NULL;
     int cw = 0;
+    size_t wg = 0;
     bchol_status st;
-    if (n > min_int(nb, kmin) && (st = swap_kernel(ctx, p, nb, pivot, &swap, &cw))) return st;
+    if (n > min_int(nb, kmin) && (st = swap_kernel(ctx, p, nb, pivot, &swap, &cw, &wg))) return st;
 
     const uint64_t ld = (uint64_t)lda;
     for (int j = 0; j < kmin; j += nb) {
@@ -88,7 +96,7 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
                                 BCHOL_ARG(jjb),   BCHOL_ARG(tiles), BCHOL_ARG(count),
                                 BCHOL_ARG(g0)};
             if ((st = bchol__launch_groups(call, swap, args, 13, 12,
-                                           (uint64_t)batch * (uint64_t)tiles, (size_t)cw)))
+                                           (uint64_t)batch * (uint64_t)tiles, wg)))
                 return st;
         }
         /* 4. A22 -= L21 * U12 */
