@@ -8,6 +8,7 @@
  */
 #include "bchol.h"
 #include "bench_solve.h"
+#include "bench_getrf.h"
 #include "bchol_util.h"
 #include "bench_interleaved.h"
 #include "bench_variants.h"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
             "                    --variant they select fused; with a list, they apply to its fused\n"
             "                    runs (an error if the list has no fused)\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
+            "  --getrf           time getrf, fused against blocked (bchol bench --getrf --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
             "  --variant LIST    auto, fused, separate, interleaved, or a list (fused,separate) to\n"
             "                    compare (default auto; a list runs interleaved on strided data)\n"
@@ -280,6 +282,8 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 
 int cmd_bench(int argc, char **argv)
 {
+    /* bench --getrf: LU (bench_getrf.c) */
+    if (bench_getrf_requested(argc, argv)) return bench_getrf(argc, argv);
     /* bench --solve: potrs and posv (bench_solve.c) */
     if (bench_solve_requested(argc, argv)) {
         for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */
