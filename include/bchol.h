@@ -1040,7 +1040,7 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * partial pivoting, the interchanges on the other columns, a triangular solve for U's
  * block row and a GEMM update of the trailing matrix, each batched over the whole batch)
  * takes every size. The fused kernel runs where the matrix fits and max(m, n) is at most
- * the device family's crossover (PoCL 128, NVIDIA 64, others wherever it fits), the
+ * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
  * the factors differ by rounding. The environment variable BCHOL_GETRF ("fused", "auto",
  * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]") overrides the choice (tests,
