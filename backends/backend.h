@@ -32,6 +32,10 @@ typedef struct bchol_backend {
     /* Largest n the dispatcher gives the fused variant, per precision; above it (or where
      * the fused kernel cannot hold n) it runs the separate variant. */
     int crossover_s, crossover_d;
+    /* getrf: the largest max(m, n) the dispatcher gives the fused LU kernel (where the
+     * matrix fits local memory), per precision; above it the blocked variant, with panels
+     * of getrf_nb columns. */
+    int getrf_crossover_s, getrf_crossover_d, getrf_nb;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

@@ -75,6 +75,10 @@ const bchol_backend bchol__backend_generic = {
     .separate_defaults = separate_defaults,
     .crossover_s = 768,
     .crossover_d = 512,
+    /* getrf: unmeasured; the fused kernel wherever it fits */
+    .getrf_crossover_s = 1 << 20,
+    .getrf_crossover_d = 1 << 20,
+    .getrf_nb = 16,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 768,
     .vbatched_crossover_d = 512,

@@ -140,6 +140,12 @@ const bchol_backend bchol__backend_nvidia = {
      * (5.17 against 4.90); double stays at 320 (separate 3.52 against fused 4.44 at 384). */
     .crossover_s = 384,
     .crossover_d = 320,
+    /* getrf: the fused kernel holds float n <= 110, double n <= 78 in 48 KiB; a first
+     * guess of where the blocked variant wins, to be measured on the H200. Panels of 16:
+     * a float panel of up to ~700 rows (double ~360) stays in local memory. */
+    .getrf_crossover_s = 64,
+    .getrf_crossover_d = 64,
+    .getrf_nb = 16,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),

@@ -1033,12 +1033,21 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  *
  * m = 0 or n = 0 only sets info to zero; batch = 0 returns at once.
  *
- * Sizes: each matrix is factored whole in the local memory of one work-group, so m*n
- * elements (plus one element and one int per work-item, at most 64 a matrix) must fit in
- * the device's local memory; larger matrices fail with BCHOL_ERR_UNSUPPORTED_SIZE before
- * anything is enqueued. Square matrices up to n = 511 (float) and 361 (double) on PoCL's
- * CPU device (1 MiB), 109 and 76 on NVIDIA GPUs (48 KiB, of which bchol leaves 1 KiB to
- * the driver). These limits apply to getrf_nopiv and the host forms as well.
+ * Sizes: any. Two variants, chosen per call: the fused kernel factors each matrix whole
+ * in the local memory of one work-group (m*n elements plus one element and one int per
+ * work-item, at most 64 a matrix: square matrices up to n = 511 float and 361 double on
+ * PoCL's CPU device, 1 MiB; 109 and 76 on NVIDIA GPUs, 48 KiB less 1 KiB left to the
+ * driver); the blocked variant (right-looking, nb-wide panels: panel factorization with
+ * partial pivoting, the interchanges on the other columns, a triangular solve for U's
+ * block row and a GEMM update of the trailing matrix, each batched over the whole batch)
+ * takes every size. The fused kernel runs where the matrix fits and max(m, n) is at most
+ * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
+ * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
+ * the factors differ by rounding. The environment variable BCHOL_GETRF ("fused", "auto",
+ * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]") overrides the choice (tests,
+ * benchmarks); "fused" on a matrix that does not fit fails with
+ * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued. The same holds for getrf_nopiv,
+ * gesv and the host forms.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,
@@ -1095,8 +1104,9 @@ BCHOL_API bchol_status bchol_dgetrs_batched(bchol_context *ctx, char trans, int 
  * bchol_{s,d}gesv_batched: getrf then getrs ('N') in one call. A matrix with info[b] > 0
  * keeps its B untouched (A and ipiv hold getrf's output). Arguments as getrf's (m = n) and
  * getrs's; info as getrf's. n = 0 only sets info to zero, nrhs = 0 only factors, batch = 0
- * returns at once. The sizes are getrf's: a matrix too large for it fails with
- * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued (A untouched).
+ * returns at once. Sizes: getrf's (any) and getrs's (n up to 64 times the solve kernel's
+ * work-group limit, e.g. 65536 on NVIDIA); beyond them BCHOL_ERR_UNSUPPORTED_SIZE before
+ * anything is enqueued (A untouched).
  */
 BCHOL_API bchol_status bchol_sgesv_batched(bchol_context *ctx, int n, int nrhs, cl_mem A,
                                            int64_t offset_a, int lda, int64_t stride_a,

@@ -353,6 +353,13 @@ static int factor_case(const options *o, bchol_context *ctx)
 
     run_shape r = {ctx, dbl, !nopiv, host, m, n, lda, stride, o->offset, stride_p, o->offset_p, o->batch};
     bchol_status st = run(&r, a, total, p, ptotal, info);
+    const char *forced = getenv("BCHOL_GETRF");
+    if (st == BCHOL_ERR_UNSUPPORTED_SIZE && forced && !strncmp(forced, "fused", 5)) {
+        /* the fused kernel forced on a device whose local memory cannot hold the matrix
+         * (NVIDIA's 48 KiB): refused by name, as bchol.h says; nothing to check here */
+        printf("skipped: %s\n", bchol_last_error(ctx));
+        return TEST_SKIP;
+    }
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
         return 1;
@@ -521,12 +528,19 @@ static int args_case(bchol_context *ctx)
     if (ev) fprintf(stderr, "FAILED: batch 0 returned an event\n"), failures++;
     expect("m 0", ctx, S(0, n, NULL, 0, 1, n, NULL, 0, 0, batch, dI, NULL), BCHOL_SUCCESS, NULL);
     expect("n 0", ctx, bchol_sgetrf_nopiv_batched(ctx, n, 0, NULL, 0, lda, 0, 1, dI, NULL), BCHOL_SUCCESS, NULL);
-    /* a size beyond local memory: refused by name, nothing enqueued */
+    /* the fused variant asked for (BCHOL_GETRF) at a size beyond local memory: refused by
+     * name, nothing enqueued (auto would take the blocked variant); a malformed request
+     * is an argument error */
     cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)4000 * 4000 * 4, NULL, &err);
     if (big) {
         cl_mem bigp = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4000 * 4, NULL, &err);
+        setenv("BCHOL_GETRF", "fused", 1);
         expect("too large", ctx, S(4000, 4000, big, 0, 4000, (int64_t)4000 * 4000, bigp, 0, 4000, 1, dI, NULL),
                BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
+        setenv("BCHOL_GETRF", "blocked,nb=0", 1);
+        expect("BCHOL_GETRF nb 0", ctx, S(4000, 4000, big, 0, 4000, (int64_t)4000 * 4000, bigp, 0, 4000, 1, dI, NULL),
+               BCHOL_ERR_ARGUMENT, "BCHOL_GETRF");
+        unsetenv("BCHOL_GETRF");
         clReleaseMemObject(bigp);
         clReleaseMemObject(big);
     }
@@ -568,5 +582,5 @@ int main(int argc, char **argv)
     }
     const int failed = !strcmp(o.mode, "args") ? args_case(ctx) : factor_case(&o, ctx);
     bchol_context_destroy(ctx);
-    return failed ? 1 : 0;
+    return failed == TEST_SKIP ? TEST_SKIP : failed ? 1 : 0;
 }

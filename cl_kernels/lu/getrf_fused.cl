@@ -25,6 +25,15 @@
  * common.cl), VBATCHED (1: the kernel getrf_vbatched of variable-size square batches, M =
  * N = the largest order it takes; default 0).
  *
+ * For the blocked variant's panels (host/lu/getrf_blocked.c; not with VBATCHED):
+ *   ROW0      the panel's first row in the whole matrix (the caller's offset and offset_p
+ *             point at the panel): pivots are written as p + 1 + ROW0, and info, where
+ *             ROW0 > 0, only where this panel finds the matrix's first bad pivot (info[b]
+ *             was 0): status + ROW0 (LAPACK's dgetrf: INFO = IINFO + J - 1);
+ *   IN_PLACE  1: factor the matrix in global memory where it lies (panels too tall for
+ *             local memory); only the pivot search's reduction uses local memory, the
+ *             barriers fence global memory too, and lanes past the batch touch nothing.
+ *
  * VBATCHED: matrix b has order n[b] <= M, leading dimension lda[b], starts at element
  * offsets[b] of A, its pivots at element offsets_p[b] of ipiv. The per-matrix checks
  * (vbatched_check.cl, lu/vbatched_check_piv.cl) ran before and left info[b] = 0 for a
@@ -51,8 +60,25 @@
 #ifndef VBATCHED
 #define VBATCHED 0
 #endif
+#ifndef ROW0
+#define ROW0 0
+#endif
+#ifndef IN_PLACE
+#define IN_PLACE 0
+#endif
+#if VBATCHED && (IN_PLACE || ROW0)
+#error "VBATCHED takes whole matrices in local memory"
+#endif
 
 #define K (M < N ? M : N)
+
+#if IN_PLACE
+#define AT(i, j) Ab[(i) + (j) * lda]
+#define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#else
+#define AT(i, j) a[(i) + (j) * M]
+#define FENCE CLK_LOCAL_MEM_FENCE
+#endif
 
 /* LAPACK's sfmin (dlamch('S')): the smallest number whose reciprocal does not overflow */
 #if PRECISION_DOUBLE
@@ -81,7 +107,9 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
                           __global int *info, const ulong count, const ulong g0)
 #endif
 {
+#if !IN_PLACE
     __local REAL sA[TBC][M * N];
+#endif
 #if PIVOT
     __local REAL sV[TBC][LX];
     __local int sI[TBC][LX];
@@ -89,7 +117,9 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
     const int lid = (int)get_local_id(0);
     const int tx = lid % LX, ty = lid / LX;
     const ulong b = (g0 + get_group_id(0)) * TBC + ty;
+#if !IN_PLACE
     __local REAL *a = sA[ty];
+#endif
 #if VBATCHED
     /* a rejected entry (info != 0 from the checks) or n = 0: no work, nothing touched */
     const int live = b < count && info[b] == 0 && n_arr[b] > 0;
@@ -112,7 +142,7 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
 #if PIVOT
     __global int *Pb = ipiv + offset_p + (live ? b * stride_p : 0);
 #endif
-
+#if !IN_PLACE
     /* the matrix into local memory, column by column (consecutive work-items read
      * consecutive rows); an idle lane's matrix is zeros */
     for (int e = tx; e < M * N; e += LX) {
@@ -120,8 +150,9 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         a[e] = live ? Ab[i + j * lda] : (REAL)0;
     }
 #endif
+#endif
     const int kb = min(mb, nb);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
 
     int status = 0;
     for (int k = 0; k < K; k++) {
@@ -131,9 +162,9 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
          * was last written by itself: no barrier since the previous update) */
         REAL best = (REAL)-1;
         int bi = M;
-        for (int i = tx; i < mb; i += LX) {
+        for (int i = tx; i < mb && live; i += LX) {
             if (!on || i < k) continue;
-            const REAL v = PIVOT_KEY(a[i + k * M]);
+            const REAL v = PIVOT_KEY(AT(i, k));
             if (v > best) {
                 best = v;
                 bi = i;
@@ -141,7 +172,7 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         }
         sV[ty][tx] = best;
         sI[ty][tx] = bi;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        barrier(FENCE);
         for (int s = 1; s < LX; s <<= 1) {
             if ((tx & (2 * s - 1)) == 0 && tx + s < LX) {
                 const REAL v = sV[ty][tx + s];
@@ -151,36 +182,36 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
                     sI[ty][tx] = i;
                 }
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
+            barrier(FENCE);
         }
         /* read by all before the barrier below; rewritten only at the next column */
         const int p = sI[ty][0];
         /* 2. interchange rows k and p, every column */
-        if (on && p != k)
+        if (on && live && p != k)
             for (int j = tx; j < nb; j += LX) {
-                const REAL t = a[k + j * M];
-                a[k + j * M] = a[p + j * M];
-                a[p + j * M] = t;
+                const REAL t = AT(k, j);
+                AT(k, j) = AT(p, j);
+                AT(p, j) = t;
             }
-        if (on && live && tx == 0) Pb[k] = p + 1;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        if (on && live && tx == 0) Pb[k] = p + 1 + ROW0;
+        barrier(FENCE);
 #endif
         /* 3. scale column k below the pivot, rank-1 update of the trailing block */
-        const REAL d = on ? a[k + k * M] : (REAL)1;
+        const REAL d = on && live ? AT(k, k) : (REAL)1;
         if (on && status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = tx; i < mb; i += LX) {
+        for (int i = tx; i < mb && live; i += LX) {
             if (i > k) {
-                REAL l = a[i + k * M];
+                REAL l = AT(i, k);
                 if (d != (REAL)0) l = recip ? l * inv : l / d;
-                a[i + k * M] = l;
-                for (int j = k + 1; j < nb; j++) a[i + j * M] -= l * a[k + j * M];
+                AT(i, k) = l;
+                for (int j = k + 1; j < nb; j++) AT(i, j) -= l * AT(k, j);
             }
         }
 #if !PIVOT
         /* the next column's pivot and row were updated by their owners */
-        barrier(CLK_LOCAL_MEM_FENCE);
+        barrier(FENCE);
 #endif
     }
     /* every row back from its owner before the columns go out (VBATCHED: and every
@@ -195,13 +226,20 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         if (tx == 0) info[b] = status;
     }
 #else
+#if !IN_PLACE
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (live) {
+    if (live)
         for (int e = tx; e < M * N; e += LX) {
             const int i = e % M, j = e / M;
             Ab[i + j * lda] = a[e];
         }
-        if (tx == 0) info[b] = status;
+#endif
+    if (live && tx == 0) {
+#if ROW0 == 0
+        info[b] = status;
+#else
+        if (status != 0 && info[b] == 0) info[b] = status + ROW0;
+#endif
     }
 #endif
 }

@@ -1,8 +1,12 @@
 /* bchol_{s,d}getrf_batched and bchol_{s,d}getrf_nopiv_batched: argument checks (shared
  * with the routines that factor, by argument position), quick returns, the variant. */
 #include "lu/lu.h"
+#include "blas/clblast_gemm.h"
 
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const bchol_lu_pos bchol__getrf_pos = {.m = 2, .n = 3, .A = 4, .offset_a = 5, .lda = 6,
                                        .stride_a = 7, .ipiv = 8, .offset_p = 9,
@@ -90,7 +94,7 @@ bchol_status bchol__check_getrf_args(bchol_context *ctx, const char *routine,
     return BCHOL_SUCCESS;
 }
 
-/* The fused kernel is the only variant so far: it holds a matrix whole in local memory. */
+/* The fused kernel holds a matrix whole in local memory. */
 static int fits(const bchol_context *ctx, bchol_precision p, int m, int n)
 {
     bchol_getrf_params prm = {0};
@@ -108,15 +112,70 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p)
     return n;
 }
 
+/* BCHOL_GETRF: "fused", "auto", or "blocked" followed by ",nb=NB", ",gemm=own|clblast" and
+ * ",panel=global" in any order; -1 where malformed. */
+static int parse_env(const char *s, bchol_getrf_choice *c)
+{
+    size_t len = strcspn(s, ",");
+    if (len == 5 && !strncmp(s, "fused", 5)) c->variant = BCHOL_GETRF_FUSED;
+    else if (len == 4 && !strncmp(s, "auto", 4)) c->variant = BCHOL_GETRF_AUTO;
+    else if (len == 7 && !strncmp(s, "blocked", 7)) c->variant = BCHOL_GETRF_BLOCKED;
+    else return -1;
+    for (s += len; *s == ','; s += len) {
+        s++;
+        len = strcspn(s, ",");
+        if (!strncmp(s, "nb=", 3)) {
+            char *end;
+            const long v = strtol(s + 3, &end, 10);
+            if (end == s + 3 || end != s + len || v < 1 || v > 64) return -1;
+            c->nb = (int)v;
+        } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
+            c->panel_in_place = 1;
+        } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
+            c->gemm = BCHOL_GEMM_OWN;
+        } else if (len == 12 && !strncmp(s, "gemm=clblast", 12)) {
+            c->gemm = BCHOL_GEMM_CLBLAST;
+        } else {
+            return -1;
+        }
+    }
+    return *s ? -1 : 0;
+}
+
+bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_precision p,
+                                 int m, int n, bchol_getrf_choice *c)
+{
+    *c = (bchol_getrf_choice){0};
+    const char *env = getenv("BCHOL_GETRF");
+    if (env && *env && parse_env(env, c))
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto or "
+                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", routine, env);
+    const int big = m > n ? m : n;
+    const int cross = p == BCHOL_D ? ctx->backend->getrf_crossover_d : ctx->backend->getrf_crossover_s;
+    const int fit = m <= 0 || n <= 0 || fits(ctx, p, m, n);
+    if (c->variant == BCHOL_GETRF_AUTO)
+        c->variant = fit && big <= cross ? BCHOL_GETRF_FUSED : BCHOL_GETRF_BLOCKED;
+    if (c->variant == BCHOL_GETRF_FUSED && !fit)
+        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                           "%s: %d-by-%d matrices do not fit the fused LU kernel's local memory on "
+                           "this device (%llu bytes usable; square matrices up to n = %d)",
+                           routine, m, n, (unsigned long long)bchol__usable_local_mem(ctx),
+                           bchol__getrf_max_n(ctx, p));
+    if (c->nb <= 0) c->nb = ctx->backend->getrf_nb > 0 ? ctx->backend->getrf_nb : 16;
+    if (c->gemm <= 0) c->gemm = BCHOL_GEMM_OWN;
+    if (c->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: the blocked getrf's CLBlast GEMM was asked for (BCHOL_GETRF); this "
+                           "bchol was built without CLBlast", routine);
+    return BCHOL_SUCCESS;
+}
+
 bchol_status bchol__getrf_check_size(bchol_context *ctx, const char *routine, bchol_precision p,
                                      int m, int n)
 {
-    if (m <= 0 || n <= 0 || fits(ctx, p, m, n)) return BCHOL_SUCCESS;
-    return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                       "%s: %d-by-%d matrices do not fit the fused LU kernel's local memory on "
-                       "this device (%llu bytes usable; square matrices up to n = %d)",
-                       routine, m, n, (unsigned long long)bchol__usable_local_mem(ctx),
-                       bchol__getrf_max_n(ctx, p));
+    bchol_getrf_choice c;
+    return bchol__getrf_choose(ctx, routine, p, m, n, &c);
 }
 
 bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot, int m, int n,
@@ -126,8 +185,12 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
 {
     if (batch == 0) return BCHOL_SUCCESS;
     if (m == 0 || n == 0) return bchol__fill_int(call, info, 0, batch);
-    bchol_status st = bchol__getrf_check_size(call->ctx, pivot ? "getrf" : "getrf_nopiv", p, m, n);
+    bchol_getrf_choice c;
+    bchol_status st = bchol__getrf_choose(call->ctx, pivot ? "getrf" : "getrf_nopiv", p, m, n, &c);
     if (st) return st;
+    if (c.variant == BCHOL_GETRF_BLOCKED)
+        return bchol__getrf_blocked(call, p, &c, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
+                                    offset_p, stride_p, batch, info);
     const bchol_getrf_params prm = {0};
     return bchol__getrf_fused(call, p, &prm, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
                               offset_p, stride_p, batch, info);

@@ -39,6 +39,9 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
     bchol__options_add(&o, "-D LX=%d", prm->lx);
     bchol__options_add(&o, "-D TBC=%d", prm->tbc);
     bchol__options_add(&o, "-D PIVOT=%d", pivot);
+    /* only where set: the plain fused programs keep their options (and cache keys) */
+    if (prm->row0) bchol__options_add(&o, "-D ROW0=%d", prm->row0);
+    if (prm->in_place) bchol__options_add(&o, "-D IN_PLACE=1");
     return bchol__get_kernel(ctx, fused_files, &o, "getrf_fused", k);
 }
 
@@ -52,14 +55,14 @@ bchol_status bchol__getrf_fused(bchol_call *call, bchol_precision p, const bchol
     bchol__getrf_fused_params(ctx, p, m, n, &prm);
     if (prm.lx > m) prm.lx = m; /* a work-item without rows would only pass barriers */
     const uint64_t usable = bchol__usable_local_mem(ctx);
-    if ((uint64_t)prm.tbc * bchol__getrf_fused_local_bytes(p, m, n, prm.lx) > usable)
+    const uint64_t need = prm.in_place ? (uint64_t)prm.tbc * (uint64_t)prm.lx * (bchol__elem_size(p) + sizeof(cl_int))
+                                       : (uint64_t)prm.tbc * bchol__getrf_fused_local_bytes(p, m, n, prm.lx);
+    if (need > usable)
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "getrf fused kernel: %d-by-%d matrices need %llu bytes of local "
                            "memory (lx = %d, tbc = %d); the device has %llu",
-                           m, n,
-                           (unsigned long long)((uint64_t)prm.tbc *
-                                                bchol__getrf_fused_local_bytes(p, m, n, prm.lx)),
-                           prm.lx, prm.tbc, (unsigned long long)usable);
+                           m, n, (unsigned long long)need, prm.lx, prm.tbc,
+                           (unsigned long long)usable);
 
     /* The kernel is built for its work-group size (reqd_work_group_size): where the built
      * kernel takes fewer work-items, put fewer matrices in a group, then give each

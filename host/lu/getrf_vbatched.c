@@ -228,7 +228,7 @@ bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine,
     if (ex && (st = bchol__getrf_vbatched_check_size(ctx, routine, p,
                                                      bchol__vbatched_reach(a_elems, max_n))))
         return st;
-    bchol_getrf_params prm = {ex ? params->lx : 0, ex ? params->tbc : 0};
+    bchol_getrf_params prm = {ex ? params->lx : 0, ex ? params->tbc : 0, 0, 0};
     bchol_call call;
     bchol_vcheck vc = {NULL, 0};
     bchol__call_begin(&call, ctx);

@@ -169,7 +169,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
                             &plan);
         }
     }
-    const bchol_getrf_params fprm = {0, 0};
+    const bchol_getrf_params fprm = {0, 0, 0, 0};
     if (!st && factor)
         st = bchol__getrf_vbatched_enqueue(&call, p, &fprm, run_n, n, lda, offsets_a, A,
                                            offsets_p, ipiv, batch, info);

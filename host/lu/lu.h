@@ -66,9 +66,13 @@ bchol_status bchol__getrf_batched(bchol_context *ctx, const char *routine, bchol
 /* ---- the fused variant (getrf_fused.c, cl_kernels/lu/getrf_fused.cl) ------------------ */
 
 /* Shape of the fused kernel: lx work-items per matrix, tbc matrices per work-group. A
- * value <= 0 takes the default (bchol__getrf_fused_params). */
+ * value <= 0 takes the default (bchol__getrf_fused_params). For the blocked variant's
+ * panels: row0, the panel's first row in the whole matrix (pivots and info come back
+ * relative to the matrix, info merged: see getrf_fused.cl's ROW0), and in_place = 1 to
+ * factor in global memory (a panel too tall for local memory). */
 typedef struct {
     int lx, tbc;
+    int row0, in_place;
 } bchol_getrf_params;
 
 /* The default shape for m-by-n matrices on ctx's device (a tuning entry can later take
@@ -125,5 +129,39 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
                                       cl_mem ldb, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
                                       cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                       cl_mem info, cl_event *event);
+
+/* ---- the blocked variant (getrf_blocked.c, cl_kernels/lu/getrf_blocked.cl) ------------ */
+
+/* Which getrf variant runs: auto (the dispatcher's rule), fused (the matrix whole in
+ * local memory) or blocked (right-looking, nb-wide panels). */
+typedef enum { BCHOL_GETRF_AUTO = 0, BCHOL_GETRF_FUSED, BCHOL_GETRF_BLOCKED } bchol_getrf_variant;
+
+/* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
+ * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
+typedef struct {
+    bchol_getrf_variant variant;
+    int nb, gemm;
+    int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
+} bchol_getrf_choice;
+
+/*
+ * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", or
+ * "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes the fused kernel
+ * where the matrix fits local memory and max(m, n) <= the backend's getrf_crossover_s/_d,
+ * the blocked variant otherwise. Fails (nothing enqueued) with BCHOL_ERR_UNSUPPORTED_SIZE
+ * where fused is asked for and does not fit, BCHOL_ERR_ARGUMENT on a malformed BCHOL_GETRF
+ * or CLBlast asked for without it.
+ */
+bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_precision p,
+                                 int m, int n, bchol_getrf_choice *c);
+
+/* Enqueues the blocked getrf of a checked batch with m, n > 0 and batch > 0:
+ * per nb-wide block column j, the panel (getrf_fused.cl on A(j:m, j:j+jb), in local memory
+ * where it fits, else in place), the interchanges left and right of it with U12 =
+ * L11**-1 A12 (getrf_swap_trsm), and A22 -= L21*U12 (bchol's batched GEMM or CLBlast's). */
+bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bchol_getrf_choice *c,
+                                  int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                  int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                  int64_t stride_p, int64_t batch, cl_mem info);
 
 #endif /* BCHOL_LU_H */
