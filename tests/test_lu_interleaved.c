@@ -162,7 +162,7 @@ static int factor_case(const options *o, bchol_context *ctx)
         util_fill_uniform(m, dbl, n, n, n, &rng);
         /* kinds: 0 random (4 of 6), 1 zero column, 2 NaN, 3 -infinity */
         const int k = b % 6 == 4 ? 1 : b % 6 == 5 ? ((b / 6) % 2 ? 3 : 2) : 0;
-        const int c = (int)((b / 6) % n), r = (int)((b * 5) % n);
+        const int c = (int)((b / 6) % n), r = (int)((b * 7 / 6) % n);
         kind[b] = k;
         if (k == 1)
             for (int i = 0; i < n; i++) util_set(m, util_idx(i, c, n), dbl, 0.0);
