@@ -1150,8 +1150,9 @@ BCHOL_API bchol_status bchol_dgetri_batched(bchol_context *ctx, int n, cl_mem A,
  *   batch   >= 0.   chunk   matrices per chunk, >= 1 (BCHOL_ERR_CHUNK otherwise).
  *   info    cl_mem of at least batch ints, as getrf's: 0, or the first k (1-based) where
  *           U(k,k) is exactly zero (factorization completed) or not finite. The pivot
- *           search is getrf's (first of equal |a|, NaN and infinities above every finite
- *           value), so pivots and info equal bchol_{s,d}getrf_batched's.
+ *           search is bchol_{s,d}getrf_batched's (the first of equal |a|, a NaN or an
+ *           infinity above every finite value; |U(k,k)| below the smallest normal number
+ *           divides rather than scales).
  *   event   NULL, or receives the event of the last command enqueued.
  *
  * Lanes past the batch (of a last, partial chunk) are neither read nor written. n = 0
