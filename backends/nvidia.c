@@ -140,12 +140,16 @@ const bchol_backend bchol__backend_nvidia = {
      * (5.17 against 4.90); double stays at 320 (separate 3.52 against fused 4.44 at 384). */
     .crossover_s = 384,
     .crossover_d = 320,
-    /* getrf: the fused kernel holds float n <= 110, double n <= 78 in 48 KiB; a first
-     * guess of where the blocked variant wins, to be measured on the H200. Panels of 16:
-     * a float panel of up to ~700 rows (double ~360) stays in local memory. */
+    /* getrf: the fused kernel holds float n <= 109, double n <= 76 in 48 KiB. H200,
+     * 2026-11-27 (bench --getrf, median of 5, Gflop/s fused/blocked nb 16): float 32
+     * 610/410, 64 1066/889, 96 1110/1164; double 32 465/341, 64 737/736: the crossover at 64.
+     * Blocked float n = 256, 512: nb 16 2471, 3132; nb 32 2317, 3014; nb 8 1547, 1828; double
+     * nb 16 1717, 1991; nb 32 1507, 1998. CLBlast's GEMM: float 2277, 2830 (slower); double
+     * 2163, 2557 (1.26x, 1.28x bchol's) -- docs/results/2026-11-27-h200-lu. */
     .getrf_crossover_s = 64,
     .getrf_crossover_d = 64,
     .getrf_nb = 16,
+    .getrf_clblast_d_from = 256,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),

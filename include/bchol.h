@@ -1142,6 +1142,63 @@ BCHOL_API bchol_status bchol_dgetri_batched(bchol_context *ctx, int n, cl_mem A,
                                             int64_t stride_c, int64_t batch, cl_mem info,
                                             cl_event *event);
 
+/* ---- LU on interleaved batches (tiny n) ---------------------------------------------- */
+
+/*
+ * bchol_{s,d}getrf_interleaved: P*A = L*U (as bchol_{s,d}getrf_batched, m = n) for batch
+ * n-by-n matrices stored interleaved in A: the layout of bchol_{s,d}potrf_interleaved
+ * (element (i, j) of matrix b at ((b / chunk) * n*n + j*n + i) * chunk + b % chunk), the
+ * whole matrix read and overwritten by L (unit, not stored) and U. bchol_{s,d}interleave
+ * and deinterleave with uplo 'A' convert whole matrices from and to strided batches.
+ *
+ *   n       order, 0 <= n <= 32: each matrix is factored by one work-item in its private
+ *           memory; n > 32 is BCHOL_ERR_UNSUPPORTED_SIZE (use bchol_{s,d}getrf_batched).
+ *   A       cl_mem of float/double, the interleaved layout (buffer size as there).
+ *   ipiv    cl_mem of int32, interleaved the same way with n elements per matrix: pivot i
+ *           (0-based position) of matrix b at ((b / chunk) * n + i) * chunk + b % chunk,
+ *           1-based as LAPACK's (row i+1 was interchanged with row ipiv). The buffer holds
+ *           at least ((nchunks*n - 1) * chunk + (batch-1) % chunk + 1) ints.
+ *   batch   >= 0.   chunk   matrices per chunk, >= 1 (BCHOL_ERR_CHUNK otherwise).
+ *   info    cl_mem of at least batch ints, as getrf's: 0, or the first k (1-based) where
+ *           U(k,k) is exactly zero (factorization completed) or not finite. The pivot
+ *           search is bchol_{s,d}getrf_batched's (the first of equal |a|, a NaN or an
+ *           infinity above every finite value; |U(k,k)| below the smallest normal number
+ *           divides rather than scales).
+ *   event   NULL, or receives the event of the last command enqueued.
+ *
+ * Lanes past the batch (of a last, partial chunk) are neither read nor written. n = 0
+ * only sets info to zero; batch = 0 returns at once. Returns as getrf_batched.
+ */
+BCHOL_API bchol_status bchol_sgetrf_interleaved(bchol_context *ctx, int n, cl_mem A, cl_mem ipiv,
+                                                int64_t batch, int64_t chunk, cl_mem info,
+                                                cl_event *event);
+BCHOL_API bchol_status bchol_dgetrf_interleaved(bchol_context *ctx, int n, cl_mem A, cl_mem ipiv,
+                                                int64_t batch, int64_t chunk, cl_mem info,
+                                                cl_event *event);
+
+/*
+ * bchol_{s,d}getrs_interleaved: solves A*X = B (trans 'N') or A**T*X = B ('T') with the
+ * factors and pivots of bchol_{s,d}getrf_interleaved (A, ipiv as its output, only read;
+ * same n and chunk). B holds the right-hand sides interleaved as for
+ * bchol_{s,d}potrs_interleaved (element (i, r) of matrix b's n-by-nrhs block at
+ * ((b / chunk) * n*nrhs + r*n + i) * chunk + b % chunk; bchol_{s,d}interleave_rhs) and is
+ * overwritten by X; B must share no byte with A or ipiv. As LAPACK's getrs, a singular U
+ * is not checked: call it only for info[b] = 0. A pivot outside [i+1, n] at position i
+ * swaps nothing. Lanes past the batch are never touched.
+ *
+ *   trans   'N' or 'T' (either case), BCHOL_ERR_TRANS otherwise.
+ *   n       0 <= n <= 32 (BCHOL_ERR_UNSUPPORTED_SIZE beyond).   nrhs  >= 0.
+ *   batch   >= 0.   chunk   >= 1.
+ *
+ * n = 0, nrhs = 0 or batch = 0 return at once (no buffer is checked then).
+ */
+BCHOL_API bchol_status bchol_sgetrs_interleaved(bchol_context *ctx, char trans, int n, int nrhs,
+                                                cl_mem A, cl_mem ipiv, cl_mem B, int64_t batch,
+                                                int64_t chunk, cl_event *event);
+BCHOL_API bchol_status bchol_dgetrs_interleaved(bchol_context *ctx, char trans, int n, int nrhs,
+                                                cl_mem A, cl_mem ipiv, cl_mem B, int64_t batch,
+                                                int64_t chunk, cl_event *event);
+
 /*
  * Synchronous conveniences on host arrays (copy in, compute, copy back, wait), as the
  * Cholesky _host forms: matrix b at A + b*stride_a, its pivots at ipiv + b*stride_p, its

@@ -163,7 +163,12 @@ bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_
                            routine, m, n, (unsigned long long)bchol__usable_local_mem(ctx),
                            bchol__getrf_max_n(ctx, p));
     if (c->nb <= 0) c->nb = ctx->backend->getrf_nb > 0 ? ctx->backend->getrf_nb : 16;
-    if (c->gemm <= 0) c->gemm = BCHOL_GEMM_OWN;
+    if (c->gemm <= 0) {
+        const int from = ctx->backend->getrf_clblast_d_from;
+        c->gemm = p == BCHOL_D && from > 0 && big >= from && bchol__clblast_available()
+                      ? BCHOL_GEMM_CLBLAST
+                      : BCHOL_GEMM_OWN;
+    }
     if (c->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: the blocked getrf's CLBlast GEMM was asked for (BCHOL_GETRF); this "
