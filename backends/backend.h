@@ -39,6 +39,9 @@ typedef struct bchol_backend {
     /* getrf: the smallest max(m, n) from which the blocked variant's double trailing update
      * goes through CLBlast's GEMM where bchol has it (0: never; float always bchol's). */
     int getrf_clblast_d_from;
+    /* getrf: work-items the fused kernel's groups aim at (matrices of lx work-items each
+     * share one); 0: 32. */
+    int getrf_group;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

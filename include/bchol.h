@@ -1044,7 +1044,8 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
  * the factors differ by rounding. The environment variable BCHOL_GETRF ("fused", "auto",
- * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]") overrides the choice (tests,
+ * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
+ * fused kernel's shape) overrides the choice (tests,
  * benchmarks); "fused" on a matrix that does not fit fails with
  * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued. The same holds for getrf_nopiv,
  * gesv and the host forms.

@@ -112,8 +112,18 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p)
     return n;
 }
 
-/* BCHOL_GETRF: "fused", "auto", or "blocked" followed by ",nb=NB", ",gemm=own|clblast" and
- * ",panel=global" in any order; -1 where malformed. */
+/* BCHOL_GETRF: "fused", "auto", or "blocked" followed by ",nb=NB", ",gemm=own|clblast",
+ * ",panel=global", ",lx=LX" and ",tbc=TBC" (the fused kernel's shape) in any order; -1 where
+ * malformed. */
+static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
+{
+    char *end;
+    const long v = strtol(s + skip, &end, 10);
+    if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
 static int parse_env(const char *s, bchol_getrf_choice *c)
 {
     size_t len = strcspn(s, ",");
@@ -125,10 +135,11 @@ static int parse_env(const char *s, bchol_getrf_choice *c)
         s++;
         len = strcspn(s, ",");
         if (!strncmp(s, "nb=", 3)) {
-            char *end;
-            const long v = strtol(s + 3, &end, 10);
-            if (end == s + 3 || end != s + len || v < 1 || v > 64) return -1;
-            c->nb = (int)v;
+            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
+        } else if (!strncmp(s, "lx=", 3)) {
+            if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
+        } else if (!strncmp(s, "tbc=", 4)) {
+            if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
         } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
             c->panel_in_place = 1;
         } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
@@ -150,7 +161,7 @@ bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_
     if (env && *env && parse_env(env, c))
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: BCHOL_GETRF = \"%s\": expected fused, auto or "
-                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", routine, env);
+                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]", routine, env);
     const int big = m > n ? m : n;
     const int cross = p == BCHOL_D ? ctx->backend->getrf_crossover_d : ctx->backend->getrf_crossover_s;
     const int fit = m <= 0 || n <= 0 || fits(ctx, p, m, n);
@@ -196,7 +207,7 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
     if (c.variant == BCHOL_GETRF_BLOCKED)
         return bchol__getrf_blocked(call, p, &c, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
                                     offset_p, stride_p, batch, info);
-    const bchol_getrf_params prm = {0};
+    const bchol_getrf_params prm = {c.lx, c.tbc, 0, 0};
     return bchol__getrf_fused(call, p, &prm, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
                               offset_p, stride_p, batch, info);
 }

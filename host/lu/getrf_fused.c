@@ -23,7 +23,9 @@ void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int 
     if (prm->tbc <= 0) {
         const uint64_t per = bchol__getrf_fused_local_bytes(p, m, n, prm->lx);
         const uint64_t fit = bchol__usable_local_mem(ctx) / (per ? per : 1);
-        int want = prm->lx >= 32 ? 1 : 32 / prm->lx;
+        /* the backend's work-items per group (32 where it names none) */
+        const int group = ctx->backend->getrf_group > 0 ? ctx->backend->getrf_group : 32;
+        int want = prm->lx >= group ? 1 : group / prm->lx;
         prm->tbc = fit < (uint64_t)want ? (fit > 1 ? (int)fit : 1) : want;
     }
 }

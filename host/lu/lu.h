@@ -142,6 +142,7 @@ typedef struct {
     bchol_getrf_variant variant;
     int nb, gemm;
     int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
+    int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's) */
 } bchol_getrf_choice;
 
 /*
