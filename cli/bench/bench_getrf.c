@@ -28,6 +28,7 @@ typedef struct {
     int sizes[MAX_SIZES], nsizes;
     long long batch;
     int reps, warmup, nb, gemm; /* gemm: 0 default, 1 own, 2 clblast */
+    int lx, tbc;                /* the fused kernel's shape (0: the library's) */
     int variants[MAX_VARIANTS], nvariants; /* indices into variant_names */
 } getrf_options;
 
@@ -46,7 +47,9 @@ static void usage(FILE *f)
                "  --warmup W        untimed runs first (default 2)\n"
                "  --variant LIST    auto, fused, blocked or a list of them (default auto)\n"
                "  --nb NB           the blocked variant's panel width, 1..64 (default: the backend's)\n"
-               "  --gemm own|clblast   the blocked variant's trailing update\n");
+               "  --gemm own|clblast   the blocked variant's trailing update\n"
+               "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
+               "                    per work-group (1..64) (default: the library's)\n");
 }
 
 int bench_getrf_requested(int argc, char **argv)
@@ -85,6 +88,8 @@ static int parse(int argc, char **argv, getrf_options *o)
         else if (!strcmp(k, "--variant"))
             bad = opt_word_list(&r, variant_names, o->variants, MAX_VARIANTS, &o->nvariants);
         else if (!strcmp(k, "--nb")) bad = opt_int(&r, 1, 64, &o->nb);
+        else if (!strcmp(k, "--lx")) bad = opt_int(&r, 1, 1024, &o->lx);
+        else if (!strcmp(k, "--tbc")) bad = opt_int(&r, 1, 64, &o->tbc);
         else if (!strcmp(k, "--gemm")) {
             bad = (w = opt_word(&r, gemms)) < 0;
             o->gemm = w + 1;
@@ -136,13 +141,16 @@ static double residual(const void *a0, const void *f, const int *ipiv, int dbl, 
 static void set_variant(const getrf_options *o, int v)
 {
     char text[64];
-    if (v == 1) snprintf(text, sizeof text, "fused");
-    else if (v == 0) snprintf(text, sizeof text, "auto");
+    int len;
+    if (v == 1) len = snprintf(text, sizeof text, "fused");
+    else if (v == 0) len = snprintf(text, sizeof text, "auto");
     else {
-        int len = snprintf(text, sizeof text, "blocked");
+        len = snprintf(text, sizeof text, "blocked");
         if (o->nb) len += snprintf(text + len, sizeof text - (size_t)len, ",nb=%d", o->nb);
-        if (o->gemm) snprintf(text + len, sizeof text - (size_t)len, ",gemm=%s", o->gemm == 2 ? "clblast" : "own");
+        if (o->gemm) len += snprintf(text + len, sizeof text - (size_t)len, ",gemm=%s", o->gemm == 2 ? "clblast" : "own");
     }
+    if (o->lx) len += snprintf(text + len, sizeof text - (size_t)len, ",lx=%d", o->lx);
+    if (o->tbc) snprintf(text + len, sizeof text - (size_t)len, ",tbc=%d", o->tbc);
     setenv("BCHOL_GETRF", text, 1);
 }
 
@@ -230,8 +238,9 @@ int bench_getrf(int argc, char **argv)
     bchol_device_info dev;
     bchol_context_device_info(ctx, &dev);
     printf("# %cgetrf_batched on %s, median of %d runs after %d warm-up; nb %d (0: the "
-           "backend's), gemm %s\n",
-           o.precision, dev.name, o.reps, o.warmup, o.nb, o.gemm == 2 ? "clblast" : o.gemm == 1 ? "own" : "default");
+           "backend's), gemm %s, fused lx %d tbc %d (0: the library's)\n",
+           o.precision, dev.name, o.reps, o.warmup, o.nb, o.gemm == 2 ? "clblast" : o.gemm == 1 ? "own" : "default",
+           o.lx, o.tbc);
     printf("%6s %-8s %8s %11s %9s %9s %6s  %s\n", "n", "variant", "batch", "ms", "Gflop/s", "resid",
            "info", "check");
     int failed = 0;
