@@ -29,6 +29,8 @@ static void backend_defaults(const bchol_context *ctx, bchol_precision p, int n,
     ctx->backend->fused_defaults((char)p, n, params);
     ctx->backend->separate_defaults((char)p, n, params);
     ctx->backend->interleaved_defaults((char)p, n, params);
+    if (ctx->backend->workitem_defaults) ctx->backend->workitem_defaults((char)p, n, params);
+    else bchol__backend_generic.workitem_defaults((char)p, n, params);
     if (params->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) params->gemm = BCHOL_GEMM_OWN;
 }
 
@@ -86,6 +88,11 @@ static void take_entry(const bchol_tuning_entry *e, int n, bchol_params *out)
         out->chunking = t->chunking;
         out->chunk = t->chunk;
         out->math = t->math;
+    } else if (e->variant == BCHOL_VARIANT_WORKITEM) {
+        out->wnb = t->wnb;
+        out->wvec = t->wvec;
+        out->wmr = t->wmr;
+        out->wgroup = t->wgroup;
     }
     out->variant = t->variant; /* the entry's kernel: interleaved for interleaved-native */
 }
@@ -202,7 +209,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
      * caller who forces a variant with these params gets its tuned values; say which. */
     char others[384] = "";
     if (automatic) {
-        for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_INTERLEAVED; w++) {
+        for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_WORKITEM; w++) {
             if (w == (int)variant) continue;
             bchol_tuning_pick o = bchol__tuning_lookup(t, &ctx->info, (char)p, (bchol_variant)w, n);
             if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, params_at(o.entry, n))))
@@ -291,6 +298,10 @@ void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_
     }
     if (params->rpt <= 0) params->rpt = d.rpt;
     if (params->shape <= 0) params->shape = d.shape;
+    if (params->wnb <= 0) params->wnb = d.wnb;
+    if (params->wvec <= 0) params->wvec = d.wvec;
+    if (params->wmr <= 0) params->wmr = d.wmr;
+    if (params->wgroup <= 0) params->wgroup = d.wgroup;
     if (params->nb <= 0) params->nb = d.nb;
     if (params->pb <= 0) params->pb = d.pb;
     if (params->gemm <= 0) params->gemm = d.gemm;
