@@ -4,8 +4,8 @@
  * measured size below n, within the sizes the table measured and where it measured more
  * than one variant (between a size where fused is fastest and one where separate is, the
  * backend's crossover if it lies between them); beyond them, or without such a table, the
- * backend's choice: interleaved where its strided_variant says so (the
- * conversions pay off), else the fused/separate crossover; the separate variant wherever
+ * backend's choice: interleaved or workitem where its strided_variant says so (the
+ * conversions pay off; a CPU's one work-item per matrix), else the fused/separate crossover; the separate variant wherever
  * the fused kernel cannot hold n in local memory.
  * Parameters of that variant: the table's entry for it (tuning.h: vendor -> architecture
  * -> name, nearest measured size below), else the backend's defaults. */
@@ -177,6 +177,13 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
         snprintf(why, size,
                  "variant interleaved: the %s%s %s strided batches of n = %d through "
                  "the interleaved layout",
+                 ctx->generic_defaults ? "generic defaults" : from.who, from.aside,
+                 ctx->generic_defaults ? "run" : "runs", n);
+    } else if (ctx->backend->strided_variant((char)p, n) == BCHOL_VARIANT_WORKITEM) {
+        v = BCHOL_VARIANT_WORKITEM;
+        snprintf(why, size,
+                 "variant workitem: the %s%s %s strided batches of n = %d with one work-item "
+                 "per matrix",
                  ctx->generic_defaults ? "generic defaults" : from.who, from.aside,
                  ctx->generic_defaults ? "run" : "runs", n);
     } else {

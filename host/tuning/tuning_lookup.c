@@ -80,7 +80,7 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
     const bchol_tuning_entry *e = s->entries;
     bchol_variant vs[4];
     const int nv = served_variants(variant, vs);
-    int lo[3], hi[3], have = 0, below = -1, smallest = -1;
+    int lo[4], hi[4], have = 0, below = -1, smallest = -1;
     for (int k = 0; k < nv; k++) {
         lo[k] = lower_bound(e, 0, s->nentries, precision, vs[k], INT_MIN, INT_MIN);
         hi[k] = lower_bound(e, lo[k], s->nentries, precision, vs[k], INT_MAX, INT_MAX);
