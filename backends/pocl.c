@@ -119,9 +119,28 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
     p->math = BCHOL_MATH_IEEE;
 }
 
+/* Workitem variant (one work-item per matrix, issue 31), measured with bchol bench
+ * --variant workitem on the 2-core EPYC (PoCL 3.1, LLVM's skylake-avx512 target, loaded):
+ * vectors of 16 elements (float16 and double8 are AVX-512's width; 8 floats took 1.5-2.5x
+ * the time at n = 64-512), a tile of two (lower: 2 x 16 rows by 16 columns; upper: 2 rows,
+ * the one that runs upper storage at half of lower's speed rather than a quarter), blocks
+ * of 16 columns; 8 matrices per work-group. */
+static void workitem_defaults(char precision, int n, bchol_params *p)
+{
+    p->wnb = 16;
+    p->wvec = precision == 'd' ? 8 : 16;
+    p->wmr = 2;
+    p->wgroup = 8;
+}
+
+/* Strided batches: the interleaved layout up to n = 16, where its conversions pay off
+ * (2-23x the LAPACK loop on the idle machine, 2026-11-25); one work-item per matrix above,
+ * 1.1-2.5x the loop at n = 24-64 where the interleaved variant ran 0.7-1.2x and the fused
+ * kernel 0.3-0.5x (docs/results/2026-11-27-pocl-cpu-profile). The tuning file's entries
+ * decide up to n = 128. */
 static bchol_variant strided_variant(char precision, int n)
 {
-    return n <= 64 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_FUSED;
+    return n <= 16 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_WORKITEM;
 }
 
 /* Interleaved solve: the whole tile at every n (PoCL keeps it on the stack beyond what it
@@ -170,6 +189,7 @@ const bchol_backend bchol__backend_pocl = {
     .vbatched_crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .workitem_defaults = workitem_defaults,
     .interleaved_solve_block = interleaved_solve_block,
     .prepare_driver = prepare_driver,
     /* PoCL 5.0 (under either work-group method) factored wrong, or crashed, where the

@@ -19,7 +19,8 @@
  * loads and NB broadcasts feed MR*NB fused multiply-adds) and the TRSM solves VW rows at a
  * time in registers. Upper storage (UPPER = 1) holds L's rows contiguously (element (i,j)
  * of L is U(j,i)): the update's vectors run along k, MR rows by NB columns of dot products
- * summed across the vector at the end, and the TRSM substitutes along each row.
+ * summed across the vector at the end, and the TRSM multiplies each row by the inverse of
+ * the diagonal block, transposed (formed once per step, NB x NB in private memory).
  * Rows that do not fill a vector take scalar code: no access leaves the matrix's columns.
  * A pivot that is not positive and finite stops the matrix: info = its column + 1.
  *
@@ -238,16 +239,38 @@ inline void update_rows(__global REAL *A, const int lda, const int i, const int 
     }
 }
 
-/* Step 3 on row i: forward substitution along the row against the diagonal block's rows. */
-inline void trsm_row(__global REAL *A, const int lda, const int i, const int j0, const int jb)
+/* T = L_diag**-T (upper triangular, zero outside jb x jb), by columns of L_diag**-1:
+ * T[c][r] = (L_diag**-1)(r, c), each sum along a row of L. */
+inline void diag_inverse_t(__global const REAL *A, const int lda, const int j0, const int jb,
+                           REAL T[NB][NB])
+{
+    for (int c = 0; c < NB; c++)
+        for (int r = 0; r < NB; r++) T[c][r] = (REAL)0;
+    for (int c = 0; c < jb; c++) {
+        T[c][c] = (REAL)1 / ELEM(A, lda, j0 + c, j0 + c);
+        for (int r = c + 1; r < jb; r++) {
+            __global const REAL *lr = A + (size_t)(j0 + r) * lda + j0; /* L(j0+r, j0..) */
+            REAL s = (REAL)0;
+            for (int k = c; k < r; k++) s = mad(-lr[k], T[c][k], s);
+            T[c][r] = s / lr[r];
+        }
+    }
+}
+
+/* Step 3 on row i: x = x * L_diag**-T as a product with T (the substitution's divisions
+ * and dependent steps left the row scalar; the product runs along T's rows, NB wide). */
+inline void trsm_row(__global REAL *A, const int lda, const int i, const int jb, const int j0,
+                     REAL T[NB][NB])
 {
     __global REAL *x = A + (size_t)i * lda + j0;
-    for (int c = 0; c < jb; c++) {
-        __global const REAL *lc = A + (size_t)(j0 + c) * lda + j0; /* L(j0+c, j0..) */
-        REAL s = x[c];
-        for (int cc = 0; cc < c; cc++) s = mad(-x[cc], lc[cc], s);
-        x[c] = s / lc[c];
+    REAL y[NB];
+    for (int cc = 0; cc < NB; cc++) y[cc] = (REAL)0;
+    for (int c = 0; c < NB; c++) {
+        const REAL xc = c < jb ? x[c] : (REAL)0;
+        for (int cc = 0; cc < NB; cc++) y[cc] = mad(xc, T[c][cc], y[cc]);
     }
+    for (int cc = 0; cc < NB; cc++)
+        if (cc < jb) x[cc] = y[cc];
 }
 
 inline int factor(__global REAL *A, const int lda)
@@ -261,7 +284,11 @@ inline int factor(__global REAL *A, const int lda)
         }
         const int info = diag_potf2(A, lda, j0, jb);
         if (info) return info;
-        for (int i = j0 + jb; i < N; i++) trsm_row(A, lda, i, j0, jb);
+        if (j0 + jb < N) {
+            REAL T[NB][NB];
+            diag_inverse_t(A, lda, j0, jb, T);
+            for (int i = j0 + jb; i < N; i++) trsm_row(A, lda, i, jb, j0, T);
+        }
     }
     return 0;
 }
