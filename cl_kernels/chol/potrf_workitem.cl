@@ -113,20 +113,27 @@ inline void update_rows(__global REAL *A, const int lda, const int i, const int 
                         const int jb, const int mr)
 {
     REALV acc[MR][NB];
+#pragma unroll
     for (int r = 0; r < MR; r++)
+#pragma unroll
         for (int c = 0; c < NB; c++) acc[r][c] = (REALV)0;
     for (int k = 0; k < j0; k++) {
         __global const REAL *colk = A + (size_t)k * lda;
         REALV a[MR];
+#pragma unroll
         for (int r = 0; r < MR; r++) a[r] = r < mr ? VLOAD(colk + i + r * VW) : (REALV)0;
+#pragma unroll
         for (int c = 0; c < NB; c++) {
             const REAL b = c < jb ? colk[j0 + c] : (REAL)0;
-            for (int r = 0; r < MR; r++) acc[r][c] = mad(a[r], (REALV)b, acc[r][c]);
+#pragma unroll
+            for (int r = 0; r < MR; r++) acc[r][c] = fma(a[r], (REALV)b, acc[r][c]);
         }
     }
+#pragma unroll
     for (int r = 0; r < MR; r++) {
         if (r >= mr) break;
         const int i0 = i + r * VW;
+#pragma unroll
         for (int c = 0; c < NB; c++) {
             if (c >= jb) break;
             __global REAL *p = A + i0 + (size_t)(j0 + c) * lda;
@@ -160,14 +167,18 @@ inline void update_row(__global REAL *A, const int lda, const int i, const int j
 inline void trsm_rows(__global REAL *A, const int lda, const int i, const int j0, const int jb)
 {
     REALV x[NB];
+#pragma unroll
     for (int c = 0; c < NB; c++) x[c] = c < jb ? VLOAD(A + i + (size_t)(j0 + c) * lda) : (REALV)0;
+#pragma unroll
     for (int c = 0; c < NB; c++) {
         if (c >= jb) break;
         __global const REAL *lc = A + (size_t)(j0 + c) * lda + j0; /* L(j0.., j0+c) */
         x[c] = x[c] / (REALV)lc[c];
+#pragma unroll
         for (int cc = c + 1; cc < NB; cc++)
-            if (cc < jb) x[cc] = mad(-x[c], (REALV)lc[cc], x[cc]);
+            if (cc < jb) x[cc] = fma(-x[c], (REALV)lc[cc], x[cc]);
     }
+#pragma unroll
     for (int c = 0; c < NB; c++)
         if (c < jb) VSTORE(x[c], A + i + (size_t)(j0 + c) * lda);
 }
@@ -211,7 +222,9 @@ inline void update_rows(__global REAL *A, const int lda, const int i, const int 
 {
     REALV acc[MR][NB];
     REAL rest[MR][NB];
+#pragma unroll
     for (int r = 0; r < MR; r++)
+#pragma unroll
         for (int c = 0; c < NB; c++) {
             acc[r][c] = (REALV)0;
             rest[r][c] = (REAL)0;
@@ -223,17 +236,22 @@ inline void update_rows(__global REAL *A, const int lda, const int i, const int 
     int k = 0;
     for (; k + VW <= j0; k += VW) {
         REALV a[MR];
+#pragma unroll
         for (int r = 0; r < MR; r++) a[r] = VLOAD(row[r] + k);
+#pragma unroll
         for (int c = 0; c < NB; c++) {
             const REALV b = VLOAD(bro[c] + k);
-            for (int r = 0; r < MR; r++) acc[r][c] = mad(a[r], b, acc[r][c]);
+#pragma unroll
+            for (int r = 0; r < MR; r++) acc[r][c] = fma(a[r], b, acc[r][c]);
         }
     }
     for (; k < j0; k++)
         for (int c = 0; c < NB; c++)
             for (int r = 0; r < MR; r++) rest[r][c] = mad(row[r][k], bro[c][k], rest[r][c]);
+#pragma unroll
     for (int r = 0; r < MR; r++) {
         if (r >= mr) break;
+#pragma unroll
         for (int c = 0; c < NB; c++)
             if (c < jb && i + r >= j0 + c) row[r][j0 + c] -= hsum(acc[r][c]) + rest[r][c];
     }
@@ -264,10 +282,12 @@ inline void trsm_row(__global REAL *A, const int lda, const int i, const int jb,
 {
     __global REAL *x = A + (size_t)i * lda + j0;
     REAL y[NB];
+#pragma unroll
     for (int cc = 0; cc < NB; cc++) y[cc] = (REAL)0;
     for (int c = 0; c < NB; c++) {
         const REAL xc = c < jb ? x[c] : (REAL)0;
-        for (int cc = 0; cc < NB; cc++) y[cc] = mad(xc, T[c][cc], y[cc]);
+#pragma unroll
+        for (int cc = 0; cc < NB; cc++) y[cc] = fma(xc, T[c][cc], y[cc]);
     }
     for (int cc = 0; cc < NB; cc++)
         if (cc < jb) x[cc] = y[cc];
