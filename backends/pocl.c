@@ -120,27 +120,29 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
 }
 
 /* Workitem variant (one work-item per matrix, issue 31), measured with bchol bench
- * --variant workitem on the 2-core EPYC (PoCL 3.1, LLVM's skylake-avx512 target, loaded):
- * vectors of 16 elements (float16 and double8 are AVX-512's width; 8 floats took 1.5-2.5x
- * the time at n = 64-512), a tile of two (lower: 2 x 16 rows by 16 columns; upper: 2 rows,
- * the one that runs upper storage at half of lower's speed rather than a quarter), blocks
- * of 16 columns; 8 matrices per work-group. */
+ * --variant workitem on the 2-core EPYC (PoCL 3.1, LLVM's skylake-avx512 target, loaded
+ * machine, so only large differences count): a tile of two (lower: 2 vectors of rows by
+ * wnb columns; upper: 2 rows, which ran upper storage about twice as fast as one), vectors
+ * of 8 and blocks of 8 columns (16 accumulators: the ymm/zmm registers hold them; 16-wide
+ * vectors or blocks were no faster at n = 128-512 and slower at n = 4-64 in bchol tune);
+ * 8 matrices per work-group. */
 static void workitem_defaults(char precision, int n, bchol_params *p)
 {
-    p->wnb = 16;
-    p->wvec = precision == 'd' ? 8 : 16;
+    p->wnb = 8;
+    p->wvec = 8;
     p->wmr = 2;
     p->wgroup = 8;
 }
 
-/* Strided batches: the interleaved layout up to n = 16, where its conversions pay off
- * (2-23x the LAPACK loop on the idle machine, 2026-11-25); one work-item per matrix above,
- * 1.1-2.5x the loop at n = 24-64 where the interleaved variant ran 0.7-1.2x and the fused
- * kernel 0.3-0.5x (docs/results/2026-11-27-pocl-cpu-profile). The tuning file's entries
- * decide up to n = 128. */
+/* Strided batches where the tuning file has no say (it decides up to n = 128): the
+ * interleaved layout up to n = 16, where its conversions paid off (2-23x the LAPACK loop on
+ * the idle machine, 2026-11-25); one work-item per matrix up to n = 512, the largest size
+ * measured (0.7-2x the loop at n = 128-512 where the fused kernel ran 0.1-0.2x,
+ * docs/results/2026-11-27-pocl-cpu-profile); above, the fused/separate crossover, as
+ * before (a batch of few huge matrices would occupy as many cores as it has matrices). */
 static bchol_variant strided_variant(char precision, int n)
 {
-    return n <= 16 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_WORKITEM;
+    return n <= 16 ? BCHOL_VARIANT_INTERLEAVED : n <= 512 ? BCHOL_VARIANT_WORKITEM : BCHOL_VARIANT_FUSED;
 }
 
 /* Interleaved solve: the whole tile at every n (PoCL keeps it on the stack beyond what it
