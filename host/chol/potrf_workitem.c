@@ -4,9 +4,8 @@
 
 static const char *const workitem_files[] = {"common/common.cl", "chol/potrf_workitem.cl", NULL};
 
-bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p,
-                                     const bchol_params *prm, int upper, int n, cl_kernel *k)
-{
+bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                                     int upper, int n, cl_kernel *k) {
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
@@ -20,8 +19,7 @@ bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p,
 
 bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bchol_params *params,
                                    int upper, int n, cl_mem A, int64_t offset, int lda,
-                                   int64_t stride, int64_t batch, cl_mem info)
-{
+                                   int64_t stride, int64_t batch, cl_mem info) {
     bchol_context *ctx = call->ctx;
     cl_kernel kernel;
     bchol_status st;
@@ -37,8 +35,8 @@ bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bc
         cl_ulong b0 = (cl_ulong)first;
         cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
         size_t global = (size_t)((count + local - 1) / local) * local;
-        bchol_arg args[] = {BCHOL_ARG(A), BCHOL_ARG(off),  BCHOL_ARG(ld),   BCHOL_ARG(str),
-                            BCHOL_ARG(info), BCHOL_ARG(b0), BCHOL_ARG(count)};
+        bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
+                            BCHOL_ARG(info), BCHOL_ARG(b0),  BCHOL_ARG(count)};
         if ((st = bchol__launch(call, kernel, 7, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
