@@ -349,8 +349,8 @@ enum {
 /*
  * The parameters bchol_{s,d}potrf_batched would use for this precision ('s' or 'd') and
  * n on ctx's device, and where they came from. The variant is the dispatcher's choice (the
- * tuning table where it compared variants, else the backend's: interleaved, fused or
- * separate); every variant's fields are filled, each from the tuning table's entry for
+ * tuning table where it compared variants, else the backend's: interleaved, workitem,
+ * fused or separate); every variant's fields are filled, each from the tuning table's entry for
  * that variant where it has one, else the backend defaults, so that params with a forced
  * variant run that variant's tuned values. *source is a text naming the tuning file,
  * device section and entry, or saying why the backend defaults apply (e.g. "backend pocl
