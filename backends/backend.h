@@ -57,6 +57,9 @@ typedef struct bchol_backend {
      * math) at this precision and n, and the variant strided batches use. */
     void (*interleaved_defaults)(char precision, int n, bchol_params *params);
     bchol_variant (*strided_variant)(char precision, int n);
+    /* Workitem variant (cl_kernels/chol/potrf_workitem.cl): defaults of its fields (wnb,
+     * wvec, wmr, wgroup); NULL: the generic backend's. */
+    void (*workitem_defaults)(char precision, int n, bchol_params *params);
     /* Interleaved solve (cl_kernels/chol/potrs_interleaved.cl): rows per register block at this
      * precision and n, or 0 to keep the whole right-hand-side tile in private memory. */
     int (*interleaved_solve_block)(char precision, int n);

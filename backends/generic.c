@@ -59,6 +59,16 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
 
 static bchol_variant strided_variant(char precision, int n) { return BCHOL_VARIANT_FUSED; }
 
+/* Workitem variant (never chosen here): blocks of 8 columns, vectors of 8 floats or 4
+ * doubles (256 bits), a register tile of two vectors, 8 matrices per work-group. */
+static void workitem_defaults(char precision, int n, bchol_params *p)
+{
+    p->wnb = 8;
+    p->wvec = precision == 'd' ? 4 : 8;
+    p->wmr = 2;
+    p->wgroup = 8;
+}
+
 /* Interleaved solve: as on NVIDIA, the whole tile up to n = 32, blocks of 16 rows above. */
 static int interleaved_solve_block(char precision, int n) { return n > 32 ? 16 : 0; }
 
@@ -84,5 +94,6 @@ const bchol_backend bchol__backend_generic = {
     .vbatched_crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .workitem_defaults = workitem_defaults,
     .interleaved_solve_block = interleaved_solve_block,
 };

@@ -119,9 +119,30 @@ static void interleaved_defaults(char precision, int n, bchol_params *p)
     p->math = BCHOL_MATH_IEEE;
 }
 
+/* Workitem variant (one work-item per matrix, issue 31), measured with bchol bench
+ * --variant workitem on the 2-core EPYC (PoCL 3.1, LLVM's skylake-avx512 target, loaded
+ * machine, so only large differences count): a tile of two (lower: 2 vectors of rows by
+ * wnb columns; upper: 2 rows, which ran upper storage about twice as fast as one), vectors
+ * of 8 and blocks of 8 columns (16 accumulators: the ymm/zmm registers hold them; 16-wide
+ * vectors or blocks were no faster at n = 128-512 and slower at n = 4-64 in bchol tune);
+ * 8 matrices per work-group. */
+static void workitem_defaults(char precision, int n, bchol_params *p)
+{
+    p->wnb = 8;
+    p->wvec = 8;
+    p->wmr = 2;
+    p->wgroup = 8;
+}
+
+/* Strided batches where the tuning file has no say (it decides up to n = 128): the
+ * interleaved layout up to n = 16, where its conversions paid off (2-23x the LAPACK loop on
+ * the idle machine, 2026-11-25); one work-item per matrix up to n = 512, the largest size
+ * measured (0.7-2x the loop at n = 128-512 where the fused kernel ran 0.1-0.2x,
+ * docs/results/2026-11-27-pocl-cpu-profile); above, the fused/separate crossover, as
+ * before (a batch of few huge matrices would occupy as many cores as it has matrices). */
 static bchol_variant strided_variant(char precision, int n)
 {
-    return n <= 64 ? BCHOL_VARIANT_INTERLEAVED : BCHOL_VARIANT_FUSED;
+    return n <= 16 ? BCHOL_VARIANT_INTERLEAVED : n <= 512 ? BCHOL_VARIANT_WORKITEM : BCHOL_VARIANT_FUSED;
 }
 
 /* Interleaved solve: the whole tile at every n (PoCL keeps it on the stack beyond what it
@@ -181,6 +202,7 @@ const bchol_backend bchol__backend_pocl = {
     .vbatched_crossover_d = 512,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
+    .workitem_defaults = workitem_defaults,
     .interleaved_solve_block = interleaved_solve_block,
     .prepare_driver = prepare_driver,
     /* PoCL 5.0 (under either work-group method) factored wrong, or crashed, where the

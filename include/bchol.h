@@ -268,10 +268,14 @@ typedef enum bchol_variant {
     BCHOL_VARIANT_SEPARATE = 2,    /* right-looking blocked: per nb-wide step, batched POTF2 +
                                       TRTRI of the diagonal block, TRSM, and the trailing
                                       update as GEMM tiles (any n) */
-    BCHOL_VARIANT_INTERLEAVED = 3  /* strided batches: convert to interleaved, factor with a
+    BCHOL_VARIANT_INTERLEAVED = 3, /* strided batches: convert to interleaved, factor with a
                                       generated kernel (one work-item per matrix), convert back;
                                       with chunking = BCHOL_STAGED, one kernel whose work-groups
                                       do the three through local memory */
+    BCHOL_VARIANT_WORKITEM = 4     /* one work-item per matrix, one launch: a blocked
+                                      left-looking Cholesky on the strided matrix in place,
+                                      no barriers, no local memory, inner loops as vectors
+                                      along contiguous memory (for CPUs; any n, any device) */
 } bchol_variant;
 
 typedef struct bchol_params {
@@ -302,6 +306,11 @@ typedef struct bchol_params {
                       as local memory holds at most) */
     int math;      /* BCHOL_MATH_IEEE (default) or BCHOL_MATH_FAST (-cl-mad-enable
                       -cl-no-signed-zeros; never changes info, see below) */
+    /* workitem variant (fields last, so older initializers leave them 0): */
+    int wnb;    /* block width of the left-looking loop (1..32) */
+    int wvec;   /* elements per vector of the inner loops: 1, 2, 4, 8 or 16 */
+    int wmr;    /* vectors (lower) or rows (upper) of the update's register tile: 1 or 2 */
+    int wgroup; /* matrices (work-items) per work-group (1..256) */
 } bchol_params;
 
 /* GEMM of the separate variant's trailing update. CLBlast is available only when bchol
@@ -341,8 +350,8 @@ enum {
 /*
  * The parameters bchol_{s,d}potrf_batched would use for this precision ('s' or 'd') and
  * n on ctx's device, and where they came from. The variant is the dispatcher's choice (the
- * tuning table where it compared variants, else the backend's: interleaved, fused or
- * separate); every variant's fields are filled, each from the tuning table's entry for
+ * tuning table where it compared variants, else the backend's: interleaved, workitem,
+ * fused or separate); every variant's fields are filled, each from the tuning table's entry for
  * that variant where it has one, else the backend defaults, so that params with a forced
  * variant run that variant's tuned values. *source is a text naming the tuning file,
  * device section and entry, or saying why the backend defaults apply (e.g. "backend pocl

@@ -312,7 +312,8 @@ static void case_build_failure(void)
         mkdir(path, 0700);
     }
     /* every kernel file a potrf call may read (the dispatcher may pick either variant) */
-    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl", "layout/interleave.cl"};
+    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl", "chol/potrf_workitem.cl",
+                           "layout/interleave.cl"};
     const int nfiles = sizeof files / sizeof files[0];
     for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -349,7 +350,7 @@ static void case_separate_params(void)
         {"params->gemm = 3", "gemm = 3", {.variant = BCHOL_VARIANT_SEPARATE, .gemm = 3}},
         {"params->tile = 48", "tile = 48", {.variant = BCHOL_VARIANT_SEPARATE, .tile = 48}},
         {"params->gb = 2^25", "gb = 33554432", {.variant = BCHOL_VARIANT_SEPARATE, .gb = 1 << 25}},
-        {"params->variant = 4", "variant = 4", {.variant = (bchol_variant)4}},
+        {"params->variant = 5", "variant = 5", {.variant = (bchol_variant)5}},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cl_event ev = (cl_event)1;
@@ -394,7 +395,7 @@ static void case_clblast_unavailable(void)
 }
 
 /*
- * The dispatcher: fused (or interleaved, where the backend says so) up to one crossover
+ * The dispatcher: fused (or interleaved or workitem, where the backend says so) up to one crossover
  * order, separate above it, and separate wherever the fused kernel cannot hold n in local
  * memory; every variant's fields filled.
  */
@@ -411,9 +412,10 @@ static void case_dispatch(void)
             bchol_status st = bchol_potrf_params(ctx, prec, n, &p, &source);
             if (st || !source || p.ib <= 0 || p.tbc <= 0 || p.nb <= 0 || p.pb <= 0 || p.gemm <= 0 ||
                 p.tile <= 0 || p.gb <= 0 || p.inb <= 0 || p.looking <= 0 || p.unroll <= 0 ||
-                p.chunking <= 0 || p.chunk <= 0 || p.math <= 0 ||
+                p.chunking <= 0 || p.chunk <= 0 || p.math <= 0 || p.wnb <= 0 || p.wvec <= 0 ||
+                p.wmr <= 0 || p.wgroup <= 0 ||
                 (p.variant != BCHOL_VARIANT_FUSED && p.variant != BCHOL_VARIANT_SEPARATE &&
-                 p.variant != BCHOL_VARIANT_INTERLEAVED)) {
+                 p.variant != BCHOL_VARIANT_INTERLEAVED && p.variant != BCHOL_VARIANT_WORKITEM)) {
                 if (bad++ < 3) printf("    %c n = %d: status %d, incomplete parameters\n", prec, n, st);
                 continue;
             }

@@ -472,6 +472,11 @@ static void case_build(void) {
     f = fopen(path, "w");
     fputs("__kernel void potrf_fused_step(__global REAL *A) { A[0] = undefined_name; }\n", f);
     fclose(f);
+    /* the workitem variant, where the dispatcher picks it (PoCL) */
+    snprintf(path, sizeof path, "%s/chol/potrf_workitem.cl", dir);
+    f = fopen(path, "w");
+    fputs("__kernel void potrf_workitem(__global REAL *A) { A[0] = undefined_name; }\n", f);
+    fclose(f);
     /* the interleaved variant's conversions, where the dispatcher picks that variant */
     snprintf(path, sizeof path, "%s/layout/interleave.cl", dir);
     f = fopen(path, "w");
@@ -486,6 +491,8 @@ static void case_build(void) {
     unsetenv("BCHOL_KERNEL_DIR");
     remove(path);
     snprintf(path, sizeof path, "%s/chol/potrf_fused.cl", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/chol/potrf_workitem.cl", dir);
     remove(path);
     snprintf(path, sizeof path, "%s/common/common.cl", dir);
     remove(path);

@@ -76,6 +76,10 @@ static const struct {
      factor_device,
      {.variant = BCHOL_VARIANT_INTERLEAVED, .inb = 3, .looking = BCHOL_LOOKING_TOP,
       .chunking = BCHOL_SIMPLE, .chunk = 16}},
+    {"workitem", factor_device, {.variant = BCHOL_VARIANT_WORKITEM}},
+    {"workitem-nb5-vec4-mr1",
+     factor_device,
+     {.variant = BCHOL_VARIANT_WORKITEM, .wnb = 5, .wvec = 4, .wmr = 1, .wgroup = 3}},
     {"host", factor_host, {.variant = BCHOL_VARIANT_AUTO}},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))

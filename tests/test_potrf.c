@@ -8,7 +8,7 @@
  *   test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] [--tbc T]
  *              [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S]
  *              [--offset O] [--mode factor|info|host] [--seed X]
- *              [--variant auto|fused|separate|interleaved]
+ *              [--variant auto|fused|separate|interleaved|workitem]
  *              [--nb NB] [--pb PB] [--gemm own|clblast] [--tile T] [--gb GB]        (separate)
  *              [--inb NB] [--looking left|right|top] [--unroll tiles|full]          (interleaved)
  *              [--chunking chunked|simple|staged] [--chunk C] [--math ieee|fast]
@@ -41,9 +41,10 @@ static void usage(void)
     fprintf(stderr, "usage: test_potrf --precision s|d --uplo L|U --n N [--batch B] [--ib IB] "
                     "[--tbc T] [--rpt R] [--shape fixed|shrink] [--lda-pad P] [--stride-pad S] "
                     "[--offset O] [--mode factor|info|host] [--seed X] "
-                    "[--variant auto|fused|separate|interleaved] [--nb NB] [--pb PB] [--gemm own|clblast] "
+                    "[--variant auto|fused|separate|interleaved|workitem] [--nb NB] [--pb PB] [--gemm own|clblast] "
                     "[--tile T] [--gb GB] [--inb NB] [--looking left|right|top] [--unroll tiles|full] "
-                    "[--chunking chunked|simple|staged] [--chunk C] [--math ieee|fast]\n");
+                    "[--chunking chunked|simple|staged] [--chunk C] [--math ieee|fast] "
+                    "[--wnb NB] [--wvec V] [--wmr M] [--wgroup G]\n");
     exit(2);
 }
 
@@ -80,6 +81,10 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--chunking")) o.il.chunking = util_param_value("chunking", v);
         else if (!strcmp(k, "--chunk")) o.il.chunk = atoi(v);
         else if (!strcmp(k, "--math")) o.il.math = util_param_value("math", v);
+        else if (!strcmp(k, "--wnb")) o.il.wnb = atoi(v);
+        else if (!strcmp(k, "--wvec")) o.il.wvec = atoi(v);
+        else if (!strcmp(k, "--wmr")) o.il.wmr = atoi(v);
+        else if (!strcmp(k, "--wgroup")) o.il.wgroup = atoi(v);
         else usage();
     }
     if (variant < 0)

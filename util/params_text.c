@@ -12,6 +12,7 @@ static const struct {
     {"variant", "fused", BCHOL_VARIANT_FUSED},
     {"variant", "separate", BCHOL_VARIANT_SEPARATE},
     {"variant", "interleaved", BCHOL_VARIANT_INTERLEAVED},
+    {"variant", "workitem", BCHOL_VARIANT_WORKITEM},
     {"gemm", "own", BCHOL_GEMM_OWN},
     {"gemm", "clblast", BCHOL_GEMM_CLBLAST},
     {"looking", "left", BCHOL_LOOKING_LEFT},

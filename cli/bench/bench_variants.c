@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[] = {"auto", "fused", "separate", "interleaved"};
+static const char *const names[] = {"auto", "fused", "separate", "interleaved", "workitem"};
 
 const char *bench_variant_name(bchol_variant v)
 {
-    return v >= BCHOL_VARIANT_AUTO && v <= BCHOL_VARIANT_INTERLEAVED ? names[v] : "?";
+    return v >= BCHOL_VARIANT_AUTO && v <= BCHOL_VARIANT_WORKITEM ? names[v] : "?";
 }
 
 int bench_parse_variants(const char *text, bchol_variant *out)
@@ -19,7 +19,7 @@ int bench_parse_variants(const char *text, bchol_variant *out)
     while (*s) {
         size_t len = strcspn(s, ",");
         int found = -1;
-        for (int v = 0; v <= BCHOL_VARIANT_INTERLEAVED; v++)
+        for (int v = 0; v <= BCHOL_VARIANT_WORKITEM; v++)
             if (strlen(names[v]) == len && !strncmp(s, names[v], len)) found = v;
         if (found < 0 || count == BENCH_MAX_VARIANTS) return -1;
         out[count++] = (bchol_variant)found;
@@ -41,6 +41,8 @@ void bench_params_text(const bchol_params *u, char *text, size_t size)
     if (u->variant == BCHOL_VARIANT_SEPARATE)
         snprintf(text, size, "separate nb%d pb%d %s t%d", u->nb, u->pb,
                  u->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own", u->tile);
+    else if (u->variant == BCHOL_VARIANT_WORKITEM)
+        snprintf(text, size, "workitem nb%d v%d mr%d g%d", u->wnb, u->wvec, u->wmr, u->wgroup);
     else if (u->variant == BCHOL_VARIANT_INTERLEAVED)
         snprintf(text, size, "interleaved nb%d %s %s c%d", u->inb, util_param_name("looking", u->looking),
                  util_param_name("unroll", u->unroll), u->chunk);

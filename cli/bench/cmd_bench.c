@@ -62,10 +62,13 @@ static void usage(FILE *f)
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
             "  --getrf           time getrf, fused against blocked (bchol bench --getrf --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
-            "  --variant LIST    auto, fused, separate, interleaved, or a list (fused,separate) to\n"
+            "  --variant LIST    auto, fused, separate, interleaved, workitem, or a list (fused,separate) to\n"
             "                    compare (default auto; a list runs interleaved on strided data)\n"
             "  --nb NB --pb PB --gemm own|clblast --tile T --gb GB   separate-variant parameters:\n"
             "                    the same rule with separate\n"
+            "  --wnb NB --wvec V --wmr M --wgroup G   workitem-variant parameters (with --variant\n"
+            "                    workitem: block width, vector width 1/2/4/8/16, register tile 1/2,\n"
+            "                    matrices per work-group)\n"
             "  --explain         print, per size, which tuning file and entry chose the parameters\n"
             "                    (or why the backend defaults apply)\n"
             "  --variant interleaved  the interleaved variant and its sweeps (--variant interleaved --help)\n");
@@ -116,7 +119,7 @@ static int parse(int argc, char **argv, bench_options *o)
             o->prm.shape = w == 0 ? BCHOL_SHAPE_FIXED : BCHOL_SHAPE_SHRINK;
         } else if (!strcmp(k, "--variant")) {
             if ((o->nvariants = bench_parse_variants(v, o->variants)) < 0)
-                bad = opt_bad(&r, "takes fused, separate, interleaved, auto or a list of them");
+                bad = opt_bad(&r, "takes fused, separate, interleaved, workitem, auto or a list of them");
             o->variant_given = 1;
         } else if (!strcmp(k, "--nb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.nb);
         else if (!strcmp(k, "--pb")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.pb);
@@ -124,6 +127,10 @@ static int parse(int argc, char **argv, bench_options *o)
             if ((o->prm.gemm = bench_parse_gemm(v)) < 0) bad = opt_bad(&r, "takes own or clblast");
         } else if (!strcmp(k, "--tile")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->prm.tile);
         else if (!strcmp(k, "--gb")) bad = opt_int(&r, 1, 1 << 24, &o->prm.gb);
+        else if (!strcmp(k, "--wnb")) bad = opt_int(&r, 1, 32, &o->prm.wnb);
+        else if (!strcmp(k, "--wvec")) bad = opt_int(&r, 1, 16, &o->prm.wvec);
+        else if (!strcmp(k, "--wmr")) bad = opt_int(&r, 1, 2, &o->prm.wmr);
+        else if (!strcmp(k, "--wgroup")) bad = opt_int(&r, 1, 256, &o->prm.wgroup);
         else bad = opt_bad(&r, "unknown option (bchol bench --help)");
     }
     if (bad || more < 0) return -1;
@@ -196,6 +203,10 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
     if (o->prm.gemm > 0) used.gemm = o->prm.gemm;
     if (o->prm.tile > 0) used.tile = o->prm.tile;
     if (o->prm.gb > 0) used.gb = o->prm.gb;
+    if (o->prm.wnb > 0) used.wnb = o->prm.wnb;
+    if (o->prm.wvec > 0) used.wvec = o->prm.wvec;
+    if (o->prm.wmr > 0) used.wmr = o->prm.wmr;
+    if (o->prm.wgroup > 0) used.wgroup = o->prm.wgroup;
     bench_params_text(&used, row->params, sizeof row->params);
 
     if (per > dev.max_alloc) {

@@ -65,6 +65,17 @@ bchol_status bchol__potrf_separate(bchol_call *call, bchol_precision p, const bc
 /* The checks of bchol_params (argument 2 of the _ex routines and of bchol_potrf_prepare). */
 bchol_status bchol__check_params(bchol_context *ctx, const char *routine, const bchol_params *params);
 
+/* ---- workitem variant (potrf_workitem.c) -------------------------------------------- */
+
+/* Builds the one-work-item-per-matrix kernel for prm's wnb, wvec and wmr. */
+bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p,
+                                     const bchol_params *prm, int upper, int n, cl_kernel *k);
+/* Enqueues it on a checked, non-empty batch (one launch, split only at the grid's limits);
+ * params are complete. */
+bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bchol_params *params,
+                                   int upper, int n, cl_mem A, int64_t offset, int lda,
+                                   int64_t stride, int64_t batch, cl_mem info);
+
 /* ---- solve (potrs_batched.c, posv_batched.c, potrs_subst.c, dispatch.c) ------------- */
 
 /* Solve parameters at this precision, n and nrhs (the tuning table's solve entry, else the

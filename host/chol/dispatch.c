@@ -4,8 +4,8 @@
  * measured size below n, within the sizes the table measured and where it measured more
  * than one variant (between a size where fused is fastest and one where separate is, the
  * backend's crossover if it lies between them); beyond them, or without such a table, the
- * backend's choice: interleaved where its strided_variant says so (the
- * conversions pay off), else the fused/separate crossover; the separate variant wherever
+ * backend's choice: interleaved or workitem where its strided_variant says so (the
+ * conversions pay off; a CPU's one work-item per matrix), else the fused/separate crossover; the separate variant wherever
  * the fused kernel cannot hold n in local memory.
  * Parameters of that variant: the table's entry for it (tuning.h: vendor -> architecture
  * -> name, nearest measured size below), else the backend's defaults. */
@@ -29,6 +29,8 @@ static void backend_defaults(const bchol_context *ctx, bchol_precision p, int n,
     ctx->backend->fused_defaults((char)p, n, params);
     ctx->backend->separate_defaults((char)p, n, params);
     ctx->backend->interleaved_defaults((char)p, n, params);
+    if (ctx->backend->workitem_defaults) ctx->backend->workitem_defaults((char)p, n, params);
+    else bchol__backend_generic.workitem_defaults((char)p, n, params);
     if (params->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available()) params->gemm = BCHOL_GEMM_OWN;
 }
 
@@ -86,6 +88,11 @@ static void take_entry(const bchol_tuning_entry *e, int n, bchol_params *out)
         out->chunking = t->chunking;
         out->chunk = t->chunk;
         out->math = t->math;
+    } else if (e->variant == BCHOL_VARIANT_WORKITEM) {
+        out->wnb = t->wnb;
+        out->wvec = t->wvec;
+        out->wmr = t->wmr;
+        out->wgroup = t->wgroup;
     }
     out->variant = t->variant; /* the entry's kernel: interleaved for interleaved-native */
 }
@@ -172,6 +179,13 @@ static bchol_variant auto_variant(bchol_context *ctx, const struct bchol_tuning 
                  "the interleaved layout",
                  ctx->generic_defaults ? "generic defaults" : from.who, from.aside,
                  ctx->generic_defaults ? "run" : "runs", n);
+    } else if (ctx->backend->strided_variant((char)p, n) == BCHOL_VARIANT_WORKITEM) {
+        v = BCHOL_VARIANT_WORKITEM;
+        snprintf(why, size,
+                 "variant workitem: the %s%s %s strided batches of n = %d with one work-item "
+                 "per matrix",
+                 ctx->generic_defaults ? "generic defaults" : from.who, from.aside,
+                 ctx->generic_defaults ? "run" : "runs", n);
     } else {
         v = n > crossover(ctx, p) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
         snprintf(why, size, "variant %s: by the %s crossover%s at n = %d", bchol__variant_name(v),
@@ -202,7 +216,7 @@ static void choose(bchol_context *ctx, bchol_precision p, int n, bchol_variant v
      * caller who forces a variant with these params gets its tuned values; say which. */
     char others[384] = "";
     if (automatic) {
-        for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_INTERLEAVED; w++) {
+        for (int w = BCHOL_VARIANT_FUSED; w <= BCHOL_VARIANT_WORKITEM; w++) {
             if (w == (int)variant) continue;
             bchol_tuning_pick o = bchol__tuning_lookup(t, &ctx->info, (char)p, (bchol_variant)w, n);
             if (!o.entry || (w == BCHOL_VARIANT_FUSED && n > bchol__fused_max_n(ctx, p, params_at(o.entry, n))))
@@ -291,6 +305,10 @@ void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_
     }
     if (params->rpt <= 0) params->rpt = d.rpt;
     if (params->shape <= 0) params->shape = d.shape;
+    if (params->wnb <= 0) params->wnb = d.wnb;
+    if (params->wvec <= 0) params->wvec = d.wvec;
+    if (params->wmr <= 0) params->wmr = d.wmr;
+    if (params->wgroup <= 0) params->wgroup = d.wgroup;
     if (params->nb <= 0) params->nb = d.nb;
     if (params->pb <= 0) params->pb = d.pb;
     if (params->gemm <= 0) params->gemm = d.gemm;

@@ -12,7 +12,8 @@ static bchol_status check_separate_params(bchol_context *ctx, const char *routin
 static bchol_status check_params(bchol_context *ctx, const char *routine, const bchol_params *p)
 {
     if (p->variant != BCHOL_VARIANT_AUTO && p->variant != BCHOL_VARIANT_FUSED &&
-        p->variant != BCHOL_VARIANT_SEPARATE && p->variant != BCHOL_VARIANT_INTERLEAVED)
+        p->variant != BCHOL_VARIANT_SEPARATE && p->variant != BCHOL_VARIANT_INTERLEAVED &&
+        p->variant != BCHOL_VARIANT_WORKITEM)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->variant = %d) is not a variant",
                            routine, (int)p->variant);
     if (p->ib > 32)
@@ -27,6 +28,18 @@ static bchol_status check_params(bchol_context *ctx, const char *routine, const 
     if (p->shape > BCHOL_SHAPE_SHRINK)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->shape = %d) is not a shape",
                            routine, p->shape);
+    if (p->wnb > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->wnb = %d) must be at most 32",
+                           routine, p->wnb);
+    if (p->wvec > 0 && p->wvec != 1 && p->wvec != 2 && p->wvec != 4 && p->wvec != 8 && p->wvec != 16)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->wvec = %d) must be 1, 2, 4, 8 or 16", routine, p->wvec);
+    if (p->wmr > 2)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (params->wmr = %d) must be 1 or 2",
+                           routine, p->wmr);
+    if (p->wgroup > 256)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->wgroup = %d) must be at most 256", routine, p->wgroup);
     return check_separate_params(ctx, routine, p);
 }
 
@@ -125,6 +138,10 @@ bchol_status bchol__potrf_batched(bchol_context *ctx, const char *routine, bchol
                                           may_decline, &declined);
         if (!declined) return bchol__call_end(&call, st, event);
         chosen.variant = n > bchol__fused_max_n(ctx, p, &chosen) ? BCHOL_VARIANT_SEPARATE : BCHOL_VARIANT_FUSED;
+    }
+    if (chosen.variant == BCHOL_VARIANT_WORKITEM) {
+        st = bchol__potrf_workitem(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info);
+        return bchol__call_end(&call, st, event);
     }
     if (chosen.variant == BCHOL_VARIANT_SEPARATE) {
         st = bchol__potrf_separate(&call, p, &chosen, upper, n, A, offset, lda, stride, batch, info);

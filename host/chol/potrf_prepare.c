@@ -40,6 +40,9 @@ bchol_status bchol_potrf_prepare(bchol_context *ctx, const bchol_params *params,
         if ((st = bchol__separate_kernels(ctx, p, &chosen, upper, 0, &k))) return st;
     } else if (n > 0 && chosen.variant == BCHOL_VARIANT_INTERLEAVED) {
         if ((st = bchol__potrf_via_interleaved_prepare(ctx, p, &chosen, upper, n))) return st;
+    } else if (n > 0 && chosen.variant == BCHOL_VARIANT_WORKITEM) {
+        cl_kernel kernel;
+        if ((st = bchol__workitem_prepare(ctx, p, &chosen, upper, n, &kernel))) return st;
     }
     *effective = chosen;
     return BCHOL_SUCCESS;

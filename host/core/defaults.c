@@ -27,6 +27,7 @@ static void take_generic_defaults(bchol_backend *b)
     b->vbatched_one_launch_max_n = g->vbatched_one_launch_max_n;
     b->interleaved_defaults = g->interleaved_defaults;
     b->strided_variant = g->strided_variant;
+    b->workitem_defaults = g->workitem_defaults;
     b->interleaved_solve_block = g->interleaved_solve_block;
 }
 

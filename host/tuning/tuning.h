@@ -29,7 +29,8 @@
  * the variants that BCHOL_VARIANT_AUTO chooses among. */
 static inline int bchol__variant_is_strided(bchol_variant v)
 {
-    return v == BCHOL_VARIANT_FUSED || v == BCHOL_VARIANT_SEPARATE || v == BCHOL_VARIANT_INTERLEAVED;
+    return v == BCHOL_VARIANT_FUSED || v == BCHOL_VARIANT_SEPARATE || v == BCHOL_VARIANT_INTERLEAVED ||
+           v == BCHOL_VARIANT_WORKITEM;
 }
 
 /* The chosen parameters of one variant at one measured size. */

@@ -72,6 +72,13 @@ static const param_def interleaved_params[] = {
     {"math", P(math), BCHOL_MATH_IEEE, BCHOL_MATH_FAST, math_labels, 0},
 };
 
+static const param_def workitem_params[] = {
+    {"wnb", P(wnb), 1, 32, NULL, 0},
+    {"wvec", P(wvec), 1, 16, NULL, 0},
+    {"wmr", P(wmr), 1, 2, NULL, 0},
+    {"wgroup", P(wgroup), 1, 256, NULL, 0},
+};
+
 static const char *const etm_labels[] = {"default", "classic", "aggressive", NULL};
 static const char *const schedule_labels[] = {"default", "greedy", "lazy", "one-launch", NULL};
 static const char *const order_labels[] = {"default", "index", "steps", NULL};
@@ -106,6 +113,8 @@ static const struct {
      sizeof separate_params / sizeof separate_params[0]},
     {"interleaved", BCHOL_VARIANT_INTERLEAVED, interleaved_params,
      sizeof interleaved_params / sizeof interleaved_params[0]},
+    {"workitem", BCHOL_VARIANT_WORKITEM, workitem_params,
+     sizeof workitem_params / sizeof workitem_params[0]},
     {"interleaved-native", BCHOL__VARIANT_ILV_NATIVE, interleaved_params,
      sizeof interleaved_params / sizeof interleaved_params[0]},
     {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,

@@ -25,7 +25,7 @@ int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *
 
 /* The variants whose entries serve a request, in the order the entries are sorted (AUTO: the
  * strided variants; vbatched and solve entries were timed on other work). */
-static int served_variants(bchol_variant variant, bchol_variant out[3])
+static int served_variants(bchol_variant variant, bchol_variant out[4])
 {
     if (variant != BCHOL_VARIANT_AUTO) {
         out[0] = variant;
@@ -34,7 +34,8 @@ static int served_variants(bchol_variant variant, bchol_variant out[3])
     out[0] = BCHOL_VARIANT_FUSED;
     out[1] = BCHOL_VARIANT_SEPARATE;
     out[2] = BCHOL_VARIANT_INTERLEAVED;
-    return 3;
+    out[3] = BCHOL_VARIANT_WORKITEM;
+    return 4;
 }
 
 /* The first entry of [lo, hi) (sorted by precision, variant, n, nrhs) not before the key
@@ -77,9 +78,9 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
                                          int *below_smallest)
 {
     const bchol_tuning_entry *e = s->entries;
-    bchol_variant vs[3];
+    bchol_variant vs[4];
     const int nv = served_variants(variant, vs);
-    int lo[3], hi[3], have = 0, below = -1, smallest = -1;
+    int lo[4], hi[4], have = 0, below = -1, smallest = -1;
     for (int k = 0; k < nv; k++) {
         lo[k] = lower_bound(e, 0, s->nentries, precision, vs[k], INT_MIN, INT_MIN);
         hi[k] = lower_bound(e, lo[k], s->nentries, precision, vs[k], INT_MAX, INT_MAX);

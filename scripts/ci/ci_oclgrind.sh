@@ -23,7 +23,7 @@ export OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1 OCLGRIND_CHECK_API=1
 export OCLGRIND_BUILD_OPTIONS=-cl-opt-disable
 T=$BUILD/tests
 # name | command: every kernel family at small sizes (fused with a narrower last panel,
-# both triangles, failed matrices; separate; interleaved aligned and clamped, staged; the
+# both triangles, failed matrices; separate; workitem; interleaved aligned and clamped, staged; the
 # solves; variable sizes with the device checks, fused and separate; LU: several matrices
 # a group with idle lanes, several rows a work-item, nopiv; the blocked LU (panels in local
 # memory and in place, m < n without pivoting); the LU solves, both trans, with
@@ -35,6 +35,8 @@ CASES=(
   "fused_tbc|$T/test_potrf --precision s --uplo L --n 5 --ib 4 --tbc 3 --shape shrink --batch 5"
   "separate_sL|$T/test_potrf --precision s --uplo L --n 40 --batch 2 --variant separate --nb 16 --pb 4 --gemm own --tile 16"
   "separate_dU_info|$T/test_potrf --precision d --uplo U --n 36 --batch 4 --variant separate --nb 16 --pb 4 --gemm own --tile 16 --mode info"
+  "workitem_sL|$T/test_potrf --precision s --uplo L --n 19 --batch 3 --variant workitem --wnb 4 --wvec 4 --lda-pad 1"
+  "workitem_dU_info|$T/test_potrf --precision d --uplo U --n 13 --batch 5 --variant workitem --wnb 4 --wvec 4 --mode info"
   "ilv_aligned|$T/test_potrf --precision s --uplo L --n 6 --batch 8 --variant interleaved --inb 4 --chunking chunked --chunk 4"
   "ilv_clamped|$T/test_potrf --precision d --uplo U --n 5 --batch 7 --variant interleaved --inb 4 --chunking simple --chunk 4 --mode info"
   "ilv_staged|$T/test_potrf --precision s --uplo L --n 4 --batch 9 --variant interleaved --inb 4 --chunking staged --chunk 4"
