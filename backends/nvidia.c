@@ -150,6 +150,11 @@ const bchol_backend bchol__backend_nvidia = {
     .getrf_crossover_d = 64,
     .getrf_nb = 16,
     .getrf_clblast_d_from = 256,
+    /* The fused kernel's groups: 128 work-items (tbc = 128 / lx matrices). H200, bench
+     * --getrf --tbc, Gflop/s at tbc 1, 2, 4, 8: float n = 8 107, 169, 227, 222; 16 322, 458,
+     * 504, 510; 32 610, 688, 727, 723; 64 1066, 1118 (4 does not fit); double 8 97, 153, 186,
+     * 193; 16 243, 291, 306, 313; 32 465, 514, 521 (8 does not fit) -- results/2026-11-27-h200-lu. */
+    .getrf_group = 128,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),
