@@ -52,6 +52,7 @@ static void usage(FILE *f)
             "  --uplo L|U        (default L)\n"
             "  --routine R       potrf (default, these options) or an LU routine: getrf, getrs,\n"
             "                    gesv, getri (bchol bench --routine getrf --help)\n"
+            "  --getrf           getrf's variants side by side (bchol bench --getrf --help)\n"
             "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU, else CPU)\n"
             "  --reps R          timed runs per size, 1 to 10000; the median is reported (default 10)\n"
             "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
