@@ -141,7 +141,7 @@ const bchol_backend bchol__backend_nvidia = {
     .crossover_s = 384,
     .crossover_d = 320,
     /* getrf: the fused kernel holds float n <= 109, double n <= 76 in 48 KiB. H200,
-     * 2026-11-27 (bench --getrf, median of 5, Gflop/s fused/blocked nb 16): float 32
+     * 2026-11-27 (bench --routine getrf --variant fused|blocked, median of 5, Gflop/s fused/blocked nb 16): float 32
      * 610/410, 64 1066/889, 96 1110/1164; double 32 465/341, 64 737/736: the crossover at 64.
      * Blocked float n = 256, 512: nb 16 2471, 3132; nb 32 2317, 3014; nb 8 1547, 1828; double
      * nb 16 1717, 1991; nb 32 1507, 1998. CLBlast's GEMM: float 2277, 2830 (slower); double

@@ -190,7 +190,7 @@ const bchol_backend bchol__backend_pocl = {
      * the dev machine (2026-11-27; noisy, other builds running: two rounds disagree at
      * 128-192). Round 1: float n = 64 0.44/0.36, 128 1.25/1.58, 160 2.07/1.95, 192
      * 1.08/1.91, 256 0.47/1.05, 511 1.26/1.71; double 128 0.73/0.95, 256 0.51/1.77.
-     * Round 2 (bchol bench --getrf, median of 3): float 96 1.4/0.8, 128 1.2/1.0, 192
+     * Round 2 (bench --getrf of the time, now bench --routine getrf --variant, median of 3): float 96 1.4/0.8, 128 1.2/1.0, 192
      * 1.7/1.3, 256 0.7/1.5; double 96 1.4/0.8, 128 0.7/0.9, 192 1.4/1.2, 256 0.2/1.2.
      * The fused kernel falls off past 192 (a 256 KiB matrix and more per work-group),
      * hence 192. nb at float 256: 16 0.61, 32 1.05, 64 0.86; at 512: 32 1.84, 64 2.01. */

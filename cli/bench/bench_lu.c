@@ -39,7 +39,13 @@ typedef struct {
     long long batch;
     int reps, warmup, compare;
     uint64_t seed;
+    /* getrf's variant and parameters (BCHOL_GETRF for the run; variant 0: the library's) */
+    int variant, nb, gemm, lx, tbc;
+    char getrf_env[96];
 } lu_options;
+
+static const char *const variants[] = {"auto", "fused", "blocked", NULL};
+static const char *const gemms[] = {"own", "clblast", NULL};
 
 static void usage(FILE *f)
 {
@@ -63,9 +69,14 @@ static void usage(FILE *f)
             "  --seed S          of the random matrices (default 1; size n draws from S*1000003 + n)\n"
             "  --compare lapack  also run LAPACKE per matrix in an OpenMP loop: ?getrf, ?getrs on\n"
             "                    bchol's factors, ?gesv, ?getrf + ?getri (against getrf + getri)\n"
-            "A size the device cannot factor (getrf's matrix must fit local memory) prints a row\n"
-            "\"unsupported\", which alone does not fail the run; getrs and getri then solve with\n"
-            "LAPACKE's factors where bchol was built with it (the row says so).\n");
+            "  --variant V       getrf's variant in every routine: auto (default), fused (the\n"
+            "                    matrix in local memory) or blocked\n"
+            "  --nb NB --gemm own|clblast   the blocked variant's panel width (1..64) and update\n"
+            "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
+            "                    per work-group (1..64); all default to the library's choice\n"
+            "A size the device cannot factor (--variant fused: the matrix must fit local memory)\n"
+            "prints a row \"unsupported\", which alone does not fail the run; getrs and getri then\n"
+            "solve with LAPACKE's factors where bchol was built with it (the row says so).\n");
 }
 
 int bench_lu_requested(int argc, char **argv)
@@ -119,7 +130,14 @@ static int parse(int argc, char **argv, lu_options *o)
         else if (!strcmp(k, "--compare")) {
             bad = opt_word(&r, peers) < 0;
             o->compare = 1;
-        } else if (r.value == NULL) /* one of the flags above */
+        } else if (!strcmp(k, "--variant")) bad = (o->variant = opt_word(&r, variants)) < 0;
+        else if (!strcmp(k, "--nb")) bad = opt_int(&r, 1, 64, &o->nb);
+        else if (!strcmp(k, "--gemm")) {
+            bad = (w = opt_word(&r, gemms)) < 0;
+            o->gemm = w + 1;
+        } else if (!strcmp(k, "--lx")) bad = opt_int(&r, 1, 1024, &o->lx);
+        else if (!strcmp(k, "--tbc")) bad = opt_int(&r, 1, 64, &o->tbc);
+        else if (r.value == NULL) /* one of the flags above */
             bad = opt_bad(&r, "does not apply to the LU routines (bchol bench --routine %s --help)",
                           routines[o->routine]);
         else bad = opt_bad(&r, "unknown option (bchol bench --routine %s --help)", routines[o->routine]);
@@ -135,6 +153,20 @@ static int parse(int argc, char **argv, lu_options *o)
         fprintf(stderr, "bchol bench --routine: --trans applies to getrs, not %s\n",
                 routines[o->routine]);
         return -1;
+    }
+    if ((o->nb || o->gemm) && o->variant != 2) {
+        fprintf(stderr, "bchol bench --routine: --nb and --gemm apply to --variant blocked\n");
+        return -1;
+    }
+    /* what the library reads (host/lu/getrf_batched.c, BCHOL_GETRF) */
+    if (o->variant || o->lx || o->tbc) {
+        char *e = o->getrf_env;
+        const size_t size = sizeof o->getrf_env;
+        int len = snprintf(e, size, "%s", variants[o->variant]);
+        if (o->nb) len += snprintf(e + len, size - (size_t)len, ",nb=%d", o->nb);
+        if (o->gemm) len += snprintf(e + len, size - (size_t)len, ",gemm=%s", gemms[o->gemm - 1]);
+        if (o->lx) len += snprintf(e + len, size - (size_t)len, ",lx=%d", o->lx);
+        if (o->tbc) snprintf(e + len, size - (size_t)len, ",tbc=%d", o->tbc);
     }
     return 0;
 }
@@ -381,6 +413,7 @@ int bench_lu(int argc, char **argv)
         return 2;
     }
     bchol_context *ctx;
+    if (*o.getrf_env) setenv("BCHOL_GETRF", o.getrf_env, 1);
     bchol_status st = bchol_context_create(o.device, &ctx);
     if (st) {
         fprintf(stderr, "bchol bench --routine %s: %s: %s\n", name, bchol_status_string(st),
@@ -401,8 +434,8 @@ int bench_lu(int argc, char **argv)
     case GESV: printf("# %cgesv_batched nrhs=%d (getrf and getrs in one call)", p, o.nrhs); break;
     default: printf("# %cgetri_batched (ms) and %cgetrf_batched + %cgetri_batched (inv_ms)", p, p, p);
     }
-    printf(", median of %d runs after %d warm-up, device time from OpenCL profiling events\n", o.reps,
-           o.warmup);
+    printf(", median of %d runs after %d warm-up, device time from OpenCL profiling events; getrf "
+           "%s\n", o.reps, o.warmup, *o.getrf_env ? o.getrf_env : "as the library chooses");
     printf("# A%s uniform in [-1, 1), seed %llu; ", has_b ? " and B" : "", (unsigned long long)o.seed);
     switch (rt) {
     case GETRF: printf("Gflop/s count 2n^3/3 per matrix; residual ||P*A - L*U||_1 / (n ||A||_1 eps)"); break;

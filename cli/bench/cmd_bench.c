@@ -10,7 +10,6 @@
 #include "bchol.h"
 #include "bench_lu.h"
 #include "bench_solve.h"
-#include "bench_getrf.h"
 #include "bchol_util.h"
 #include "bench_interleaved.h"
 #include "bench_variants.h"
@@ -52,7 +51,6 @@ static void usage(FILE *f)
             "  --uplo L|U        (default L)\n"
             "  --routine R       potrf (default, these options) or an LU routine: getrf, getrs,\n"
             "                    gesv, getri (bchol bench --routine getrf --help)\n"
-            "  --getrf           getrf's variants side by side (bchol bench --getrf --help)\n"
             "  --device SPEC     nvidia, pocl, gpu, cpu or P:D (default: BCHOL_DEVICE, else first GPU, else CPU)\n"
             "  --reps R          timed runs per size, 1 to 10000; the median is reported (default 10)\n"
             "  --warmup W        untimed runs first, 0 to 10000 (default 2)\n"
@@ -61,7 +59,6 @@ static void usage(FILE *f)
             "                    --variant they select fused; with a list, they apply to its fused\n"
             "                    runs (an error if the list has no fused)\n"
             "  --solve           time potrs and posv instead (bchol bench --solve --help)\n"
-            "  --getrf           time getrf, fused against blocked (bchol bench --getrf --help)\n"
             "  --vbatched        variable sizes instead (bchol bench --vbatched --help)\n"
             "  --variant LIST    auto, fused, separate, interleaved, workitem, or a list (fused,separate) to\n"
             "                    compare (default auto; a list runs interleaved on strided data)\n"
@@ -304,8 +301,6 @@ int cmd_bench(int argc, char **argv)
 {
     /* bench --routine getrf|getrs|gesv|getri: the LU routines (bench_lu.c) */
     if (bench_lu_requested(argc, argv)) return bench_lu(argc, argv);
-    /* bench --getrf: getrf's variants side by side (bench_getrf.c) */
-    if (bench_getrf_requested(argc, argv)) return bench_getrf(argc, argv);
     /* bench --solve: potrs and posv (bench_solve.c) */
     if (bench_solve_requested(argc, argv)) {
         for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */
