@@ -56,6 +56,9 @@ refuse '--trans applies to getrs, not gesv' bench --routine gesv --trans T
 refuse '--trans "C"' bench --routine getrs --trans C
 refuse '--solve' bench --routine getri --solve
 refuse '--uplo "L": unknown option' bench --routine getrf --uplo L
+refuse '--nb and --gemm apply to --variant blocked' bench --routine getrf --nb 8
+refuse '--variant "staged"' bench --routine getrf --variant staged
+refuse '--tbc "65"' bench --routine gesv --tbc 65
 # bchol tune checks its options with the validation it applies to a resumed file's
 # settings (cli/tune/cmd_tune.c, set_option): the same rule, its own wording
 refuse '--nrhs takes a list of counts in 1..1048576, not "1,2,x"' tune --nrhs 1,2,x
