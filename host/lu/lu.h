@@ -1,6 +1,7 @@
-/* What the LU routines share (getrf, and the gesv/getrs/getri that build on it): the
- * common bodies of getrf, its argument checks, and its enqueue-only core. Never
- * installed. */
+/* The LU layer's shared interfaces (getrf, and the gesv/getrs/getri that build on it): the
+ * common bodies of getrf, its argument checks, its enqueue-only core, the variant choice
+ * and the variable-size forms; the solves' in lu_solve.h. It calls the layers below
+ * (core, blas); never the Cholesky layer. Never installed. */
 #ifndef BCHOL_LU_H
 #define BCHOL_LU_H
 
