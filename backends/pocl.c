@@ -197,6 +197,15 @@ const bchol_backend bchol__backend_pocl = {
     .getrf_crossover_s = 192,
     .getrf_crossover_d = 192,
     .getrf_nb = 32,
+    /* getrf's workitem variant (one work-item per matrix, no barriers) against auto of the
+     * time (fused up to 192, blocked above), batch 1000, medians of 3, Gflop/s, 2-core EPYC
+     * loaded by other benchmarks (load 6-8), 2026-11-27: float n = 64 8.6/0.59, 96 14.6/1.2,
+     * 128 8.2/0.82, 192 10.6/1.1, 256 4.3/1.5; double 64 4.7/0.61, 96 5.0/1.0, 128 1.2/0.42,
+     * 192 2.0/0.86, 256 0.70/0.89 (blocked). Up to n = 64 (batch 16384) 1.2-14x the LAPACK
+     * loop where the fused kernel ran 0.12-3x (docs/performance.md, LU). Larger float n was
+     * not measured. */
+    .getrf_workitem_to_s = 256,
+    .getrf_workitem_to_d = 192,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 512,

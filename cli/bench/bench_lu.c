@@ -44,7 +44,7 @@ typedef struct {
     char getrf_env[96];
 } lu_options;
 
-static const char *const variants[] = {"auto", "fused", "blocked", NULL};
+static const char *const variants[] = {"auto", "fused", "blocked", "workitem", NULL};
 static const char *const gemms[] = {"own", "clblast", NULL};
 
 static void usage(FILE *f)
@@ -70,7 +70,8 @@ static void usage(FILE *f)
             "  --compare lapack  also run LAPACKE per matrix in an OpenMP loop: ?getrf, ?getrs on\n"
             "                    bchol's factors, ?gesv, ?getrf + ?getri (against getrf + getri)\n"
             "  --variant V       getrf's variant in every routine: auto (default), fused (the\n"
-            "                    matrix in local memory) or blocked\n"
+            "                    matrix in local memory), blocked or workitem (a work-item per\n"
+            "                    matrix, for CPUs; --tbc: matrices per work-group)\n"
             "  --nb NB --gemm own|clblast   the blocked variant's panel width (1..64) and update\n"
             "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
             "                    per work-group (1..64); all default to the library's choice\n"
@@ -156,6 +157,10 @@ static int parse(int argc, char **argv, lu_options *o)
     }
     if ((o->nb || o->gemm) && o->variant != 2) {
         fprintf(stderr, "bchol bench --routine: --nb and --gemm apply to --variant blocked\n");
+        return -1;
+    }
+    if (o->lx && o->variant == 3) {
+        fprintf(stderr, "bchol bench --routine: --lx does not apply to --variant workitem\n");
         return -1;
     }
     /* what the library reads (host/lu/getrf_batched.c, BCHOL_GETRF) */

@@ -112,7 +112,7 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p)
     return n;
 }
 
-/* BCHOL_GETRF: "fused", "auto", or "blocked" followed by ",nb=NB", ",gemm=own|clblast",
+/* BCHOL_GETRF: "fused", "auto", "workitem" or "blocked" followed by ",nb=NB", ",gemm=own|clblast",
  * ",panel=global", ",lx=LX" and ",tbc=TBC" (the fused kernel's shape) in any order; -1 where
  * malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
@@ -130,6 +130,7 @@ static int parse_env(const char *s, bchol_getrf_choice *c)
     if (len == 5 && !strncmp(s, "fused", 5)) c->variant = BCHOL_GETRF_FUSED;
     else if (len == 4 && !strncmp(s, "auto", 4)) c->variant = BCHOL_GETRF_AUTO;
     else if (len == 7 && !strncmp(s, "blocked", 7)) c->variant = BCHOL_GETRF_BLOCKED;
+    else if (len == 8 && !strncmp(s, "workitem", 8)) c->variant = BCHOL_GETRF_WORKITEM;
     else return -1;
     for (s += len; *s == ','; s += len) {
         s++;
@@ -160,11 +161,13 @@ bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_
     const char *env = getenv("BCHOL_GETRF");
     if (env && *env && parse_env(env, c))
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto or "
+                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem or "
                            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]", routine, env);
     const int big = m > n ? m : n;
     const int cross = p == BCHOL_D ? ctx->backend->getrf_crossover_d : ctx->backend->getrf_crossover_s;
     const int fit = m <= 0 || n <= 0 || fits(ctx, p, m, n);
+    const int wi_to = p == BCHOL_D ? ctx->backend->getrf_workitem_to_d : ctx->backend->getrf_workitem_to_s;
+    if (c->variant == BCHOL_GETRF_AUTO && big <= wi_to) c->variant = BCHOL_GETRF_WORKITEM;
     if (c->variant == BCHOL_GETRF_AUTO)
         c->variant = fit && big <= cross ? BCHOL_GETRF_FUSED : BCHOL_GETRF_BLOCKED;
     if (c->variant == BCHOL_GETRF_FUSED && !fit)
@@ -204,6 +207,9 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
     bchol_getrf_choice c;
     bchol_status st = bchol__getrf_choose(call->ctx, pivot ? "getrf" : "getrf_nopiv", p, m, n, &c);
     if (st) return st;
+    if (c.variant == BCHOL_GETRF_WORKITEM)
+        return bchol__getrf_workitem(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,
+                                     ipiv, offset_p, stride_p, batch, info);
     if (c.variant == BCHOL_GETRF_BLOCKED)
         return bchol__getrf_blocked(call, p, &c, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
                                     offset_p, stride_p, batch, info);

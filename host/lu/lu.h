@@ -134,8 +134,14 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 /* ---- the blocked variant (getrf_blocked.c, cl_kernels/lu/getrf_blocked.cl) ------------ */
 
 /* Which getrf variant runs: auto (the dispatcher's rule), fused (the matrix whole in
- * local memory) or blocked (right-looking, nb-wide panels). */
-typedef enum { BCHOL_GETRF_AUTO = 0, BCHOL_GETRF_FUSED, BCHOL_GETRF_BLOCKED } bchol_getrf_variant;
+ * local memory), blocked (right-looking, nb-wide panels) or workitem (one work-item per
+ * matrix in global memory, for CPUs). */
+typedef enum {
+    BCHOL_GETRF_AUTO = 0,
+    BCHOL_GETRF_FUSED,
+    BCHOL_GETRF_BLOCKED,
+    BCHOL_GETRF_WORKITEM
+} bchol_getrf_variant;
 
 /* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
  * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
@@ -143,14 +149,16 @@ typedef struct {
     bchol_getrf_variant variant;
     int nb, gemm;
     int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
-    int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's) */
+    int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
+                         * workitem: tbc = matrices (work-items) per work-group (0: 8) */
 } bchol_getrf_choice;
 
 /*
- * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", or
- * "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes the fused kernel
- * where the matrix fits local memory and max(m, n) <= the backend's getrf_crossover_s/_d,
- * the blocked variant otherwise. Fails (nothing enqueued) with BCHOL_ERR_UNSUPPORTED_SIZE
+ * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", "workitem[,tbc=T]",
+ * or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes
+ * the workitem variant where max(m, n) <= the backend's getrf_workitem_to_s/_d, else the
+ * fused kernel where the matrix fits local memory and max(m, n) <= the backend's
+ * getrf_crossover_s/_d, the blocked variant otherwise. Fails (nothing enqueued) with BCHOL_ERR_UNSUPPORTED_SIZE
  * where fused is asked for and does not fit, BCHOL_ERR_ARGUMENT on a malformed BCHOL_GETRF
  * or CLBlast asked for without it.
  */
@@ -165,5 +173,14 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
                                   int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
                                   int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                   int64_t stride_p, int64_t batch, cl_mem info);
+
+/* ---- the workitem variant (getrf_workitem.c, cl_kernels/lu/getrf_workitem.cl) -------- */
+
+/* Enqueues the workitem getrf of a checked batch with m, n > 0 and batch > 0: group
+ * matrices (one a work-item) per work-group (<= 0: 8). */
+bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
+                                   int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                   int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                   int64_t stride_p, int64_t batch, cl_mem info);
 
 #endif /* BCHOL_LU_H */

@@ -1,0 +1,126 @@
+/* Batched LU with partial pivoting, one work-item per matrix: LAPACK's getf2 (unblocked,
+ * right-looking) on the matrix where it lies in global memory, for CPUs (issue 30).
+ *
+ * The fused kernel (getrf_fused.cl) spreads a matrix over work-items that meet at a
+ * barrier for every pivot; a CPU runs a work-group as a loop split at each barrier, and
+ * that is where its time goes. Here a work-item owns a whole matrix: no barrier, no local
+ * memory, the matrix stays in the core's caches, and the O(n^3) part (the column's scaling
+ * and the rank-1 update) runs down the contiguous columns in explicit vectors of VW
+ * elements, the rows that do not fill a vector in scalars.
+ *
+ * Column k = 0 .. min(M, N)-1, as getrf_fused.cl does it (so pivots and info are the
+ * same):
+ *   1. pivot search down column k from the diagonal: the first largest |a(i,k)|, a NaN or
+ *      infinity above every finite value (LAPACK's idamax passes over a NaN);
+ *   2. rows k and p interchanged over all N columns, ipiv(k) = p + 1;
+ *   3. column k below the pivot scaled by 1/a(k,k) (divided by a(k,k) where |a(k,k)| is
+ *      below the smallest normal number, dgetf2's sfmin rule; not at all where it is
+ *      zero), and A(k+1:M, k+1:N) -= l * u, VW rows of l held in a register across the
+ *      trailing columns.
+ * info = the first k+1 where a(k,k) is zero or not finite; the factorization goes on.
+ *
+ * Build macros: M, N (rows, columns), PIVOT (1: partial pivoting; 0: getrf_nopiv), VW
+ * (vector width: 1, 2, 4, 8 or 16), REAL/PRECISION_DOUBLE (common.cl). Any work-group
+ * size: work-items are independent; those past the batch return without touching memory.
+ */
+#ifndef M
+#define M 8
+#endif
+#ifndef N
+#define N 8
+#endif
+#ifndef PIVOT
+#define PIVOT 1
+#endif
+#ifndef VW
+#define VW 8
+#endif
+
+#define K (M < N ? M : N)
+
+#define WI_CAT_(a, b) a##b
+#define WI_CAT(a, b) WI_CAT_(a, b)
+#if VW == 1
+typedef REAL REALV;
+#define VLOAD(p) (*(p))
+#define VSTORE(v, p) (*(p) = (v))
+#else
+typedef WI_CAT(REAL, VW) REALV;
+#define VLOAD(p) WI_CAT(vload, VW)(0, p)
+#define VSTORE(v, p) WI_CAT(vstore, VW)(v, 0, p)
+#endif
+
+#if PRECISION_DOUBLE
+#define SFMIN DBL_MIN
+#else
+#define SFMIN FLT_MIN
+#endif
+
+#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
+
+/*
+ * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
+ * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]; work-item l of
+ * work-group g0 + g takes matrix (g0 + g)*local_size + l of the batch's count.
+ */
+__kernel void getrf_workitem(__global REAL *A, const ulong offset, const int lda,
+                             const ulong stride, __global int *ipiv, const ulong offset_p,
+                             const ulong stride_p, __global int *info, const ulong count,
+                             const ulong g0)
+{
+    const ulong b = (g0 + get_group_id(0)) * get_local_size(0) + get_local_id(0);
+    if (b >= count) return;
+    __global REAL *Ab = A + offset + b * stride;
+#if PIVOT
+    __global int *Pb = ipiv + offset_p + b * stride_p;
+#endif
+    int status = 0;
+    for (int k = 0; k < K; k++) {
+        __global REAL *ck = Ab + (size_t)k * lda;
+#if PIVOT
+        /* 1. pivot search */
+        REAL best = PIVOT_KEY(ck[k]);
+        int p = k;
+        for (int i = k + 1; i < M; i++) {
+            const REAL v = PIVOT_KEY(ck[i]);
+            if (v > best) {
+                best = v;
+                p = i;
+            }
+        }
+        Pb[k] = p + 1;
+        /* 2. interchange rows k and p */
+        if (p != k) {
+            __global REAL *r = Ab;
+            for (int j = 0; j < N; j++, r += lda) {
+                const REAL t = r[k];
+                r[k] = r[p];
+                r[p] = t;
+            }
+        }
+#endif
+        /* 3. scale the column, rank-1 update of the trailing block */
+        const REAL d = ck[k];
+        if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
+        const int scale = d != (REAL)0;
+        const int recip = fabs(d) >= SFMIN;
+        const REAL inv = (REAL)1 / d;
+        int i = k + 1;
+        for (; i + VW <= M; i += VW) {
+            REALV l = VLOAD(ck + i);
+            if (scale) l = recip ? l * (REALV)inv : l / (REALV)d;
+            VSTORE(l, ck + i);
+            __global REAL *cj = ck + lda;
+            for (int j = k + 1; j < N; j++, cj += lda)
+                VSTORE(fma(-l, (REALV)cj[k], VLOAD(cj + i)), cj + i);
+        }
+        for (; i < M; i++) {
+            REAL l = ck[i];
+            if (scale) l = recip ? l * inv : l / d;
+            ck[i] = l;
+            __global REAL *cj = ck + lda;
+            for (int j = k + 1; j < N; j++, cj += lda) cj[i] = fma(-l, cj[k], cj[i]);
+        }
+    }
+    info[b] = status;
+}

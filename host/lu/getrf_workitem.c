@@ -1,0 +1,47 @@
+/* Driver of the workitem getrf (cl_kernels/lu/getrf_workitem.cl): one work-item per matrix
+ * factors it in place, no barriers, the whole batch in one launch (split where the driver's
+ * grid limits ask). For CPUs (issue 30). */
+#include "lu/lu.h"
+
+static const char *const workitem_files[] = {"common/common.cl", "lu/getrf_workitem.cl", NULL};
+
+/* Vectors of 8 floats or 4 doubles (a 256-bit register), no wider than the rows. */
+static int vector_width(bchol_precision p, int m)
+{
+    int vw = p == BCHOL_D ? 4 : 8;
+    while (vw > 1 && vw > m) vw /= 2;
+    return vw;
+}
+
+bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
+                                   int m, int n, cl_mem A, int64_t offset_a, int lda,
+                                   int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                   int64_t stride_p, int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D M=%d", m);
+    bchol__options_add(&o, "-D N=%d", n);
+    bchol__options_add(&o, "-D PIVOT=%d", pivot);
+    bchol__options_add(&o, "-D VW=%d", vector_width(p, m));
+    cl_kernel kernel;
+    bchol_status st;
+    if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem", &kernel))) return st;
+    size_t local = (size_t)(group > 0 ? group : 8);
+    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+    if (local > limit) local = limit;
+    /* the kernel skips work-items past count: the last group may be partial */
+    const uint64_t groups = ((uint64_t)batch + local - 1) / local;
+    cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a, count = (cl_ulong)batch;
+    cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;
+    cl_mem piv = pivot ? ipiv : NULL; /* the kernel built with PIVOT = 0 does not touch it */
+    cl_int ld = lda;
+    cl_ulong g0 = 0;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),   BCHOL_ARG(ld),
+                        BCHOL_ARG(str),   BCHOL_ARG(piv),   BCHOL_ARG(off_p),
+                        BCHOL_ARG(str_p), BCHOL_ARG(info),  BCHOL_ARG(count),
+                        BCHOL_ARG(g0)};
+    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
+}
