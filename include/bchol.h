@@ -453,12 +453,16 @@ BCHOL_API bchol_status bchol_dposv_batched_host(bchol_context *ctx, char uplo, i
 /* Expert interface of the solve: explicit variant and parameters. */
 typedef enum bchol_solve_variant {
     BCHOL_SOLVE_AUTO = 0, /* what the dispatcher picks for this device, n and nrhs */
-    BCHOL_SOLVE_SUBST = 1 /* forward and back substitution in one launch, B in registers */
+    BCHOL_SOLVE_SUBST = 1, /* forward and back substitution in one launch, B in registers */
+    BCHOL_SOLVE_WORKITEM = 2 /* one work-item per system, substitution on B in place along
+                              * contiguous columns as vectors, no barriers (for CPUs); fixed
+                              * size only: the vbatched solve runs the substitution kernel */
 } bchol_solve_variant;
 
 typedef struct bchol_solve_params {
     bchol_solve_variant variant;
-    int nt;  /* subst: right-hand sides per tile (1..32) */
+    int nt;  /* subst: right-hand sides per tile (1..32); workitem: per pass (the rest one
+              * by one) */
     int rpt; /* subst: rows per work-item (1..64; raised until the work-group fits) */
     int tbc; /* subst: tiles per work-group (1..64) */
 } bchol_solve_params;

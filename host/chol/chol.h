@@ -114,6 +114,15 @@ typedef struct {
 bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *params, int upper, int n,
                                      int nrhs, bchol_subst_plan *plan);
+/* The workitem solve (potrs_workitem.c): one work-item per system; the subst plan and
+ * enqueue functions hand variant BCHOL_SOLVE_WORKITEM to these. */
+bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int upper, int n, int nrhs,
+                                        bchol_subst_plan *plan);
+bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
+                                   int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                   int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                   cl_mem info);
 /* The common bodies of bchol_{s,d}potrs_batched[_ex] (params NULL: not an _ex form) and
  * bchol_{s,d}posv_batched. */
 bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol_precision p,

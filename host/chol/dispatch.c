@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The text the *_params routines hand out: valid until the next call in this thread. */
@@ -422,7 +423,12 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source)
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
-    params->variant = BCHOL_SOLVE_SUBST;
+    if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = BCHOL_SOLVE_SUBST;
+    /* BCHOL_SOLVE_VARIANT=subst|workitem: the variant where the caller leaves it AUTO (tests
+     * run posv, which takes no parameters, through either) */
+    const char *force = getenv("BCHOL_SOLVE_VARIANT");
+    if (force && !strcmp(force, "subst")) params->variant = BCHOL_SOLVE_SUBST;
+    if (force && !strcmp(force, "workitem")) params->variant = BCHOL_SOLVE_WORKITEM;
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
     bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
@@ -467,6 +473,13 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                  "nrhs = %d, %s, %s%s",
                  s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
                  s->family, e->precision, e->n, e->nrhs, at_n, at_rhs, measured);
+    }
+    if (source && params->variant == BCHOL_SOLVE_WORKITEM) {
+        /* tuning entries measure the substitution kernel's shapes; the variant is the
+         * backend's (or BCHOL_SOLVE_VARIANT's) */
+        const size_t used = strlen(source_text);
+        snprintf(source_text + used, sizeof source_text - used,
+                 "; variant workitem (%s), which takes nt only", force ? "BCHOL_SOLVE_VARIANT" : "backend defaults");
     }
     if (source) *source = source_text;
 }
