@@ -78,7 +78,7 @@ static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
  * are built. */
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
 {
-    p->variant = BCHOL_SOLVE_SUBST;
+    p->variant = BCHOL_SOLVE_WORKITEM;
     p->nt = 1;
     while (p->nt < nrhs && p->nt < 8) p->nt *= 2;
     p->rpt = 1;

@@ -371,10 +371,14 @@ static void case_build_failure(void)
         snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
         mkdir(path, 0700);
     }
-    snprintf(path, sizeof path, "%s/chol/potrs_subst.cl", dir);
-    FILE *f = fopen(path, "w");
-    fputs("this is not OpenCL C;\n", f);
-    fclose(f);
+    /* both solve kernels: whichever variant the dispatcher picks fails to build */
+    static const char *const bad[] = {"chol/potrs_subst.cl", "chol/potrs_workitem.cl"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, bad[i]);
+        FILE *f = fopen(path, "w");
+        fputs("this is not OpenCL C;\n", f);
+        fclose(f);
+    }
     /* the other kernels come from the source tree */
     const char *files[] = {"common/common.cl", "chol/potrf_fused.cl"};
     for (int i = 0; i < 2; i++) {
@@ -398,8 +402,8 @@ static void case_build_failure(void)
         printf("posv: info changed after the failure: FAILED\n");
         failures++;
     }
-    for (int i = 0; i < 3; i++) {
-        const char *name = i == 0 ? "chol/potrs_subst.cl" : files[i - 1];
+    for (int i = 0; i < 4; i++) {
+        const char *name = i < 2 ? bad[i] : files[i - 2];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         remove(path);
     }
