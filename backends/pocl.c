@@ -72,13 +72,19 @@ static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
     p->order = BCHOL_ORDER_INDEX;
 }
 
-/* Solve, measured with bchol bench --solve on the same machine: one work-item per
- * tile (all rows in one work-item, no real barriers) up to n = 32, 16 rows per work-item
- * above; right-hand-side tiles of up to 8 columns, powers of two so that few programs
- * are built. */
+/* Solve, measured with bchol bench --solve on the same machine. The variant: the workitem
+ * solve (one work-item per system, no barriers; issue 31), which potrs and posv run at
+ * every n: against the substitution kernel in the same loaded hour (2026-11-27, float and
+ * double, nrhs 1 and 16, n = 4..512) it was faster at every size measured, e.g. float
+ * nrhs 1 at n = 32..256 2.0-2.8x the LAPACK loop where the substitution kernel ran
+ * 0.26-0.52x (docs/performance.md, "CPU through PoCL"); it takes nt, right-hand sides per
+ * pass. The substitution kernel's shapes, which the vbatched solve runs (and potrs with
+ * variant BCHOL_SOLVE_SUBST): one work-item per tile (all rows in one work-item, no real
+ * barriers) up to n = 32, 16 rows per work-item above; right-hand-side tiles of up to 8
+ * columns, powers of two so that few programs are built. */
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
 {
-    p->variant = BCHOL_SOLVE_SUBST;
+    p->variant = BCHOL_SOLVE_WORKITEM;
     p->nt = 1;
     while (p->nt < nrhs && p->nt < 8) p->nt *= 2;
     p->rpt = 1;

@@ -453,30 +453,38 @@ BCHOL_API bchol_status bchol_dposv_batched_host(bchol_context *ctx, char uplo, i
 /* Expert interface of the solve: explicit variant and parameters. */
 typedef enum bchol_solve_variant {
     BCHOL_SOLVE_AUTO = 0, /* what the dispatcher picks for this device, n and nrhs */
-    BCHOL_SOLVE_SUBST = 1 /* forward and back substitution in one launch, B in registers */
+    BCHOL_SOLVE_SUBST = 1, /* forward and back substitution in one launch, B in registers */
+    BCHOL_SOLVE_WORKITEM = 2 /* one work-item per system, substitution on B in place along
+                              * contiguous columns as vectors, no barriers (for CPUs); fixed
+                              * size only: the vbatched solve runs the substitution kernel */
 } bchol_solve_variant;
 
 typedef struct bchol_solve_params {
     bchol_solve_variant variant;
-    int nt;  /* subst: right-hand sides per tile (1..32) */
+    int nt;  /* subst: right-hand sides per tile (1..32); workitem: per pass (the rest one
+              * by one) */
     int rpt; /* subst: rows per work-item (1..64; raised until the work-group fits) */
     int tbc; /* subst: tiles per work-group (1..64) */
 } bchol_solve_params;
 
 /* The parameters bchol_{s,d}potrs_batched would use for this precision ('s' or 'd'), n
- * and nrhs on ctx's device, and where they came from: a tuning file's solve entry (the
- * nearest measured n below, the closest measured nrhs; see the tuning section below) or
- * the backend's defaults. posv and the vbatched solve (at the batch's largest n and nrhs)
- * take the same. source (may be NULL) is valid until this thread's next call. */
+ * and nrhs on ctx's device, and where they came from: the variant is the backend's
+ * (BCHOL_SOLVE_WORKITEM on PoCL CPUs, else BCHOL_SOLVE_SUBST; the environment variable
+ * BCHOL_SOLVE_VARIANT=subst|workitem overrides it); for the substitution kernel, a tuning
+ * file's solve entry (the nearest measured n below, the closest measured nrhs; see the
+ * tuning section below) or the backend's defaults; for the workitem solve, the backend's
+ * nt. posv takes the same; the vbatched solve (at the batch's largest n and nrhs) the
+ * substitution kernel's. source (may be NULL) is valid until this thread's next call. */
 BCHOL_API bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
                                           bchol_solve_params *params, const char **source);
 
 /*
- * Builds the substitution kernel that bchol_{s,d}potrs_batched_ex would use with params
- * (NULL or fields <= 0: the dispatcher's choice) for precision 's' or 'd', uplo, n and
- * nrhs, so that a later call does not pay for the build, and returns in *effective the
- * parameters that will run: nt narrowed to nrhs, and the work-group fitted to what the
- * built kernel accepts (CL_KERNEL_WORK_GROUP_SIZE), which may lower tbc or raise rpt.
+ * Builds the solve kernel (substitution or workitem) that bchol_{s,d}potrs_batched_ex
+ * would use with params (NULL or fields <= 0: the dispatcher's choice) for precision 's'
+ * or 'd', uplo, n and nrhs, so that a later call does not pay for the build, and returns
+ * in *effective the parameters that will run: nt narrowed to nrhs, and for the
+ * substitution kernel the work-group fitted to what the built kernel accepts
+ * (CL_KERNEL_WORK_GROUP_SIZE), which may lower tbc or raise rpt.
  * n = 0 or nrhs = 0 builds nothing. Enqueues nothing. Fails with
  * BCHOL_ERR_UNSUPPORTED_SIZE when no work-group fits, or BCHOL_ERR_BUILD; bchol_last_error
  * says why.
@@ -779,7 +787,8 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
  * `bchol tune`) when one has an entry for the device: matched by vendor, then
  * architecture, then normalized name (bchol_device_info), each level exact before a
  * "default" entry; a size between measured sizes takes the nearest measured size below.
- * The solve's entries (potrs, posv, the vbatched solve; not the interleaved solve) were
+ * The solve's entries (the substitution kernel of potrs, posv and the vbatched solve; not
+ * the workitem or the interleaved solve) were
  * measured at one nrhs each: among the entries of that size, the one whose nrhs is
  * closest to the call's by ratio serves it (a tie: the larger nrhs).
  * The files come from $BCHOL_TUNING_FILE if set ("off" uses none), else every *.json in

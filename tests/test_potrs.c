@@ -10,11 +10,13 @@
  *   test_potrs --precision s|d --uplo L|U --n N --nrhs K [--batch B]
  *              [--mode potrs|posv|info|host-potrs|host-posv] [--nt T] [--rpt R] [--tbc C]
  *              [--lda-pad P] [--ldb-pad P] [--stride-pad S] [--offset-a O] [--offset-b O]
- *              [--seed X]
+ *              [--seed X] [--variant auto|subst|workitem]
  *
  * potrs gets factors computed on the host in double, so its test does not depend on
  * potrf; posv and info factor on the device. info mixes non-SPD, NaN and Inf matrices
- * among good ones. --nt/--rpt/--tbc pick the solve kernel's shape (potrs modes only).
+ * among good ones. --nt/--rpt/--tbc pick the solve kernel's shape (potrs modes only; given
+ * without --variant they run the substitution kernel). --variant picks the solve variant:
+ * potrs through bchol_solve_params, posv (no parameters) through BCHOL_SOLVE_VARIANT.
  */
 #include "bchol.h"
 #include "test_skip.h"
@@ -29,7 +31,7 @@
 
 typedef struct {
     char precision, uplo, mode[16];
-    int n, nrhs, nt, rpt, tbc, lda_pad, ldb_pad, stride_pad;
+    int n, nrhs, nt, rpt, tbc, lda_pad, ldb_pad, stride_pad, variant;
     long long batch, offset_a, offset_b;
     unsigned long long seed;
 } options;
@@ -39,13 +41,13 @@ static void usage(void)
     fprintf(stderr, "usage: test_potrs --precision s|d --uplo L|U --n N --nrhs K [--batch B] "
                     "[--mode potrs|posv|info|host-potrs|host-posv] [--nt T] [--rpt R] [--tbc C] "
                     "[--lda-pad P] [--ldb-pad P] [--stride-pad S] [--offset-a O] [--offset-b O] "
-                    "[--seed X]\n");
+                    "[--seed X] [--variant auto|subst|workitem]\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 0, 20, 0, 0, 1};
+    options o = {'s', 'L', "potrs", 8, 1, 0, 0, 0, 0, 0, 0, -1, 20, 0, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -65,6 +67,14 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--offset-a")) o.offset_a = atoll(v);
         else if (!strcmp(k, "--offset-b")) o.offset_b = atoll(v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--variant")) {
+            if (!strcmp(v, "auto")) o.variant = BCHOL_SOLVE_AUTO;
+            else if (!strcmp(v, "subst")) o.variant = BCHOL_SOLVE_SUBST;
+            else if (!strcmp(v, "workitem")) o.variant = BCHOL_SOLVE_WORKITEM;
+            else usage();
+            /* posv and the host forms take no parameters: the dispatcher's override */
+            if (o.variant != BCHOL_SOLVE_AUTO) setenv("BCHOL_SOLVE_VARIANT", v, 1);
+        }
         else usage();
     }
     if ((o.precision != 's' && o.precision != 'd') || (o.uplo != 'L' && o.uplo != 'U') || o.n < 0 ||
@@ -73,6 +83,7 @@ static options parse(int argc, char **argv)
     if (strcmp(o.mode, "potrs") && strcmp(o.mode, "posv") && strcmp(o.mode, "info") &&
         strcmp(o.mode, "host-potrs") && strcmp(o.mode, "host-posv"))
         usage();
+    if (o.variant < 0) o.variant = o.nt > 0 || o.rpt > 0 || o.tbc > 0 ? BCHOL_SOLVE_SUBST : BCHOL_SOLVE_AUTO;
     return o;
 }
 
@@ -124,7 +135,7 @@ static bchol_status run(bchol_context *ctx, const options *o, const layout *L, v
     }
     cl_mem dA = upload(ctx, a, L->total_a * L->es), dB = upload(ctx, bm, L->total_b * L->es);
     cl_mem dI = upload(ctx, info, (size_t)(o->batch + 4) * sizeof(int));
-    bchol_solve_params prm = {BCHOL_SOLVE_AUTO, o->nt, o->rpt, o->tbc};
+    bchol_solve_params prm = {(bchol_solve_variant)o->variant, o->nt, o->rpt, o->tbc};
     cl_event ev = NULL;
     bchol_status st;
     if (L->dbl)
@@ -284,10 +295,10 @@ int main(int argc, char **argv)
             if (info[o.batch + b] != -12345) bad_info++;
     const int failures = touched_a || touched_b || bad_info || kept_b || !(worst_res <= THRESHOLD) ||
                          !(worst_fact <= THRESHOLD);
-    printf("%s %c %c n=%d nrhs=%d batch=%lld nt=%d rpt=%d tbc=%d: residual %.3g, factor error %.3g, "
+    printf("%s %c %c n=%d nrhs=%d batch=%lld variant=%d nt=%d rpt=%d tbc=%d: residual %.3g, factor error %.3g, "
            "%lld wrong info, %lld failed matrices (%lld with B changed), %lld/%lld elements "
            "touched outside in A/B: %s\n",
-           o.mode, o.precision, o.uplo, n, o.nrhs, o.batch, o.nt, o.rpt, o.tbc, worst_res, worst_fact,
+           o.mode, o.precision, o.uplo, n, o.nrhs, o.batch, o.variant, o.nt, o.rpt, o.tbc, worst_res, worst_fact,
            bad_info, failed_count, kept_b, touched_a, touched_b, failures ? "FAILED" : "ok");
     free(a0);
     free(a);

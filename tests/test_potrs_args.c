@@ -211,7 +211,7 @@ static void case_ex(void)
     const char *source = NULL;
     st = bchol_potrs_params(ctx, 's', 40, 16, &q, &source);
     expect("bchol_potrs_params", st, BCHOL_SUCCESS, NULL);
-    if (st || q.variant != BCHOL_SOLVE_SUBST || q.nt < 1 || q.nt > 32 || q.rpt < 1 || q.tbc < 1 ||
+    if (st || (q.variant != BCHOL_SOLVE_SUBST && q.variant != BCHOL_SOLVE_WORKITEM) || q.nt < 1 || q.nt > 32 || q.rpt < 1 || q.tbc < 1 ||
         !source || !*source) {
         printf("bchol_potrs_params gave variant %d nt %d rpt %d tbc %d: FAILED\n", q.variant, q.nt, q.rpt, q.tbc);
         failures++;
@@ -240,12 +240,20 @@ static void case_ex(void)
     expect("potrs_prepare nrhs = -1", st, BCHOL_ERR_NRHS, "argument 6 (nrhs = -1)");
     st = bchol_potrs_prepare(ctx, NULL, 's', 'L', N, K, NULL);
     expect("potrs_prepare effective = NULL", st, BCHOL_ERR_ARGUMENT, "argument 7 (effective)");
-    const bchol_solve_params ask = {BCHOL_SOLVE_AUTO, 16, 1, 2};
+    const bchol_solve_params ask = {BCHOL_SOLVE_SUBST, 16, 1, 2};
     st = bchol_potrs_prepare(ctx, &ask, 's', 'L', N, K, &eff);
     expect("potrs_prepare nt = 16 for nrhs = 3", st, BCHOL_SUCCESS, NULL);
     if (st || eff.variant != BCHOL_SOLVE_SUBST || eff.nt != 4 || eff.rpt != 1 || eff.tbc != 2) {
         printf("potrs_prepare gave variant %d nt %d rpt %d tbc %d, wanted 1 4 1 2: FAILED\n", eff.variant, eff.nt,
                eff.rpt, eff.tbc);
+        failures++;
+    }
+    /* the workitem solve runs passes of nt columns, the rest one by one: nt 16 narrows to 2 */
+    const bchol_solve_params ask_wi = {BCHOL_SOLVE_WORKITEM, 16, 0, 0};
+    st = bchol_potrs_prepare(ctx, &ask_wi, 's', 'U', N, K, &eff);
+    expect("potrs_prepare workitem nt = 16 for nrhs = 3", st, BCHOL_SUCCESS, NULL);
+    if (st || eff.variant != BCHOL_SOLVE_WORKITEM || eff.nt != 2) {
+        printf("potrs_prepare gave variant %d nt %d, wanted 2 2: FAILED\n", eff.variant, eff.nt);
         failures++;
     }
 }
@@ -363,10 +371,14 @@ static void case_build_failure(void)
         snprintf(path, sizeof path, "%s/%s", dir, subdirs[i]);
         mkdir(path, 0700);
     }
-    snprintf(path, sizeof path, "%s/chol/potrs_subst.cl", dir);
-    FILE *f = fopen(path, "w");
-    fputs("this is not OpenCL C;\n", f);
-    fclose(f);
+    /* both solve kernels: whichever variant the dispatcher picks fails to build */
+    static const char *const bad[] = {"chol/potrs_subst.cl", "chol/potrs_workitem.cl"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, bad[i]);
+        FILE *f = fopen(path, "w");
+        fputs("this is not OpenCL C;\n", f);
+        fclose(f);
+    }
     /* the other kernels come from the source tree */
     const char *files[] = {"common/common.cl", "chol/potrf_fused.cl"};
     for (int i = 0; i < 2; i++) {
@@ -390,8 +402,8 @@ static void case_build_failure(void)
         printf("posv: info changed after the failure: FAILED\n");
         failures++;
     }
-    for (int i = 0; i < 3; i++) {
-        const char *name = i == 0 ? "chol/potrs_subst.cl" : files[i - 1];
+    for (int i = 0; i < 4; i++) {
+        const char *name = i < 2 ? bad[i] : files[i - 2];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         remove(path);
     }

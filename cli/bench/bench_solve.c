@@ -264,6 +264,8 @@ static int bench_one(bchol_context *ctx, const solve_options *o, int n, solve_ro
     if (o->prm.tbc > 0) used.tbc = o->prm.tbc;
     if (o->interleaved)
         snprintf(row->params, sizeof row->params, "ilv chunk %lld", o->chunk > 0 ? o->chunk : batch);
+    else if (used.variant == BCHOL_SOLVE_WORKITEM)
+        snprintf(row->params, sizeof row->params, "workitem nt%d", used.nt);
     else
         snprintf(row->params, sizeof row->params, "nt%d rpt%d tbc%d", used.nt, used.rpt, used.tbc);
 

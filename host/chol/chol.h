@@ -11,7 +11,12 @@
 /* Parameters for the fused kernel at this precision and n; *source says where from. */
 void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params,
                          const char **source);
-/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
+void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                             bchol_solve_variant want, bchol_solve_params *params,
+                             const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
+ * variant where it names one). */
 void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params);
 /* The same for the interleaved routines on data already interleaved: the interleaved
  * fields from bchol_potrf_interleaved_params's choice; variant becomes interleaved. */
@@ -82,7 +87,12 @@ bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bc
  * backend's defaults); *source says where from. */
 void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source);
-/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
+void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                             bchol_solve_variant want, bchol_solve_params *params,
+                             const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
+ * variant where it names one). */
 void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                   bchol_solve_params *params);
 
@@ -114,6 +124,15 @@ typedef struct {
 bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *params, int upper, int n,
                                      int nrhs, bchol_subst_plan *plan);
+/* The workitem solve (potrs_workitem.c): one work-item per system; the subst plan and
+ * enqueue functions hand variant BCHOL_SOLVE_WORKITEM to these. */
+bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int upper, int n, int nrhs,
+                                        bchol_subst_plan *plan);
+bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
+                                   int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                   int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                   cl_mem info);
 /* The common bodies of bchol_{s,d}potrs_batched[_ex] (params NULL: not an _ex form) and
  * bchol_{s,d}posv_batched. */
 bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol_precision p,
@@ -138,7 +157,12 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
  * batch that fills the device). */
 void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, int64_t batch,
                             bchol_vbatched_params *params, const char **source);
-/* Fills the fields of params that are <= 0 from the dispatcher's choice. */
+/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
+void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                             bchol_solve_variant want, bchol_solve_params *params,
+                             const char **source);
+/* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
+ * variant where it names one). */
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,
                                      int64_t batch, bchol_vbatched_params *params);
 /* Whether a variable-size batch whose schedule is left to the library runs every step in

@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The text the *_params routines hand out: valid until the next call in this thread. */
@@ -418,11 +419,32 @@ static long long solve_group(int n, const bchol_solve_params *s)
     return (((long long)n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1); /* n may be INT_MAX */
 }
 
-void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                         bchol_solve_params *params, const char **source)
+/* The variant: the caller's (want), else BCHOL_SOLVE_VARIANT=subst|workitem (tests run
+ * posv, which takes no parameters, through either), else the backend's. The workitem
+ * variant takes only nt, from the backend's defaults: the tuning files' solve entries
+ * measure the substitution kernel's shapes. */
+void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                             bchol_solve_variant want, bchol_solve_params *params,
+                             const char **source)
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
-    params->variant = BCHOL_SOLVE_SUBST;
+    if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = BCHOL_SOLVE_SUBST;
+    const char *force = getenv("BCHOL_SOLVE_VARIANT");
+    if (force && strcmp(force, "subst") && strcmp(force, "workitem")) force = NULL;
+    if (force) params->variant = !strcmp(force, "subst") ? BCHOL_SOLVE_SUBST : BCHOL_SOLVE_WORKITEM;
+    if (want > BCHOL_SOLVE_AUTO) params->variant = want;
+    if (params->variant == BCHOL_SOLVE_WORKITEM) {
+        if (source) {
+            snprintf(source_text, sizeof source_text,
+                     "%s: the workitem solve, nt from the backend's defaults (the tuning files' solve "
+                     "entries measure the substitution kernel)",
+                     want > BCHOL_SOLVE_AUTO ? "the caller's variant"
+                     : force                 ? "BCHOL_SOLVE_VARIANT"
+                                             : "backend defaults");
+            *source = source_text;
+        }
+        return;
+    }
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
     bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
@@ -471,11 +493,17 @@ void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
     if (source) *source = source_text;
 }
 
+void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                         bchol_solve_params *params, const char **source)
+{
+    bchol__solve_params_for(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO, params, source);
+}
+
 void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                   bchol_solve_params *params)
 {
     bchol_solve_params d;
-    bchol__solve_params(ctx, p, n, nrhs, &d, NULL);
+    bchol__solve_params_for(ctx, p, n, nrhs, params->variant, &d, NULL);
     if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = d.variant;
     if (params->nt <= 0) params->nt = d.nt;
     if (params->rpt <= 0) params->rpt = d.rpt;

@@ -90,7 +90,8 @@ bchol_status bchol__check_solve_uses(bchol_context *ctx, const char *routine, in
 bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
                                        const bchol_solve_params *p)
 {
-    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST)
+    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST &&
+        p->variant != BCHOL_SOLVE_WORKITEM)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->variant = %d) is not a solve variant", routine,
                            (int)p->variant);

@@ -71,6 +71,8 @@ bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *params, int upper, int n, int nrhs,
                                      bchol_subst_plan *plan)
 {
+    if (params->variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__potrs_workitem_plan(ctx, p, params, upper, n, nrhs, plan);
     return subst_plan(ctx, p, params, upper, n, nrhs, 0, plan);
 }
 
@@ -78,7 +80,10 @@ bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precisio
                                               const bchol_solve_params *params, int upper,
                                               int max_n, int max_nrhs, bchol_subst_plan *plan)
 {
-    return subst_plan(ctx, p, params, upper, max_n, max_nrhs, 1, plan);
+    /* the variable-size solve has only the substitution kernel */
+    bchol_solve_params prm = *params;
+    prm.variant = BCHOL_SOLVE_SUBST;
+    return subst_plan(ctx, p, &prm, upper, max_n, max_nrhs, 1, plan);
 }
 
 bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
@@ -86,6 +91,9 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
                                 int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
                                 cl_mem info)
 {
+    if (plan->prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__potrs_workitem(call, plan, A, offset_a, lda, stride_a, B, offset_b, ldb,
+                                     stride_b, batch, info);
     bchol_context *ctx = call->ctx;
     const bchol_solve_params *prm = &plan->prm;
     const int lx = ceil_div(plan->n, prm->rpt);

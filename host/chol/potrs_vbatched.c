@@ -34,6 +34,8 @@ static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_pr
             return unsupported(ctx, routine, p, max_n, fp);
     }
     if (max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
+    /* only the substitution kernel takes variable sizes: its shapes, whatever the variant */
+    sp->variant = BCHOL_SOLVE_SUBST;
     bchol__complete_solve_params(ctx, p, max_n, max_nrhs, sp);
     return bchol__potrs_subst_vbatched_plan(ctx, p, sp, upper, max_n, max_nrhs, plan);
 }

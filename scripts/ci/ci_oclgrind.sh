@@ -43,6 +43,8 @@ CASES=(
   "ilv_staged|$T/test_potrf --precision s --uplo L --n 4 --batch 9 --variant interleaved --inb 4 --chunking staged --chunk 4"
   "potrs_sL|$T/test_potrs --precision s --uplo L --n 9 --nrhs 3 --batch 3"
   "posv_info_dU|$T/test_potrs --mode info --precision d --uplo U --n 5 --nrhs 2 --batch 6"
+  "potrs_workitem_sL|$T/test_potrs --variant workitem --precision s --uplo L --n 11 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 1"
+  "posv_workitem_info_dU|$T/test_potrs --variant workitem --mode info --precision d --uplo U --n 9 --nrhs 2 --batch 6"
   "vbatched_info_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 12 --batch 8 --mode info --ib 4"
   "vbatched_sep_dL|$T/test_potrf_vbatched --precision d --uplo L --nmax 40 --batch 3 --variant separate"
   "vbatched_aggr_tbc_dU|$T/test_potrf_vbatched --precision d --uplo U --nmax 11 --batch 9 --mode info --dist mix --tbc 3 --ib 4 --etm aggressive --schedule lazy"

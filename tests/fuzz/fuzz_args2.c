@@ -133,7 +133,10 @@ static int max1(int n) { return n > 1 ? n : 1; }
 static int fits32(int n, int ld) { return n <= 0 || (int64_t)(n - 1) * ld + n <= INT_MAX; }
 
 static int solve_params_ok(const bchol_solve_params *p, int interleaved) {
-    return !p || ((p->variant == BCHOL_SOLVE_AUTO || p->variant == BCHOL_SOLVE_SUBST) &&
+    /* the interleaved solve has no workitem variant; the strided and vbatched ones take it
+     * (vbatched runs the substitution kernel whatever the variant) */
+    return !p || ((p->variant == BCHOL_SOLVE_AUTO || p->variant == BCHOL_SOLVE_SUBST ||
+                   (!interleaved && p->variant == BCHOL_SOLVE_WORKITEM)) &&
                   p->nt <= 32 && p->tbc <= 64 && (interleaved || p->rpt <= 64));
 }
 
@@ -1081,14 +1084,14 @@ static void fuzz_params(fz_reader *r) {
             sp.tbc = (int8_t)fz_u8(r) % 70;
             const int use_sp = fz_u8(r) % 2, k = nrhs > 8 ? 8 : nrhs;
             st = bchol_potrs_prepare(ctx, use_sp ? &sp : NULL, precision, uplo, n, k, use_out ? &seff : NULL);
-            const int bad_params = use_sp && (((int)sp.variant != 0 && (int)sp.variant != 1) || sp.nt > 32 ||
+            const int bad_params = use_sp && (((int)sp.variant < 0 || (int)sp.variant > 2) || sp.nt > 32 ||
                                               sp.rpt > 64 || sp.tbc > 64);
             const int bad = invalid || bad_params || k < 0;
             REQUIRE(fz_status_ok(!bad, precision == 'd' && g.no_fp64, st),
                     "potrs_prepare(prec=%d uplo=%d n=%d nrhs=%d out=%d) returned %d (%s)", precision, uplo, n, k,
                     use_out, st, bchol_last_error(ctx));
             if (!st && n > 0 && k > 0)
-                REQUIRE(seff.variant == BCHOL_SOLVE_SUBST && seff.nt >= 1 && seff.nt <= 32 &&
+                REQUIRE((seff.variant == BCHOL_SOLVE_SUBST || seff.variant == BCHOL_SOLVE_WORKITEM) && seff.nt >= 1 && seff.nt <= 32 &&
                             (seff.nt == 1 || seff.nt / 2 < k) && seff.rpt >= 1 && seff.rpt <= 64 &&
                             seff.tbc >= 1 && seff.tbc <= 64,
                         "potrs_prepare(n=%d nrhs=%d): effective nt %d rpt %d tbc %d", n, k, seff.nt, seff.rpt,

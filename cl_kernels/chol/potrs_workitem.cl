@@ -1,0 +1,198 @@
+/* Batched Cholesky solve, one work-item per system: forward then backward substitution
+ * on the strided data in global memory, for CPUs (issue 31; the factorization's
+ * counterpart is potrf_workitem.cl).
+ *
+ * The substitution kernel (potrs_subst.cl) spreads a system's rows over work-items that
+ * share each step's x_j through local memory with a barrier per step, 2n barriers per
+ * launch: on a CPU, where a work-group runs as a loop over its work-items, each barrier
+ * splits that loop. Here a work-item solves a whole system (A_b and all its right-hand
+ * sides), no barrier and no local memory; the loops run along contiguous memory as
+ * explicit vectors of VW elements, NR right-hand sides at a time (each L vector loaded once
+ * for the NR of them).
+ *
+ * Lower storage (A = L*L**T, L's columns contiguous):
+ *   forward,  L Y = B, column-oriented (axpy):  y_j = b_j / L(j,j);
+ *             b(j+1:n) -= y_j * L(j+1:n, j)
+ *   backward, L**T X = Y, dot products along L's columns:
+ *             x_j = (y_j - L(j+1:n, j) . x(j+1:n)) / L(j,j),  j = n-1 .. 0
+ * Upper storage (A = U**T*U, U's columns contiguous) is the mirror:
+ *   forward,  U**T Y = B: y_j = (b_j - U(0:j, j) . y(0:j)) / U(j,j)
+ *   backward, U X = Y:    x_j = y_j / U(j,j); b(0:j) -= x_j * U(0:j, j),  j = n-1 .. 0
+ * Elements that do not fill a vector take scalar code: no access leaves the system's
+ * columns.
+ *
+ * n, nrhs and the layout are run-time arguments: one program per (NR, UPPER, precision).
+ * Build macros: NR (right-hand sides per pass, 1..32), VW (vector width 1, 2, 4, 8, 16),
+ * UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl). Any work-group size.
+ */
+#ifndef NR
+#define NR 1
+#endif
+#ifndef VW
+#define VW 8
+#endif
+#ifndef UPPER
+#define UPPER 0
+#endif
+
+#define WS_CAT_(a, b) a##b
+#define WS_CAT(a, b) WS_CAT_(a, b)
+#if VW == 1
+typedef REAL REALV;
+#define VLOAD(p) (*(p))
+#define VSTORE(v, p) (*(p) = (v))
+#else
+typedef WS_CAT(REAL, VW) REALV;
+#define VLOAD(p) WS_CAT(vload, VW)(0, p)
+#define VSTORE(v, p) WS_CAT(vstore, VW)(v, 0, p)
+#endif
+
+/* The sum of a vector's elements. */
+inline REAL ws_hsum(REALV v)
+{
+#if VW == 1
+    return v;
+#elif VW == 2
+    return v.s0 + v.s1;
+#elif VW == 4
+    return (v.s0 + v.s1) + (v.s2 + v.s3);
+#elif VW == 8
+    const WS_CAT(REAL, 4) h = v.lo + v.hi;
+    return (h.s0 + h.s1) + (h.s2 + h.s3);
+#else
+    const WS_CAT(REAL, 8) h8 = v.lo + v.hi;
+    const WS_CAT(REAL, 4) h = h8.lo + h8.hi;
+    return (h.s0 + h.s1) + (h.s2 + h.s3);
+#endif
+}
+
+/* x(c) -= s(c) * col(i0:i1) for nr columns x of B: the axpy step, along contiguous memory. */
+#define AXPY_STEP(nr)                                                                          \
+    {                                                                                          \
+        int i = i0;                                                                            \
+        for (; i + VW <= i1; i += VW) {                                                        \
+            const REALV l = VLOAD(col + i);                                                    \
+            PRAGMA_UNROLL                                                                      \
+            for (int c = 0; c < (nr); c++) {                                                   \
+                __global REAL *p = Bb + i + (size_t)c * ldb;                                   \
+                VSTORE(fma(-(REALV)s[c], l, VLOAD(p)), p);                                     \
+            }                                                                                  \
+        }                                                                                      \
+        for (; i < i1; i++) {                                                                  \
+            const REAL l = col[i];                                                             \
+            PRAGMA_UNROLL                                                                      \
+            for (int c = 0; c < (nr); c++) Bb[i + (size_t)c * ldb] -= s[c] * l;                \
+        }                                                                                      \
+    }
+
+/* s(c) = col(i0:i1) . x(c)(i0:i1) for nr columns of B: the dot step. */
+#define DOT_STEP(nr)                                                                           \
+    {                                                                                          \
+        REALV acc[nr];                                                                         \
+        PRAGMA_UNROLL                                                                          \
+        for (int c = 0; c < (nr); c++) {                                                       \
+            acc[c] = (REALV)0;                                                                 \
+            s[c] = (REAL)0;                                                                    \
+        }                                                                                      \
+        int i = i0;                                                                            \
+        for (; i + VW <= i1; i += VW) {                                                        \
+            const REALV l = VLOAD(col + i);                                                    \
+            PRAGMA_UNROLL                                                                      \
+            for (int c = 0; c < (nr); c++)                                                     \
+                acc[c] = fma(l, VLOAD(Bb + i + (size_t)c * ldb), acc[c]);                      \
+        }                                                                                      \
+        for (; i < i1; i++) {                                                                  \
+            const REAL l = col[i];                                                             \
+            PRAGMA_UNROLL                                                                      \
+            for (int c = 0; c < (nr); c++) s[c] = mad(l, Bb[i + (size_t)c * ldb], s[c]);       \
+        }                                                                                      \
+        PRAGMA_UNROLL                                                                          \
+        for (int c = 0; c < (nr); c++) s[c] += ws_hsum(acc[c]);                                \
+    }
+
+/* Solves nr columns of B from Bb (leading dimension ldb) with the factor at Ab. */
+#define SOLVE_COLUMNS(name, nr)                                                                \
+    inline void name(__global const REAL *Ab, const int lda, __global REAL *Bb, const int ldb,  \
+                     const int n)                                                              \
+    {                                                                                          \
+        REAL s[nr];                                                                            \
+        if (!UPPER) {                                                                          \
+            for (int j = 0; j < n; j++) { /* forward, axpy along column j of L */              \
+                __global const REAL *col = Ab + (size_t)j * lda;                               \
+                const REAL d = col[j];                                                         \
+                PRAGMA_UNROLL                                                                  \
+                for (int c = 0; c < (nr); c++) {                                               \
+                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
+                    s[c] = *p / d;                                                             \
+                    *p = s[c];                                                                 \
+                }                                                                              \
+                const int i0 = j + 1, i1 = n;                                                  \
+                AXPY_STEP(nr)                                                                  \
+            }                                                                                  \
+            for (int j = n - 1; j >= 0; j--) { /* backward, dots along column j of L */        \
+                __global const REAL *col = Ab + (size_t)j * lda;                               \
+                const int i0 = j + 1, i1 = n;                                                  \
+                DOT_STEP(nr)                                                                   \
+                const REAL d = col[j];                                                         \
+                PRAGMA_UNROLL                                                                  \
+                for (int c = 0; c < (nr); c++) {                                               \
+                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
+                    *p = (*p - s[c]) / d;                                                      \
+                }                                                                              \
+            }                                                                                  \
+        } else {                                                                               \
+            for (int j = 0; j < n; j++) { /* forward, dots along column j of U */              \
+                __global const REAL *col = Ab + (size_t)j * lda;                               \
+                const int i0 = 0, i1 = j;                                                      \
+                DOT_STEP(nr)                                                                   \
+                const REAL d = col[j];                                                         \
+                PRAGMA_UNROLL                                                                  \
+                for (int c = 0; c < (nr); c++) {                                               \
+                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
+                    *p = (*p - s[c]) / d;                                                      \
+                }                                                                              \
+            }                                                                                  \
+            for (int j = n - 1; j >= 0; j--) { /* backward, axpy along column j of U */        \
+                __global const REAL *col = Ab + (size_t)j * lda;                               \
+                const REAL d = col[j];                                                         \
+                PRAGMA_UNROLL                                                                  \
+                for (int c = 0; c < (nr); c++) {                                               \
+                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
+                    s[c] = *p / d;                                                             \
+                    *p = s[c];                                                                 \
+                }                                                                              \
+                const int i0 = 0, i1 = j;                                                      \
+                AXPY_STEP(nr)                                                                  \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
+SOLVE_COLUMNS(solve_nr, NR)
+#if NR > 1
+SOLVE_COLUMNS(solve_one, 1)
+#endif
+
+/*
+ * Systems b0 .. b0+count-1 (factor b at offset_a + b*stride_a, right-hand sides at
+ * offset_b + b*stride_b), one per work-item of a 1-D NDRange (work-items past count do
+ * nothing). With skip_failed, a system whose info is not zero is left alone (posv: its
+ * factorization failed).
+ */
+__kernel void potrs_workitem(__global const REAL *A, const ulong offset_a, const int lda,
+                             const ulong stride_a, __global REAL *B, const ulong offset_b,
+                             const int ldb, const ulong stride_b, const int n, const int nrhs,
+                             __global const int *info, const int skip_failed, const ulong b0,
+                             const ulong count)
+{
+    const ulong g = get_global_id(0);
+    if (g >= count) return;
+    const ulong b = b0 + g;
+    if (skip_failed && info[b] != 0) return;
+    __global const REAL *Ab = A + offset_a + b * stride_a;
+    __global REAL *Bb = B + offset_b + b * stride_b;
+    int c = 0;
+    for (; c + NR <= nrhs; c += NR) solve_nr(Ab, lda, Bb + (size_t)c * ldb, ldb, n);
+#if NR > 1
+    for (; c < nrhs; c++) solve_one(Ab, lda, Bb + (size_t)c * ldb, ldb, n);
+#endif
+}

@@ -1,0 +1,60 @@
+/* Driver of the workitem solve: one work-item per system solves it in place
+ * (cl_kernels/chol/potrs_workitem.cl), nt right-hand sides per pass, the whole batch in
+ * one launch (split only at the grid's limits). */
+#include "chol/chol.h"
+
+static const char *const workitem_files[] = {"common/common.cl", "chol/potrs_workitem.cl", NULL};
+
+/* Systems per work-group: work-items are independent; 8 as the workitem factorization. */
+enum { WORKITEM_SOLVE_GROUP = 8, WORKITEM_SOLVE_VW = 8 };
+
+bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int upper, int n, int nrhs,
+                                        bchol_subst_plan *plan)
+{
+    bchol_solve_params prm = *params;
+    /* Passes of nt columns, the rest one by one: no wider than nrhs. */
+    if (prm.nt < 1) prm.nt = 1;
+    while (prm.nt > 1 && prm.nt > nrhs) prm.nt /= 2;
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D NR=%d", prm.nt);
+    bchol__options_add(&o, "-D VW=%d", WORKITEM_SOLVE_VW);
+    bchol__options_add(&o, "-D UPPER=%d", upper);
+    bchol_status st = bchol__get_kernel(ctx, workitem_files, &o, "potrs_workitem", &plan->kernel);
+    if (st) return st;
+    plan->prm = prm;
+    plan->upper = upper;
+    plan->n = n;
+    plan->nrhs = nrhs;
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
+                                   int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
+                                   int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
+                                   cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    size_t local = WORKITEM_SOLVE_GROUP;
+    const size_t limit = bchol__kernel_wg_limit(ctx, plan->kernel);
+    if (local > limit) local = limit > 0 ? limit : 1;
+    /* the kernel skips work-items past count: the last group may be partial */
+    const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
+    cl_ulong off_a = (cl_ulong)offset_a, str_a = (cl_ulong)stride_a;
+    cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b;
+    cl_int ld_a = lda, ld_b = ldb, n = plan->n, nrhs = plan->nrhs, skip = info != NULL;
+    bchol_status st;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        size_t global = (size_t)((count + local - 1) / local) * local;
+        bchol_arg args[] = {BCHOL_ARG(A),  BCHOL_ARG(off_a), BCHOL_ARG(ld_a), BCHOL_ARG(str_a),
+                            BCHOL_ARG(B),  BCHOL_ARG(off_b), BCHOL_ARG(ld_b), BCHOL_ARG(str_b),
+                            BCHOL_ARG(n),  BCHOL_ARG(nrhs),  BCHOL_ARG(info), BCHOL_ARG(skip),
+                            BCHOL_ARG(b0), BCHOL_ARG(count)};
+        if ((st = bchol__launch(call, plan->kernel, 14, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
