@@ -1,8 +1,6 @@
 /* Shapes, build options and device checks of the GEMM-tile kernels (tile_kernels.h). */
 #include "blas/tile_kernels.h"
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 static int pow2_at_least(int x)
@@ -28,7 +26,7 @@ bchol_tile_shape bchol__syrk_shape(int nb, int tile, int wg)
 bchol_tile_shape bchol__trsm_shape(int nb, int tile, int wg)
 {
     const int cx = min_int(min_int(16, pow2_at_least(nb)), wg), rx = wg / cx;
-    const int wn = ceil_div(nb, cx), wm = tile > rx ? tile / rx : 1;
+    const int wn = bchol__ceil_div(nb, cx), wm = tile > rx ? tile / rx : 1;
     return (bchol_tile_shape){rx * wm, cx * wn, wm, wn, k_chunk(nb)};
 }
 

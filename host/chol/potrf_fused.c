@@ -4,8 +4,6 @@
 
 static const char *const fused_files[] = {"common/common.cl", "chol/potrf_fused.cl", NULL};
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 /* A panel is ib columns of the rows left, and never fewer than ib rows: the kernel keeps
  * the diagonal block there. The variable-size kernel also keeps each matrix's bounds. */
@@ -64,7 +62,7 @@ static bchol_status get_fused_kernel(bchol_context *ctx, bchol_precision p,
     bchol__options_add(&o, "-D RPT=%d", prm->rpt);
     bchol__options_add(&o, "-D UPPER=%d", upper);
     if (tail) bchol__options_add(&o, "-D TAIL=1");
-    if (prm->shape == BCHOL_SHAPE_FIXED) bchol__options_add(&o, "-D LX=%d", ceil_div(n, prm->rpt));
+    if (prm->shape == BCHOL_SHAPE_FIXED) bchol__options_add(&o, "-D LX=%d", bchol__ceil_div(n, prm->rpt));
     return bchol__get_kernel(ctx, fused_files, &o, "potrf_fused_step", k);
 }
 
@@ -95,7 +93,7 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
     for (int tries = 0;; tries++) {
         if ((st = get_fused_kernel(ctx, p, prm, prm->ib, 0, upper, n, kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
-        want = (size_t)ceil_div(n, prm->rpt) * (size_t)prm->tbc;
+        want = (size_t)bchol__ceil_div(n, prm->rpt) * (size_t)prm->tbc;
         if (want <= limit) break;
         if (tries == 8)
             return bchol__fail(ctx, BCHOL_ERR_RESOURCES,
@@ -103,10 +101,10 @@ bchol_status bchol__fused_prepare(bchol_context *ctx, bchol_precision p, bchol_p
                                "takes at most %zu work-items)",
                                n, limit);
         if (prm->tbc > 1) {
-            size_t fit = limit / (size_t)ceil_div(n, prm->rpt);
+            size_t fit = limit / (size_t)bchol__ceil_div(n, prm->rpt);
             prm->tbc = fit > 1 ? (int)fit : 1;
         } else {
-            prm->rpt = prm->rpt * 2 > ceil_div(n, (int)limit) ? prm->rpt * 2 : ceil_div(n, (int)limit);
+            prm->rpt = prm->rpt * 2 > bchol__ceil_div(n, (int)limit) ? prm->rpt * 2 : bchol__ceil_div(n, (int)limit);
         }
     }
     /* A narrower last panel gets its own kernel (potrf_fused.cl, TAIL): with the panel's
@@ -132,7 +130,7 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
     bchol_status st;
     if ((st = bchol__fused_prepare(ctx, p, &prm, upper, n, &kernel, &tail))) return st;
 
-    const int lx_first = ceil_div(n, prm.rpt);
+    const int lx_first = bchol__ceil_div(n, prm.rpt);
     /* the last, narrower panel's step: the tail kernel, built for its width */
     bchol_params last_step = prm;
     last_step.ib = last_width(n, prm.ib);
@@ -145,7 +143,7 @@ bchol_status bchol__potrf_fused(bchol_call *call, bchol_precision p, const bchol
         size_t groups = (size_t)((count + (cl_ulong)prm.tbc - 1) / (cl_ulong)prm.tbc);
         for (cl_int j = 0; j < n; j += prm.ib) {
             const int m = n - j;
-            const int lx = prm.shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(m, prm.rpt);
+            const int lx = prm.shape == BCHOL_SHAPE_FIXED ? lx_first : bchol__ceil_div(m, prm.rpt);
             const int last = m < prm.ib && tail;
             size_t local = (size_t)lx * (size_t)prm.tbc;
             size_t global = groups * local;

@@ -18,8 +18,6 @@ static const char *const syrk_files[] = {"common/common.cl", "blas/gemm_tile.cl"
 
 #define WORKSPACE_CAP BCHOL_SEPARATE_WORKSPACE_CAP
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 /* At least nb work-items (TRTRI gives each a row; nb <= 64), at most cap. */
@@ -134,7 +132,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
                                  int64_t b0, int64_t count)
 {
     const int use_clblast = prm->gemm == BCHOL_GEMM_CLBLAST;
-    const int ts = prm->tile, d = ceil_div(prm->gb, ts) * ts;
+    const int ts = prm->tile, d = bchol__ceil_div(prm->gb, ts) * ts;
     cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, first = (cl_ulong)b0, cnt = (cl_ulong)count;
     cl_ulong g0 = 0;
     cl_int ld = lda, nn = n;
@@ -147,7 +145,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
         if ((st = bchol__launch_groups(call, k->panel, pa, 11, 10, (uint64_t)count, k->panel_wg))) return st;
         if (m2 == 0) break;
 
-        cl_int tpm = ceil_div(m2, k->ts.tm);
+        cl_int tpm = bchol__ceil_div(m2, k->ts.tm);
         bchol_arg ta[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
                           BCHOL_ARG(tpm), BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};
@@ -155,8 +153,8 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
             return st;
 
         /* Diagonal blocks of qb tiles: one block over all of A22 with bchol's GEMM. */
-        cl_int qb = use_clblast ? d / ts : ceil_div(m2, ts);
-        const int blocks = use_clblast ? ceil_div(m2, d) : 1;
+        cl_int qb = use_clblast ? d / ts : bchol__ceil_div(m2, ts);
+        const int blocks = use_clblast ? bchol__ceil_div(m2, d) : 1;
         cl_int spm = blocks * (qb * (qb + 1) / 2);
         bchol_arg sa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(nn), BCHOL_ARG(j), BCHOL_ARG(qb),

@@ -15,8 +15,6 @@ static const char *const vbatched_files[] = {"common/common.cl", "chol/potrf_fus
  * matrix of the workspace: 64 MiB) and the work-items of its one work-group. */
 enum { SORT_CHUNK = 1 << 24, SORT_GROUP = 1024 };
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 int bchol__vbatched_fused_max_n(const bchol_context *ctx, bchol_precision p,
                                 const bchol_vbatched_params *prm)
@@ -97,7 +95,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                   &kernel)))
             return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        const size_t lx = (size_t)ceil_div(max_n, prm.fused.rpt);
+        const size_t lx = (size_t)bchol__ceil_div(max_n, prm.fused.rpt);
         if (lx * (size_t)tbc <= limit) break;
         if (tbc > 1) {
             tbc = limit / lx > 1 ? (int)(limit / lx) : 1;
@@ -108,7 +106,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
                                "vbatched fused kernel: no work-group shape fits max_n = %d (the "
                                "kernel takes at most %zu work-items)",
                                max_n, limit);
-        int need = ceil_div(max_n, (int)limit);
+        int need = bchol__ceil_div(max_n, (int)limit);
         prm.fused.rpt = prm.fused.rpt * 2 > need ? prm.fused.rpt * 2 : need;
     }
 
@@ -116,8 +114,8 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
     const cl_int n_hi = max_n;
     const int rpt = prm.fused.rpt, lazy = prm.schedule == BCHOL_SCHEDULE_LAZY;
     const int shape = prm.fused.shape;
-    const cl_int launches = ceil_div(max_n, ib);
-    const int lx_first = ceil_div(max_n, rpt);
+    const cl_int launches = bchol__ceil_div(max_n, ib);
+    const int lx_first = bchol__ceil_div(max_n, rpt);
     /* later launches have no larger groups, nor more of them (PACK: tbc_t * lx_t <= tbc *
      * lx_first, and tbc_t >= tbc), so the first launch's limit holds for all */
     int64_t chunk = bchol__launch_batch_limit(ctx, tbc, (size_t)lx_first * (size_t)tbc);
@@ -158,7 +156,7 @@ bchol_status bchol__potrf_vbatched_fused(bchol_call *call, bchol_precision p,
              * is narrow has up to ib-1 rows more than the largest). */
             const int rows =
                 lazy ? (max_n < (launches - t) * ib ? max_n : (launches - t) * ib) : max_n - t * ib;
-            const int lx = shape == BCHOL_SHAPE_FIXED ? lx_first : ceil_div(rows, rpt);
+            const int lx = shape == BCHOL_SHAPE_FIXED ? lx_first : bchol__ceil_div(rows, rpt);
             /* PACK: the work-items that fewer rows leave free take more matrices */
             cl_int tbc_t = tbc;
             if (shape == BCHOL_SHAPE_PACK) {

@@ -13,8 +13,6 @@
  * no variable sizes. */
 #include "chol/separate.h"
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                                             const bchol_params *prm, int upper, int n_lo, int max_n,
@@ -49,7 +47,7 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                 break;
             if (m <= 0) break;
 
-            cl_int tpm = ceil_div(m, k.ts.tm);
+            cl_int tpm = bchol__ceil_div(m, k.ts.tm);
             bchol_arg ta[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),   BCHOL_ARG(lda),
                               BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(W),   BCHOL_ARG(j),
                               BCHOL_ARG(tpm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};
@@ -58,7 +56,7 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                 break;
 
             /* One diagonal block of qb tiles over the largest A22: its lower triangle. */
-            cl_int qb = ceil_div(m, k.ss.tm), spm = qb * (qb + 1) / 2;
+            cl_int qb = bchol__ceil_div(m, k.ss.tm), spm = qb * (qb + 1) / 2;
             bchol_arg sa[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets), BCHOL_ARG(n),   BCHOL_ARG(lda),
                               BCHOL_ARG(lo),  BCHOL_ARG(info),    BCHOL_ARG(j),   BCHOL_ARG(qb),
                               BCHOL_ARG(spm), BCHOL_ARG(b0),      BCHOL_ARG(cnt), BCHOL_ARG(g0)};

@@ -7,8 +7,6 @@ static const char *const subst_files[] = {"common/common.cl", "chol/potrs_subst.
 static const char *const vbatched_files[] = {"common/common.cl", "chol/potrs_subst.cl", "chol/potrs_vbatched.cl",
                                              NULL};
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *prm, int upper, int vbatched,
@@ -43,7 +41,7 @@ static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
     for (int tries = 0;; tries++) {
         if ((st = get_subst_kernel(ctx, p, &prm, upper, vbatched, &kernel))) return st;
         size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        size_t want = (size_t)ceil_div(n, prm.rpt) * (size_t)prm.tbc;
+        size_t want = (size_t)bchol__ceil_div(n, prm.rpt) * (size_t)prm.tbc;
         if (want <= limit) break;
         if (tries == 8 || (prm.tbc == 1 && prm.rpt >= 64))
             return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
@@ -51,10 +49,10 @@ static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
                                "kernel takes at most %zu work-items, rpt = %d)",
                                n, limit, prm.rpt);
         if (prm.tbc > 1) {
-            size_t fit = limit / (size_t)ceil_div(n, prm.rpt);
+            size_t fit = limit / (size_t)bchol__ceil_div(n, prm.rpt);
             prm.tbc = fit > 1 ? (int)fit : 1;
         } else {
-            int need = ceil_div(n, (int)limit);
+            int need = bchol__ceil_div(n, (int)limit);
             prm.rpt = prm.rpt * 2 > need ? prm.rpt * 2 : need;
             if (prm.rpt > 64) prm.rpt = 64;
         }
@@ -96,8 +94,8 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
                                      stride_b, batch, info);
     bchol_context *ctx = call->ctx;
     const bchol_solve_params *prm = &plan->prm;
-    const int lx = ceil_div(plan->n, prm->rpt);
-    const int64_t tiles = ceil_div(plan->nrhs, prm->nt);
+    const int lx = bchol__ceil_div(plan->n, prm->rpt);
+    const int64_t tiles = bchol__ceil_div(plan->nrhs, prm->nt);
     const size_t local = (size_t)lx * (size_t)prm->tbc;
     /* Units (matrix, tile) per launch, in whole matrices. */
     int64_t chunk = bchol__launch_batch_limit(ctx, prm->tbc, local) / tiles;

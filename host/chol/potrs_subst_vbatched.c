@@ -2,8 +2,6 @@
  * plan is fitted for the largest n and nrhs; each launch covers whole matrices. */
 #include "chol/chol.h"
 
-/* b > 0; a + b - 1 would overflow for a caller's bound near INT_MAX */
-static int ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
 bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_plan *plan, cl_mem n,
                                          cl_mem nrhs, cl_mem lda, cl_mem ldb, cl_mem offsets_a,
@@ -11,8 +9,8 @@ bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_pla
                                          cl_mem info) {
     bchol_context *ctx = call->ctx;
     const bchol_solve_params *prm = &plan->prm;
-    const int lx = ceil_div(plan->n, prm->rpt);
-    const cl_int tiles = ceil_div(plan->nrhs, prm->nt);
+    const int lx = bchol__ceil_div(plan->n, prm->rpt);
+    const cl_int tiles = bchol__ceil_div(plan->nrhs, prm->nt);
     const size_t local = (size_t)lx * (size_t)prm->tbc;
     /* Units (matrix, tile) per launch, in whole matrices. */
     int64_t chunk = bchol__launch_batch_limit(ctx, prm->tbc, local) / tiles;

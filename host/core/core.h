@@ -16,6 +16,9 @@ typedef enum { BCHOL_S = 's', BCHOL_D = 'd' } bchol_precision;
 
 static inline size_t bchol__elem_size(bchol_precision p) { return p == BCHOL_D ? 8 : 4; }
 
+/* ceil(a / b) for b > 0 (a + b - 1 would overflow for a bound near INT_MAX). */
+static inline int bchol__ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
+
 struct bchol_program_entry; /* program_cache.c */
 struct bchol_tuning;        /* tuning.h */
 
