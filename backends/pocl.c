@@ -203,15 +203,16 @@ const bchol_backend bchol__backend_pocl = {
     .getrf_crossover_s = 192,
     .getrf_crossover_d = 192,
     .getrf_nb = 32,
-    /* getrf's workitem variant (one work-item per matrix, no barriers) against auto of the
-     * time (fused up to 192, blocked above), batch 1000, medians of 3, Gflop/s, 2-core EPYC
-     * loaded by other benchmarks (load 6-8), 2026-11-27: float n = 64 8.6/0.59, 96 14.6/1.2,
-     * 128 8.2/0.82, 192 10.6/1.1, 256 4.3/1.5; double 64 4.7/0.61, 96 5.0/1.0, 128 1.2/0.42,
-     * 192 2.0/0.86, 256 0.70/0.89 (blocked). Up to n = 64 (batch 16384) 1.2-14x the LAPACK
-     * loop where the fused kernel ran 0.12-3x (docs/performance.md, LU). Larger float n was
-     * not measured. */
-    .getrf_workitem_to_s = 256,
-    .getrf_workitem_to_d = 192,
+    /* getrf's workitem variant (one work-item per matrix, no barriers) against the others,
+     * Gflop/s, medians of 3. 16-core Xeon (skylake-avx512, PoCL 5.0, 2026-11-27, 8941759;
+     * batch 1000 up to 192, 300 above; workitem/blocked/fused): float n = 64 91.6/3.9/9.2,
+     * 128 55.3/5.6/11.5, 192 72.1/7.6/11.2, 256 31.6/9.3, 384 38.4/11.5, 512 28.8/13.0;
+     * double 64 62.9/4.1/10.1, 128 23.3/6.4/8.2, 192 30.2/8.0/9.5, 256 15.9/9.6,
+     * 384 18.1/11.0, 512 13.5/12.1 (docs/results/2026-11-27-xeon-pocl5-cpu/lu-solve-8941759.txt). The 2-core EPYC
+     * (loaded, batch 1000): float 64 8.6 against fused 0.59, 256 4.3 against blocked 1.5;
+     * double 256 0.70 against blocked 0.89, within that machine's noise. Workitem up to 512. */
+    .getrf_workitem_to_s = 512,
+    .getrf_workitem_to_d = 512,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 512,
