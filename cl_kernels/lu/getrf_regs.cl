@@ -94,14 +94,18 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
     for (int i = 0; i < M; i++) c[i] = live ? Ab[i + tx * lda] : (REAL)0;
 #endif
 
+    /* Every private index below is a loop counter over all M rows, with i against k a
+     * condition: constant once the row loops unroll, whether or not the loop over k does
+     * (c(k) and c(p) are found by selects for the same reason). */
     int status = 0, mypiv = 0;
     PRAGMA_UNROLL
     for (int k = 0; k < K; k++) {
         __local REAL *col = sK[ty][k & 1];
-        /* 1. column k to every work-item of the matrix */
+        /* 1. column k, rows k.., to every work-item of the matrix */
         if (tx == k) {
             PRAGMA_UNROLL
-            for (int i = k; i < M; i++) col[i] = c[i];
+            for (int i = 0; i < M; i++)
+                if (i >= k) col[i] = c[i];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* 2. the pivot row */
@@ -109,20 +113,26 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
 #if PIVOT
         REAL best = PIVOT_KEY(col[k]);
         PRAGMA_UNROLL
-        for (int i = k + 1; i < M; i++) {
-            const REAL v = PIVOT_KEY(col[i]);
-            if (v > best) {
-                best = v;
-                p = i;
+        for (int i = 0; i < M; i++) {
+            if (i > k) {
+                const REAL v = PIVOT_KEY(col[i]);
+                if (v > best) {
+                    best = v;
+                    p = i;
+                }
             }
         }
-        /* 3. rows k and p of this column interchanged */
-        REAL cp = c[k];
+#endif
+        /* 3. rows k and p of this column interchanged; u = the new c(k) */
+        REAL ck = c[0];
         PRAGMA_UNROLL
-        for (int i = k + 1; i < M; i++) cp = i == p ? c[i] : cp;
+        for (int i = 1; i < M; i++) ck = i == k ? c[i] : ck;
+        REAL u = ck;
+#if PIVOT
         PRAGMA_UNROLL
-        for (int i = k + 1; i < M; i++) c[i] = i == p ? c[k] : c[i];
-        c[k] = cp;
+        for (int i = 1; i < M; i++) u = i == p ? c[i] : u;
+        PRAGMA_UNROLL
+        for (int i = 0; i < M; i++) c[i] = i == p ? ck : i == k ? u : c[i];
 #endif
         if (tx == k) mypiv = p;
         const REAL d = col[p];
@@ -130,24 +140,21 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
         /* the multipliers, rows k+1.. after the interchange (row p holds row k's entry) */
         REAL l[M];
         PRAGMA_UNROLL
-        for (int i = k + 1; i < M; i++) l[i] = i == p ? col[k] : col[i];
+        for (int i = 0; i < M; i++) l[i] = i > k ? (i == p ? col[k] : col[i]) : (REAL)0;
         if (fabs(d) >= SFMIN) {
             const REAL inv = (REAL)1 / d;
             PRAGMA_UNROLL
-            for (int i = k + 1; i < M; i++) l[i] *= inv;
+            for (int i = 0; i < M; i++)
+                if (i > k) l[i] *= inv;
         } else if (d != (REAL)0) {
             PRAGMA_UNROLL
-            for (int i = k + 1; i < M; i++) l[i] /= d;
+            for (int i = 0; i < M; i++)
+                if (i > k) l[i] /= d;
         }
         /* the rank-1 update of the trailing columns; column k keeps L's part */
-        if (tx > k) {
-            const REAL u = c[k];
-            PRAGMA_UNROLL
-            for (int i = k + 1; i < M; i++) c[i] -= l[i] * u;
-        } else if (tx == k) {
-            PRAGMA_UNROLL
-            for (int i = k + 1; i < M; i++) c[i] = l[i];
-        }
+        PRAGMA_UNROLL
+        for (int i = 0; i < M; i++)
+            if (i > k) c[i] = tx > k ? c[i] - l[i] * u : tx == k ? l[i] : c[i];
     }
 
     /* the columns back, and the pivots, one per work-item of the first K */
