@@ -78,7 +78,8 @@ static void usage(FILE *f)
             "  --nb NB --gemm own|clblast   the blocked variant's panel width (1..64) and update\n"
             "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
             "                    per work-group (1..64); all default to the library's choice\n"
-            "A size the device cannot factor (--variant fused: the matrix must fit local memory)\n"
+            "A size the device cannot factor (--variant fused: the matrix must fit local memory;\n"
+            "regs: a work-item per column must fit one work-group)\n"
             "prints a row \"unsupported\", which alone does not fail the run; getrs and getri then\n"
             "solve with LAPACKE's factors where bchol was built with it (the row says so).\n");
 }
