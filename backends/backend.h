@@ -45,6 +45,10 @@ typedef struct bchol_backend {
     /* getrf: the largest max(m, n) the dispatcher gives the workitem variant (one work-item
      * per matrix, cl_kernels/lu/getrf_workitem.cl), per precision; 0: never. */
     int getrf_workitem_to_s, getrf_workitem_to_d;
+    /* getrf: the largest max(m, n) the dispatcher gives the regs variant (a work-item per
+     * column, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
+     * precision; 0: never. */
+    int getrf_regs_to_s, getrf_regs_to_d;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

@@ -155,6 +155,11 @@ const bchol_backend bchol__backend_nvidia = {
      * 504, 510; 32 610, 688, 727, 723; 64 1066, 1118 (4 does not fit); double 8 97, 153, 186,
      * 193; 16 243, 291, 306, 313; 32 465, 514, 521 (8 does not fit) -- results/2026-11-27-h200-lu. */
     .getrf_group = 128,
+    /* The regs getrf (a work-item per column, the column in registers, one barrier per
+     * step) up to n = 64: a first guess from its design (the fused kernel is barrier-bound
+     * at n = 16-32), to be set from H200 measurements against --variant fused. */
+    .getrf_regs_to_s = 64,
+    .getrf_regs_to_d = 64,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),

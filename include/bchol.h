@@ -1051,7 +1051,7 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  *
  * m = 0 or n = 0 only sets info to zero; batch = 0 returns at once.
  *
- * Sizes: any. Two variants, chosen per call: the fused kernel factors each matrix whole
+ * Sizes: any. Two general variants, chosen per call: the fused kernel factors each matrix whole
  * in the local memory of one work-group (m*n elements plus one element and one int per
  * work-item, at most 64 a matrix: square matrices up to n = 511 float and 361 double on
  * PoCL's CPU device, 1 MiB; 109 and 76 on NVIDIA GPUs, 48 KiB less 1 KiB left to the
@@ -1061,12 +1061,15 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * takes every size. The fused kernel runs where the matrix fits and max(m, n) is at most
  * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
- * the factors differ by rounding. The environment variable BCHOL_GETRF ("fused", "auto",
- * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
- * fused kernel's shape) overrides the choice (tests,
- * benchmarks); "fused" on a matrix that does not fit fails with
- * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued. The same holds for getrf_nopiv,
- * gesv and the host forms.
+ * the factors differ by rounding. Two more take small orders first: workitem (one
+ * work-item per matrix, for CPUs: PoCL up to max(m, n) = 256 float, 192 double) and regs
+ * (a work-item per column holding it in registers, for GPUs: NVIDIA up to max(m, n) = 64;
+ * it needs n work-items in one work-group). The environment variable BCHOL_GETRF
+ * ("fused", "auto", "workitem", "regs[,load=staged|direct]" or
+ * "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
+ * kernel's shape) overrides the choice (tests, benchmarks); "fused" on a matrix that does
+ * not fit, or "regs" where it cannot run, fails with BCHOL_ERR_UNSUPPORTED_SIZE before
+ * anything is enqueued. The same holds for getrf_nopiv, gesv and the host forms.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,

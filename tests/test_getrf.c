@@ -21,7 +21,7 @@
  * nopiv: diagonally dominant matrices (columns), plus a zero at (0,0) (info 1) and a NaN
  *   on the diagonal at c (info c+1) every fifth matrix; A = L*U, same checks.
  * args: every bad argument named with its status, batch = 0, m or n = 0, a size beyond
- *   the local memory, nothing touched by a refused call.
+ *   the local memory (fused) or the work-group (regs), nothing touched by a refused call.
  *
  * dchkge's types (as generated here, A = U*diag(s)*V**T with random orthogonal U, V from
  * geqrf+orgqr of random matrices, s geometric from anorm to anorm/cond):
@@ -537,6 +537,18 @@ static int args_case(bchol_context *ctx)
         setenv("BCHOL_GETRF", "fused", 1);
         expect("too large", ctx, S(4000, 4000, big, 0, 4000, (int64_t)4000 * 4000, bigp, 0, 4000, 1, dI, NULL),
                BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
+        /* the regs variant asked for with more columns than a work-group's work-items (a
+         * 1-by-n matrix: A stays small) */
+        bchol_device_info di;
+        if (bchol_context_device_info(ctx, &di) == BCHOL_SUCCESS && di.max_work_group < 4000 * 4000) {
+            const int wide = (int)di.max_work_group + 1;
+            setenv("BCHOL_GETRF", "regs", 1);
+            expect("regs too wide", ctx, S(1, wide, big, 0, 1, wide, bigp, 0, 1, 1, dI, NULL),
+                   BCHOL_ERR_UNSUPPORTED_SIZE, "regs LU kernel takes a work-item per column");
+        }
+        setenv("BCHOL_GETRF", "regs,load=both", 1);
+        expect("BCHOL_GETRF load", ctx, S(4, 4, big, 0, 4, 16, bigp, 0, 4, 1, dI, NULL),
+               BCHOL_ERR_ARGUMENT, "BCHOL_GETRF");
         setenv("BCHOL_GETRF", "blocked,nb=0", 1);
         expect("BCHOL_GETRF nb 0", ctx, S(4000, 4000, big, 0, 4000, (int64_t)4000 * 4000, bigp, 0, 4000, 1, dI, NULL),
                BCHOL_ERR_ARGUMENT, "BCHOL_GETRF");

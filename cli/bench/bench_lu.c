@@ -44,7 +44,7 @@ typedef struct {
     char getrf_env[96];
 } lu_options;
 
-static const char *const variants[] = {"auto", "fused", "blocked", "workitem", NULL};
+static const char *const variants[] = {"auto", "fused", "blocked", "workitem", "regs", NULL};
 static const char *const gemms[] = {"own", "clblast", NULL};
 
 static void usage(FILE *f)
@@ -70,12 +70,16 @@ static void usage(FILE *f)
             "  --compare lapack  also run LAPACKE per matrix in an OpenMP loop: ?getrf, ?getrs on\n"
             "                    bchol's factors, ?gesv, ?getrf + ?getri (against getrf + getri)\n"
             "  --variant V       getrf's variant in every routine: auto (default), fused (the\n"
-            "                    matrix in local memory), blocked or workitem (a work-item per\n"
-            "                    matrix, for CPUs; --tbc: matrices per work-group)\n"
+            "                    matrix in local memory), blocked, workitem (a work-item per\n"
+            "                    matrix, for CPUs) or regs (a work-item per column held in\n"
+            "                    registers, for small n on GPUs); --tbc: their matrices per\n"
+            "                    work-group. BCHOL_GETRF=regs,load=staged|direct (no --variant)\n"
+            "                    picks how regs moves columns to and from global memory\n"
             "  --nb NB --gemm own|clblast   the blocked variant's panel width (1..64) and update\n"
             "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
             "                    per work-group (1..64); all default to the library's choice\n"
-            "A size the device cannot factor (--variant fused: the matrix must fit local memory)\n"
+            "A size the device cannot factor (--variant fused: the matrix must fit local memory;\n"
+            "regs: a work-item per column must fit one work-group)\n"
             "prints a row \"unsupported\", which alone does not fail the run; getrs and getri then\n"
             "solve with LAPACKE's factors where bchol was built with it (the row says so).\n");
 }
@@ -159,8 +163,9 @@ static int parse(int argc, char **argv, lu_options *o)
         fprintf(stderr, "bchol bench --routine: --nb and --gemm apply to --variant blocked\n");
         return -1;
     }
-    if (o->lx && o->variant == 3) {
-        fprintf(stderr, "bchol bench --routine: --lx does not apply to --variant workitem\n");
+    if (o->lx && (o->variant == 3 || o->variant == 4)) {
+        fprintf(stderr, "bchol bench --routine: --lx does not apply to --variant %s\n",
+                variants[o->variant]);
         return -1;
     }
     /* what the library reads (host/lu/getrf_batched.c, BCHOL_GETRF) */

@@ -112,9 +112,10 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p)
     return n;
 }
 
-/* BCHOL_GETRF: "fused", "auto", "workitem" or "blocked" followed by ",nb=NB", ",gemm=own|clblast",
- * ",panel=global", ",lx=LX" and ",tbc=TBC" (the fused kernel's shape) in any order; -1 where
- * malformed. */
+/* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
+ * ",gemm=own|clblast", ",panel=global", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
+ * regs' and workitem's matrices per group) and ",load=staged|direct" (regs) in any order;
+ * -1 where malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
 {
     char *end;
@@ -131,6 +132,7 @@ static int parse_env(const char *s, bchol_getrf_choice *c)
     else if (len == 4 && !strncmp(s, "auto", 4)) c->variant = BCHOL_GETRF_AUTO;
     else if (len == 7 && !strncmp(s, "blocked", 7)) c->variant = BCHOL_GETRF_BLOCKED;
     else if (len == 8 && !strncmp(s, "workitem", 8)) c->variant = BCHOL_GETRF_WORKITEM;
+    else if (len == 4 && !strncmp(s, "regs", 4)) c->variant = BCHOL_GETRF_REGS;
     else return -1;
     for (s += len; *s == ','; s += len) {
         s++;
@@ -141,6 +143,10 @@ static int parse_env(const char *s, bchol_getrf_choice *c)
             if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
         } else if (!strncmp(s, "tbc=", 4)) {
             if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
+        } else if (len == 11 && !strncmp(s, "load=staged", 11)) {
+            c->load = BCHOL_GETRF_LOAD_STAGED;
+        } else if (len == 11 && !strncmp(s, "load=direct", 11)) {
+            c->load = BCHOL_GETRF_LOAD_DIRECT;
         } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
             c->panel_in_place = 1;
         } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
@@ -161,13 +167,21 @@ bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_
     const char *env = getenv("BCHOL_GETRF");
     if (env && *env && parse_env(env, c))
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem or "
-                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]", routine, env);
+                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
+                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]"
+                           "[,load=staged|direct]", routine, env);
     const int big = m > n ? m : n;
     const int cross = p == BCHOL_D ? ctx->backend->getrf_crossover_d : ctx->backend->getrf_crossover_s;
     const int fit = m <= 0 || n <= 0 || fits(ctx, p, m, n);
     const int wi_to = p == BCHOL_D ? ctx->backend->getrf_workitem_to_d : ctx->backend->getrf_workitem_to_s;
+    const int regs_to = p == BCHOL_D ? ctx->backend->getrf_regs_to_d : ctx->backend->getrf_regs_to_s;
     if (c->variant == BCHOL_GETRF_AUTO && big <= wi_to) c->variant = BCHOL_GETRF_WORKITEM;
+    if (c->variant == BCHOL_GETRF_AUTO && big <= regs_to && bchol__getrf_regs_fits(ctx, p, m, n))
+        c->variant = BCHOL_GETRF_REGS;
+    if (c->variant == BCHOL_GETRF_REGS && m > 0 && n > 0) {
+        bchol_status st = bchol__getrf_regs_check(ctx, routine, p, m, n);
+        if (st) return st;
+    }
     if (c->variant == BCHOL_GETRF_AUTO)
         c->variant = fit && big <= cross ? BCHOL_GETRF_FUSED : BCHOL_GETRF_BLOCKED;
     if (c->variant == BCHOL_GETRF_FUSED && !fit)
@@ -210,6 +224,9 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
     if (c.variant == BCHOL_GETRF_WORKITEM)
         return bchol__getrf_workitem(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,
                                      ipiv, offset_p, stride_p, batch, info);
+    if (c.variant == BCHOL_GETRF_REGS)
+        return bchol__getrf_regs(call, p, c.tbc, c.load, pivot, m, n, A, offset_a, lda, stride_a,
+                                 ipiv, offset_p, stride_p, batch, info);
     if (c.variant == BCHOL_GETRF_BLOCKED)
         return bchol__getrf_blocked(call, p, &c, pivot, m, n, A, offset_a, lda, stride_a, ipiv,
                                     offset_p, stride_p, batch, info);

@@ -134,14 +134,20 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 /* ---- the blocked variant (getrf_blocked.c, cl_kernels/lu/getrf_blocked.cl) ------------ */
 
 /* Which getrf variant runs: auto (the dispatcher's rule), fused (the matrix whole in
- * local memory), blocked (right-looking, nb-wide panels) or workitem (one work-item per
- * matrix in global memory, for CPUs). */
+ * local memory), blocked (right-looking, nb-wide panels), workitem (one work-item per
+ * matrix in global memory, for CPUs) or regs (a work-item per column, the column in
+ * registers, for small orders on GPUs). */
 typedef enum {
     BCHOL_GETRF_AUTO = 0,
     BCHOL_GETRF_FUSED,
     BCHOL_GETRF_BLOCKED,
-    BCHOL_GETRF_WORKITEM
+    BCHOL_GETRF_WORKITEM,
+    BCHOL_GETRF_REGS
 } bchol_getrf_variant;
+
+/* How the regs kernel moves columns between global memory and registers: the driver's
+ * choice (0), through local memory (coalesced) or straight down each column. */
+enum { BCHOL_GETRF_LOAD_AUTO = 0, BCHOL_GETRF_LOAD_STAGED, BCHOL_GETRF_LOAD_DIRECT };
 
 /* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
  * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
@@ -150,17 +156,20 @@ typedef struct {
     int nb, gemm;
     int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
     int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
-                         * workitem: tbc = matrices (work-items) per work-group (0: 8) */
+                         * workitem: tbc = matrices (work-items) per work-group (0: 8);
+                         * regs: tbc = matrices per work-group (0: the driver's) */
+    int load;           /* regs: BCHOL_GETRF_LOAD_* */
 } bchol_getrf_choice;
 
 /*
  * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", "workitem[,tbc=T]",
- * or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes
- * the workitem variant where max(m, n) <= the backend's getrf_workitem_to_s/_d, else the
- * fused kernel where the matrix fits local memory and max(m, n) <= the backend's
- * getrf_crossover_s/_d, the blocked variant otherwise. Fails (nothing enqueued) with BCHOL_ERR_UNSUPPORTED_SIZE
- * where fused is asked for and does not fit, BCHOL_ERR_ARGUMENT on a malformed BCHOL_GETRF
- * or CLBlast asked for without it.
+ * "regs[,tbc=T][,load=staged|direct]" or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]")
+ * where set, else auto; auto takes the workitem variant where max(m, n) <= the backend's
+ * getrf_workitem_to_s/_d, else the regs variant where max(m, n) <= getrf_regs_to_s/_d and
+ * it can run, else the fused kernel where the matrix fits local memory and max(m, n) <= the
+ * backend's getrf_crossover_s/_d, the blocked variant otherwise. Fails (nothing enqueued)
+ * with BCHOL_ERR_UNSUPPORTED_SIZE where fused or regs is asked for and cannot run,
+ * BCHOL_ERR_ARGUMENT on a malformed BCHOL_GETRF or CLBlast asked for without it.
  */
 bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_precision p,
                                  int m, int n, bchol_getrf_choice *c);
@@ -182,5 +191,22 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
                                    int m, int n, cl_mem A, int64_t offset_a, int lda,
                                    int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                    int64_t stride_p, int64_t batch, cl_mem info);
+
+/* ---- the regs variant (getrf_regs.c, cl_kernels/lu/getrf_regs.cl) --------------------- */
+
+/* 1 where the regs kernel can factor m-by-n matrices on ctx's device: n work-items fit a
+ * work-group and the column buffers of m rows fit local memory. */
+int bchol__getrf_regs_fits(const bchol_context *ctx, bchol_precision p, int m, int n);
+/* BCHOL_ERR_UNSUPPORTED_SIZE, naming routine and the limit, where it cannot (builds
+ * nothing). */
+bchol_status bchol__getrf_regs_check(bchol_context *ctx, const char *routine, bchol_precision p,
+                                     int m, int n);
+/* Enqueues the regs getrf of a checked batch with m, n > 0 and batch > 0: tbc matrices per
+ * work-group (<= 0: about 128 work-items), columns moved as load (BCHOL_GETRF_LOAD_*;
+ * auto: staged where a matrix fits local memory). */
+bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int load, int pivot,
+                               int m, int n, cl_mem A, int64_t offset_a, int lda,
+                               int64_t stride_a, cl_mem ipiv, int64_t offset_p, int64_t stride_p,
+                               int64_t batch, cl_mem info);
 
 #endif /* BCHOL_LU_H */
