@@ -156,10 +156,12 @@ const bchol_backend bchol__backend_nvidia = {
      * 193; 16 243, 291, 306, 313; 32 465, 514, 521 (8 does not fit) -- results/2026-11-27-h200-lu. */
     .getrf_group = 128,
     /* The regs getrf (a work-item per column, the column in registers, one barrier per
-     * step) up to n = 64: a first guess from its design (the fused kernel is barrier-bound
-     * at n = 16-32), to be set from H200 measurements against --variant fused. */
-    .getrf_regs_to_s = 64,
-    .getrf_regs_to_d = 64,
+     * step) against the fused kernel, H200, batch 16384, Gflop/s (2026-11-27, 1b766ca,
+     * results/2026-11-27-h200-lu/getrf-regs.txt): float n = 4 84/63, 8 346/226, 16 471/508,
+     * 32 502/725, 64 304/1119; double 4 65/55, 8 180/198, 16 240/314, 32 203/521. tbc and
+     * load=direct changed little. It wins at the smallest orders only. */
+    .getrf_regs_to_s = 8,
+    .getrf_regs_to_d = 4,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),
