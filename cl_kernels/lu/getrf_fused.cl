@@ -205,7 +205,8 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         if (on && status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = tx; i < mb && live; i += LX) {
+        /* (a step past a VBATCHED tall matrix's columns has no column k to scale) */
+        for (int i = tx; i < mb && live && on; i += LX) {
             if (i > k) {
                 REAL l = AT(i, k);
                 if (d != (REAL)0) l = recip ? l * inv : l / d;
