@@ -94,7 +94,7 @@ typedef enum bchol_status {
     BCHOL_ERR_B_SIZE = -16,        /* buffer B is smaller than the batch needs */
     BCHOL_ERR_INFO_SIZE = -17,     /* buffer info is smaller than batch ints */
     BCHOL_ERR_CHUNK = -18,         /* interleaved chunk size < 1 */
-    BCHOL_ERR_MAX_N = -19,         /* max_n < 0, or smaller than a size in the batch */
+    BCHOL_ERR_MAX_N = -19,         /* max_n (max_m, max_nrhs) < 0, or smaller than a size */
     BCHOL_ERR_N_ARRAY = -20,       /* per-matrix n array missing or too small */
     BCHOL_ERR_LDA_ARRAY = -21,     /* per-matrix lda array missing or too small */
     BCHOL_ERR_OFFSETS_A = -22,     /* per-matrix offsets of A missing or too small */
@@ -115,6 +115,7 @@ typedef enum bchol_status {
     BCHOL_ERR_STRIDE_C = -37,      /* stride of C < ldc*n */
     BCHOL_ERR_C_SIZE = -38,        /* buffer C is smaller than the batch needs */
     BCHOL_ERR_OFFSETS_P = -39,     /* per-matrix offsets of ipiv missing or too small */
+    BCHOL_ERR_M_ARRAY = -40,       /* per-matrix m array missing or too small */
 
     /* The request is valid but cannot be done here. */
     BCHOL_ERR_NO_FP64 = -100,          /* double precision on a device without fp64 */
@@ -1250,81 +1251,97 @@ BCHOL_API bchol_status bchol_dgesv_batched_host(bchol_context *ctx, int n, int n
  * ipiv and B) and the others are done.
  */
 enum {
-    BCHOL_INFO_BAD_OFFSET_P = -11, /* offsets_p[b] < 0, or the n[b] pivots run past the end
-                                      of ipiv */
-    BCHOL_INFO_OVERLAP_P = -12     /* the pivots overlap another matrix's (decided in index
+    BCHOL_INFO_BAD_OFFSET_P = -11, /* offsets_p[b] < 0, or the min(m[b], n[b]) pivots run
+                                      past the end of ipiv */
+    BCHOL_INFO_OVERLAP_P = -12,    /* the pivots overlap another matrix's (decided in index
                                       order, as for A) */
+    BCHOL_INFO_BAD_M = -13,        /* getrf_vbatched: m[b] < 0 (checked after n[b] < 0) */
+    BCHOL_INFO_ABOVE_MAX_M = -14   /* getrf_vbatched_ex: m[b] > max_m (after n[b] > max_n) */
 };
 
 /*
- * bchol_{s,d}getrf_vbatched: P_b*A_b = L_b*U_b for batch square matrices of different
- * orders stored in one buffer A (as bchol_{s,d}getrf_batched per matrix; only square
- * matrices: a rectangular variable-size batch is not supported in this version).
+ * bchol_{s,d}getrf_vbatched: P_b*A_b = L_b*U_b for batch m[b]-by-n[b] matrices of
+ * different sizes stored in one buffer A (as bchol_{s,d}getrf_batched per matrix; MAGMA's
+ * magma_?getrf_vbatched takes m and n arrays the same way).
  *
- *   n          cl_mem of batch ints: order of matrix b (n[b] = 0 is skipped, info 0).
- *   lda        cl_mem of batch ints: lda[b] >= max(1, n[b]).
+ *   m          cl_mem of batch ints: rows of matrix b (m[b] = 0 is skipped, info 0).
+ *   n          cl_mem of batch ints: columns of matrix b (n[b] = 0 is skipped, info 0).
+ *   lda        cl_mem of batch ints: lda[b] >= max(1, m[b]).
  *   offsets_a  cl_mem of batch int64 (cl_long): matrix b starts at element offsets_a[b]
- *              of A. Footprints and overlaps as for bchol_{s,d}potrf_vbatched.
+ *              of A; its footprint is [offsets_a[b], offsets_a[b] + (n[b]-1)*lda[b] +
+ *              m[b]) (empty for m[b] or n[b] = 0). Footprints and overlaps as for
+ *              bchol_{s,d}potrf_vbatched.
  *   A          cl_mem of float/double; each matrix is overwritten by L and U, nothing
  *              else in A is written.
- *   offsets_p  cl_mem of batch int64: the n[b] pivots of matrix b (int32, 1-based as
- *              LAPACK's) go to elements [offsets_p[b], offsets_p[b] + n[b]) of ipiv;
- *              these footprints must not overlap (decided in index order as for A).
+ *   offsets_p  cl_mem of batch int64: the min(m[b], n[b]) pivots of matrix b (int32,
+ *              1-based as LAPACK's) go to elements [offsets_p[b], offsets_p[b] +
+ *              min(m[b], n[b])) of ipiv; these footprints must not overlap (decided in
+ *              index order as for A).
  *   ipiv       cl_mem of int32; nothing outside the pivots of the factored matrices is
  *              written.
  *   batch      number of matrices, batch >= 0.
  *   info       cl_mem of at least batch ints: 0, k > 0 (U(k,k) zero or not finite, as
  *              for the fixed size), or the BCHOL_INFO_* code of the first bad entry of
- *              matrix b (matrix codes, then the pivot codes above); such a matrix is not
- *              touched.
+ *              matrix b (matrix codes, BCHOL_INFO_BAD_M after BCHOL_INFO_BAD_N and
+ *              BCHOL_INFO_ABOVE_MAX_M after BCHOL_INFO_ABOVE_MAX_N, then the pivot
+ *              codes); such a matrix is not touched.
  *   event      NULL, or receives the event of the last command enqueued.
  *
- * As for potrf_vbatched, the plain form finds the largest n on the device and reads that
- * one number back (waiting for the work already in the queue); the _ex form takes max_n
- * from the caller (an entry with n[b] > max_n gets BCHOL_INFO_ABOVE_MAX_N) and reads
- * nothing back.
+ * As for potrf_vbatched, the plain form finds the largest m and n on the device and reads
+ * those numbers back (waiting for the work already in the queue); the _ex form takes
+ * max_m and max_n from the caller (an entry above them gets BCHOL_INFO_ABOVE_MAX_N or
+ * _M) and reads nothing back.
  *
- * Sizes: the matrices are factored by getrf's fused kernel, built for the largest order
- * (each work-group holds whole matrices in local memory), so the largest order must fit
- * as for bchol_{s,d}getrf_batched (n up to 511/361 on PoCL's CPU device, 109/76 on NVIDIA
- * GPUs, float/double). A larger one fails with BCHOL_ERR_UNSUPPORTED_SIZE naming the
- * limit: before anything is enqueued for the _ex form (its max_n, cut to the largest
- * order that A can hold), after the checks for the plain form (info then holds their
- * codes; A and ipiv are untouched). Blocked variable-size LU is not there yet.
+ * Sizes: every size is factored. Where the largest matrix fits the local memory of
+ * getrf's fused kernel (as for bchol_{s,d}getrf_batched: square n up to 511/361 on
+ * PoCL's CPU device, 109/76 on NVIDIA GPUs, float/double) one launch of it, built for
+ * the largest m and n, factors the batch. Otherwise the fused kernel, built for the
+ * largest square order that fits, takes the matrices within it, and a blocked path
+ * (panel, interchanges with the triangular solve, GEMM update per nb-wide block column,
+ * sizes read on the device) the others, with one launch sequence per block column of the
+ * largest matrix.
  *
  * Returns BCHOL_SUCCESS once enqueued, or a negative status for a bad argument (nothing
  * enqueued).
  */
-BCHOL_API bchol_status bchol_sgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda,
+BCHOL_API bchol_status bchol_sgetrf_vbatched(bchol_context *ctx, cl_mem m, cl_mem n, cl_mem lda,
                                              cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
                                              cl_mem ipiv, int64_t batch, cl_mem info,
                                              cl_event *event);
-BCHOL_API bchol_status bchol_dgetrf_vbatched(bchol_context *ctx, cl_mem n, cl_mem lda,
+BCHOL_API bchol_status bchol_dgetrf_vbatched(bchol_context *ctx, cl_mem m, cl_mem n, cl_mem lda,
                                              cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
                                              cl_mem ipiv, int64_t batch, cl_mem info,
                                              cl_event *event);
 
-/* Shape of the fused LU kernel for the vbatched _ex form: lx work-items per matrix (1..64;
- * cut to max_n), tbc matrices per work-group (1..64; cut to what local memory holds). A
- * field <= 0 takes the default (lx = min(max_n, 64), about 32 work-items a group). */
+/* Shape and split of the vbatched LU (_ex form). A field <= 0 takes the default.
+ *   lx         work-items per matrix of the fused kernel (1..64; cut to its M; default
+ *              min(M, 64))
+ *   tbc        matrices per work-group of the fused kernel (1..64; cut to what local
+ *              memory holds; default about 32 work-items a group)
+ *   nb         panel width of the blocked path (1..64; default the backend's getrf nb)
+ *   fused_max  0: the split above; k > 0: the fused kernel takes only matrices with
+ *              m[b], n[b] <= k (and within local memory), the blocked path the rest;
+ *              -1: every matrix takes the blocked path. */
 typedef struct bchol_lu_params {
     int lx;
     int tbc;
+    int nb;
+    int fused_max;
 } bchol_lu_params;
 
-/* As bchol_{s,d}getrf_vbatched with the largest order from the caller and, where params is
- * not NULL, the kernel's shape. params counts as argument 2 and max_n as argument 3: the
- * others move two positions on. */
+/* As bchol_{s,d}getrf_vbatched with the largest m and n from the caller and, where params
+ * is not NULL, the shape and split. params counts as argument 2, max_m as argument 3 and
+ * max_n as argument 4: the others move three positions on. */
 BCHOL_API bchol_status bchol_sgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params *params,
-                                                int max_n, cl_mem n, cl_mem lda,
-                                                cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
-                                                cl_mem ipiv, int64_t batch, cl_mem info,
-                                                cl_event *event);
+                                                int max_m, int max_n, cl_mem m, cl_mem n,
+                                                cl_mem lda, cl_mem offsets_a, cl_mem A,
+                                                cl_mem offsets_p, cl_mem ipiv, int64_t batch,
+                                                cl_mem info, cl_event *event);
 BCHOL_API bchol_status bchol_dgetrf_vbatched_ex(bchol_context *ctx, const bchol_lu_params *params,
-                                                int max_n, cl_mem n, cl_mem lda,
-                                                cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
-                                                cl_mem ipiv, int64_t batch, cl_mem info,
-                                                cl_event *event);
+                                                int max_m, int max_n, cl_mem m, cl_mem n,
+                                                cl_mem lda, cl_mem offsets_a, cl_mem A,
+                                                cl_mem offsets_p, cl_mem ipiv, int64_t batch,
+                                                cl_mem info, cl_event *event);
 
 /*
  * bchol_{s,d}getrs_vbatched: solves A_b*X_b = B_b (trans 'N') or A_b**T*X_b = B_b ('T')
@@ -1365,8 +1382,7 @@ BCHOL_API bchol_status bchol_dgetrs_vbatched(bchol_context *ctx, char trans, cl_
  * entries are checked before anything is factored: a matrix with any bad entry (its B's
  * included) gets its code and is not touched. info[b] = k > 0: U(k,k) is zero or not
  * finite, A_b and its pivots hold getrf's output and B_b is untouched. nrhs[b] = 0 only
- * factors. Sizes as getrf_vbatched's (BCHOL_ERR_UNSUPPORTED_SIZE as there; nothing is
- * factored then).
+ * factors. Sizes as getrf_vbatched's (every order: fused kernel and blocked path).
  */
 BCHOL_API bchol_status bchol_sgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem nrhs, cl_mem lda,
                                             cl_mem ldb, cl_mem offsets_a, cl_mem A,
@@ -1421,14 +1437,17 @@ BCHOL_API bchol_status bchol_dgesv_vbatched_ex(bchol_context *ctx,
  * copied to one device allocation and back; each must fit one (else
  * BCHOL_ERR_OUT_OF_MEMORY). Invalid entries get the same info codes as on the device
  * (BCHOL_INFO_BAD_OFFSET, _BAD_OFFSET_P and _BAD_OFFSET_B only for negative offsets); the
- * largest n and nrhs are found on the host. Only the factored matrices, their pivots and
- * the solved blocks change.
+ * largest m, n and nrhs are found on the host. Only the factored matrices, their pivots
+ * and the solved blocks change. getrf's host form takes m before n (positions as the
+ * device form's); gesv's is square.
  */
-BCHOL_API bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+BCHOL_API bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *m, const int *n,
+                                                  const int *lda,
                                                   const int64_t *offsets_a, float *A,
                                                   const int64_t *offsets_p, int *ipiv,
                                                   int64_t batch, int *info);
-BCHOL_API bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+BCHOL_API bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *m, const int *n,
+                                                  const int *lda,
                                                   const int64_t *offsets_a, double *A,
                                                   const int64_t *offsets_p, int *ipiv,
                                                   int64_t batch, int *info);

@@ -59,6 +59,9 @@ refuse '--uplo "L": unknown option' bench --routine getrf --uplo L
 refuse '--nb and --gemm apply to --variant blocked' bench --routine getrf --nb 8
 refuse '--variant "staged"' bench --routine getrf --variant staged
 refuse '--tbc "65"' bench --routine gesv --tbc 65
+refuse '--routine "gesv"' bench --routine gesv --vbatched
+refuse '--fused-max "-2"' bench --routine getrf --vbatched --fused-max -2
+refuse '--nb "65"' bench --routine getrf --vbatched --nb 65
 # bchol tune checks its options with the validation it applies to a resumed file's
 # settings (cli/tune/cmd_tune.c, set_option): the same rule, its own wording
 refuse '--nrhs takes a list of counts in 1..1048576, not "1,2,x"' tune --nrhs 1,2,x
@@ -72,7 +75,8 @@ refuse 'is not an option' als users
 
 # the limits are in the help, and good options still run (one small size, one run)
 for h in "bench" "bench --solve" "bench --vbatched" "bench --solve --vbatched" \
-         "bench --variant interleaved" "bench --routine getrf" "tune"; do
+         "bench --variant interleaved" "bench --routine getrf" "bench --routine getrf --vbatched" \
+         "tune"; do
     # shellcheck disable=SC2086
     if ! "$bchol" $h --help | grep -q "10000"; then
         echo "FAILED: bchol $h --help does not state the limit of --reps"

@@ -1,33 +1,40 @@
 /*
  * Tester for bchol_{s,d}getrf_vbatched, getrs_vbatched and gesv_vbatched (plain and _ex
- * forms; getrf's and gesv's host forms, where a bad offset is a negative one): one case per run, chosen by options; exit code 0 on pass.
+ * forms; getrf's and gesv's host forms, where a bad offset is a negative one): one case per
+ * run, chosen by options; exit code 0 on pass.
  *
  *   test_lu_vbatched --routine getrf|getrs|gesv --precision s|d --nmax N [--batch B]
  *       [--form ex|plain|host] [--trans N|T] [--singular 0|1] [--bad 0|1] [--lda-pad P]
- *       [--ldb-pad P] [--gap G] [--lx L --tbc C (getrf _ex)] [--nt T --rpt R (solve _ex)]
+ *       [--ldb-pad P] [--gap G] [--shape square|tall|wide|mixed (getrf)]
+ *       [--lx L --tbc C --nb NB --fused-max F (getrf _ex)] [--nt T --rpt R (solve _ex)]
  *       [--seed X]
  *   test_lu_vbatched --mode args
  *
- * Matrix b has order n[b] in [0, nmax] (0, 1 and nmax always occur), random entries in
- * [-1, 1), lda[b] and ldb[b] padded (more for odd b), nrhs[b] cycling over {1, 3, 16, 0, 2,
- * 5}, and G poisoned elements between consecutive matrices, pivot arrays and blocks of B.
- * --singular zeroes one column of every fifth matrix. --bad plants one invalid entry of
- * each kind the routine checks (n, lda, offsets_a, max_n (ex), an overlap of A, offsets_p,
- * an overlap of the pivots; for getrs/gesv also nrhs, ldb, offsets_b, max_nrhs (ex), an
- * overlap of B) among good ones, and past 1024 (2048) matrices an overlap of the pivots (of A)
- * across the check kernels' blocks. Checks, per matrix:
+ * Matrix b has n[b] columns in [0, nmax] (0, 1 and nmax always occur) and m[b] rows: m = n
+ * (square; getrs and gesv always), m >= n (tall), m <= n (wide), or each of the three in
+ * turn (mixed), with m in [0, nmax]; the rectangular shapes also have matrices with m = 0
+ * and n > 0. Random entries in [-1, 1), lda[b] and ldb[b] padded (more for odd b), nrhs[b]
+ * cycling over {1, 3, 16, 0, 2, 5}, and G poisoned elements between consecutive matrices,
+ * pivot arrays and blocks of B. --singular zeroes two columns (b mod n and the last) of
+ * every fifth matrix. --bad plants one invalid entry of each kind the routine checks (n,
+ * lda, offsets_a, max_n (ex), an overlap of A, offsets_p, an overlap of the pivots; for
+ * getrf also m and max_m (ex); for getrs/gesv also nrhs, ldb, offsets_b, max_nrhs (ex), an
+ * overlap of B) among good ones, and past 1024 (2048) matrices an overlap of the pivots (of
+ * A) across the check kernels' blocks. Checks, per matrix:
  *   info: the code of the first bad entry (a host model of the documented rules, and the
  *         planted code where one was planted), else LAPACKE_?getrf's info (getrf, gesv)
  *         or 0 (getrs);
- *   getrf/gesv: ||P*A - L*U||_1 / (n*||A||_1*eps) <= 30 and the pivots equal to
- *         LAPACKE_?getrf's;
+ *   getrf/gesv: ||P*A - L*U||_1 / (n*||A||_1*eps) <= 30 (LAPACK's xGET01, m-by-n) and
+ *         the min(m, n) pivots equal to LAPACKE_?getrf's;
  *   getrs/gesv: ||op(A)*X - B||_1 / (||A||_1*||X||_1*n*eps) <= 30 (getrs with LAPACKE's
  *         factors), and a singular matrix's B untouched (gesv);
- *   bit for bit, everything outside what the routine may write (the n-by-n blocks and n
- *         pivots of the factored matrices, the n-by-nrhs blocks of the solved ones) is
+ *   bit for bit, everything outside what the routine may write (the m-by-n blocks and
+ *         min(m, n) pivots of the factored matrices, the n-by-nrhs blocks of the solved ones) is
  *         unchanged: padding, gaps, rejected matrices, A and ipiv for getrs.
- * args: every bad argument by name (status and message), batch = 0, a max_n beyond the
- *   fused kernel's limit (BCHOL_ERR_UNSUPPORTED_SIZE naming it), no event from a failed call.
+ * --fused-max F (params->fused_max) sends the matrices above F (-1: all) to the blocked
+ * path; orders past the fused kernel's local memory take it by themselves.
+ * args: every bad argument by name (status and message), batch = 0, a max_n far beyond
+ *   the fused kernel's limit (accepted), no event from a failed call.
  */
 #include "bchol.h"
 #include "test_skip.h"
@@ -46,8 +53,8 @@
 #define POISON_INT (-777)
 
 typedef struct {
-    char routine[8], precision, form[8], trans;
-    int nmax, singular, bad, lda_pad, ldb_pad, gap, lx, tbc, nt, rpt;
+    char routine[8], precision, form[8], trans, shape[8];
+    int nmax, singular, bad, lda_pad, ldb_pad, gap, lx, tbc, nt, rpt, nb, fused_max;
     long long batch;
     unsigned long long seed;
 } options;
@@ -56,14 +63,15 @@ static void usage(void)
 {
     fprintf(stderr, "usage: test_lu_vbatched --routine getrf|getrs|gesv --precision s|d --nmax N "
                     "[--batch B] [--form ex|plain] [--trans N|T] [--singular 0|1] [--bad 0|1] "
-                    "[--lda-pad P] [--ldb-pad P] [--gap G] [--lx L] [--tbc C] [--nt T] [--rpt R] "
+                    "[--lda-pad P] [--ldb-pad P] [--gap G] [--shape square|tall|wide|mixed] "
+                    "[--lx L] [--tbc C] [--nb NB] [--fused-max F] [--nt T] [--rpt R] "
                     "[--seed X] | --mode args\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {"getrf", 's', "ex", 'N', 16, 0, 0, 1, 2, 3, 0, 0, 0, 0, 40, 1};
+    options o = {"getrf", 's', "ex", 'N', "square", 16, 0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 40, 1};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -98,6 +106,12 @@ static options parse(int argc, char **argv)
             o.nt = atoi(v);
         else if (!strcmp(k, "--rpt"))
             o.rpt = atoi(v);
+        else if (!strcmp(k, "--shape"))
+            snprintf(o.shape, sizeof o.shape, "%s", v);
+        else if (!strcmp(k, "--nb"))
+            o.nb = atoi(v);
+        else if (!strcmp(k, "--fused-max"))
+            o.fused_max = atoi(v);
         else if (!strcmp(k, "--seed"))
             o.seed = strtoull(v, NULL, 10);
         else
@@ -107,7 +121,10 @@ static options parse(int argc, char **argv)
         (strcmp(o.routine, "getrf") && strcmp(o.routine, "getrs") && strcmp(o.routine, "gesv")) ||
         (strcmp(o.form, "ex") && strcmp(o.form, "plain") && strcmp(o.form, "host")) ||
         (!strcmp(o.form, "host") && !strcmp(o.routine, "getrs")) || (o.trans != 'N' && o.trans != 'T') ||
-        (o.bad && o.batch < 90))
+        (o.bad && o.batch < 90) ||
+        (strcmp(o.shape, "square") && strcmp(o.shape, "tall") && strcmp(o.shape, "wide") &&
+         strcmp(o.shape, "mixed")) ||
+        (strcmp(o.shape, "square") && strcmp(o.routine, "getrf")))
         usage();
     return o;
 }
@@ -148,27 +165,32 @@ static int in_range(int64_t off, uint64_t len, uint64_t elems)
     return off >= 0 && (len == 0 || ((uint64_t)off <= elems && len <= elems - (uint64_t)off));
 }
 
-static void model_codes(long long batch, const int *n, const int *lda, const int64_t *oa,
-                        uint64_t a_elems, int max_n, const int64_t *op, uint64_t p_elems,
+static void model_codes(long long batch, const int *m, const int *n, const int *lda,
+                        const int64_t *oa, uint64_t a_elems, int max_m, int max_n,
+                        const int64_t *op, uint64_t p_elems,
                         int solve, const int *k, const int *ldb, const int64_t *ob,
                         uint64_t b_elems, int max_nrhs, int *codes)
 {
     span *s = calloc((size_t)batch + 1, sizeof *s);
     for (long long b = 0; b < batch; b++) {
         codes[b] = 0;
-        const uint64_t len = n[b] > 0 ? (uint64_t)(n[b] - 1) * (uint64_t)lda[b] + n[b] : 0;
+        const uint64_t len =
+            m[b] > 0 && n[b] > 0 ? (uint64_t)(n[b] - 1) * (uint64_t)lda[b] + m[b] : 0;
         if (n[b] < 0) codes[b] = BCHOL_INFO_BAD_N;
-        else if (lda[b] < (n[b] > 1 ? n[b] : 1) || len > INT_MAX) codes[b] = BCHOL_INFO_BAD_LDA;
+        else if (m[b] < 0) codes[b] = BCHOL_INFO_BAD_M;
+        else if (lda[b] < (m[b] > 1 ? m[b] : 1) || len > INT_MAX) codes[b] = BCHOL_INFO_BAD_LDA;
         else if (!in_range(oa[b], len, a_elems)) codes[b] = BCHOL_INFO_BAD_OFFSET;
         else if (n[b] > max_n) codes[b] = BCHOL_INFO_ABOVE_MAX_N;
+        else if (m[b] > max_m) codes[b] = BCHOL_INFO_ABOVE_MAX_M;
         s[b] = codes[b] == 0 && len ? (span){(uint64_t)oa[b], (uint64_t)oa[b] + len} : (span){0, 0};
     }
     mark_overlaps(s, batch, codes, BCHOL_INFO_OVERLAP);
     for (long long b = 0; b < batch; b++) {
         s[b] = (span){0, 0};
         if (codes[b]) continue;
-        if (!in_range(op[b], (uint64_t)n[b], p_elems)) codes[b] = BCHOL_INFO_BAD_OFFSET_P;
-        else if (n[b] > 0) s[b] = (span){(uint64_t)op[b], (uint64_t)op[b] + n[b]};
+        const uint64_t kp = (uint64_t)(m[b] < n[b] ? m[b] : n[b]);
+        if (!in_range(op[b], kp, p_elems)) codes[b] = BCHOL_INFO_BAD_OFFSET_P;
+        else if (kp > 0) s[b] = (span){(uint64_t)op[b], (uint64_t)op[b] + kp};
     }
     mark_overlaps(s, batch, codes, BCHOL_INFO_OVERLAP_P);
     if (solve) {
@@ -190,45 +212,49 @@ static void model_codes(long long batch, const int *n, const int *lda, const int
 
 /* ---- LAPACK references and ratios ------------------------------------------------------- */
 
-/* LAPACKE_?getrf of the n-by-n matrix at a (ld lda) in place; returns info. */
-static int ref_getrf(void *a, int dbl, int n, int lda, int *ipiv)
+/* LAPACKE_?getrf of the m-by-n matrix at a (ld lda) in place; returns info. */
+static int ref_getrf(void *a, int dbl, int m, int n, int lda, int *ipiv)
 {
-    return dbl ? LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, a, lda, ipiv)
-               : LAPACKE_sgetrf(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
+    return dbl ? LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv)
+               : LAPACKE_sgetrf(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
 }
 
-/* ||P*A - L*U||_1 / (n*||A||_1*eps), A = a0, factors in f (ld lda). */
-static double lu_residual(const void *a0, const void *f, int dbl, int n, int lda, const int *ipiv)
+/* ||P*A - L*U||_1 / (n*||A||_1*eps) (LAPACK's xGET01), A = a0 m-by-n, factors in f (ld
+ * lda): L m-by-k unit lower, U k-by-n upper, k = min(m, n). */
+static double lu_residual(const void *a0, const void *f, int dbl, int m, int n, int lda,
+                          const int *ipiv)
 {
-    double *pa = malloc((size_t)n * n * sizeof *pa), anorm = 0, rnorm = 0;
+    const int kk = m < n ? m : n;
+    double *pa = malloc((size_t)m * n * sizeof *pa), anorm = 0, rnorm = 0;
     for (int j = 0; j < n; j++) {
         double c = 0;
-        for (int i = 0; i < n; i++) {
-            pa[i + (size_t)j * n] = util_get(a0, util_idx(i, j, lda), dbl);
-            c += fabs(pa[i + (size_t)j * n]);
+        for (int i = 0; i < m; i++) {
+            pa[i + (size_t)j * m] = util_get(a0, util_idx(i, j, lda), dbl);
+            c += fabs(pa[i + (size_t)j * m]);
         }
         if (c > anorm) anorm = c;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < kk; i++) {
         const int p = ipiv[i] - 1;
-        if (p < 0 || p >= n) {
+        if (p < i || p >= m) { /* a pivot row is at or below its step */
             free(pa);
             return INFINITY;
         }
         for (int j = 0; j < n && p != i; j++) {
-            const double t = pa[i + (size_t)j * n];
-            pa[i + (size_t)j * n] = pa[p + (size_t)j * n];
-            pa[p + (size_t)j * n] = t;
+            const double t = pa[i + (size_t)j * m];
+            pa[i + (size_t)j * m] = pa[p + (size_t)j * m];
+            pa[p + (size_t)j * m] = t;
         }
     }
     for (int j = 0; j < n; j++) {
         double c = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < m; i++) {
             double s = 0;
-            for (int l = 0; l <= (i < j ? i : j); l++)
+            const int top = (i < j ? i : j) < kk - 1 ? (i < j ? i : j) : kk - 1;
+            for (int l = 0; l <= top; l++)
                 s += (l == i ? 1.0 : util_get(f, util_idx(i, l, lda), dbl)) *
                      util_get(f, util_idx(l, j, lda), dbl);
-            c += fabs(pa[i + (size_t)j * n] - s);
+            c += fabs(pa[i + (size_t)j * m] - s);
         }
         if (!(c <= rnorm)) rnorm = c;
     }
@@ -267,12 +293,13 @@ static double solve_residual(const void *a0, int lda, const void *x, const void 
 /* ---- the batch ------------------------------------------------------------------------ */
 
 enum { K_N, K_LDA, K_OFFSET_A, K_ABOVE_N, K_OVERLAP_A, K_OFFSET_P, K_OVERLAP_P, K_NRHS, K_LDB,
-       K_OFFSET_B, K_ABOVE_NRHS, K_OVERLAP_B, KINDS };
+       K_OFFSET_B, K_ABOVE_NRHS, K_OVERLAP_B, K_M, K_ABOVE_M, KINDS };
 static const int kind_code[KINDS] = {
     BCHOL_INFO_BAD_N,       BCHOL_INFO_BAD_LDA,        BCHOL_INFO_BAD_OFFSET,
     BCHOL_INFO_ABOVE_MAX_N, BCHOL_INFO_OVERLAP,        BCHOL_INFO_BAD_OFFSET_P,
     BCHOL_INFO_OVERLAP_P,   BCHOL_INFO_BAD_NRHS,       BCHOL_INFO_BAD_LDB,
-    BCHOL_INFO_BAD_OFFSET_B, BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_OVERLAP_B};
+    BCHOL_INFO_BAD_OFFSET_B, BCHOL_INFO_ABOVE_MAX_NRHS, BCHOL_INFO_OVERLAP_B,
+    BCHOL_INFO_BAD_M,       BCHOL_INFO_ABOVE_MAX_M};
 static const int nrhs_cycle[] = {1, 3, 16, 0, 2, 5};
 
 static cl_mem upload(bchol_context *ctx, size_t bytes, const void *host)
@@ -308,6 +335,7 @@ static int run_case(const options *o)
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch, nb = batch > 0 ? batch : 1;
     int *n = malloc(nb * sizeof *n), *k = malloc(nb * sizeof *k), *lda = malloc(nb * sizeof *lda);
+    int *m = malloc(nb * sizeof *m);
     int *ldb = malloc(nb * sizeof *ldb), *info = malloc(nb * sizeof *info);
     int *codes = malloc(nb * sizeof *codes), *planted = malloc(nb * sizeof *planted);
     int64_t *oa = malloc(nb * sizeof *oa), *op = malloc(nb * sizeof *op), *ob = malloc(nb * sizeof *ob);
@@ -318,23 +346,36 @@ static int run_case(const options *o)
         n[b] = b == 2 ? o->nmax : b % 7 == 0 ? 0 : b % 7 == 1 ? 1
                                  : (int)(util_rng_next(&rng) % (uint64_t)(o->nmax + 1));
         k[b] = nrhs_cycle[b % 6];
+        /* rows: n (square), or another draw on n's side of it (tall: m >= n, wide: m <= n;
+         * mixed: square, tall, wide in turn); some rectangular matrices have m = 0 */
+        const int shape = !strcmp(o->shape, "tall")   ? 1
+                          : !strcmp(o->shape, "wide")  ? 2
+                          : !strcmp(o->shape, "mixed") ? (int)(b % 3)
+                                                       : 0;
+        const int other = (int)(util_rng_next(&rng) % (uint64_t)(o->nmax + 1));
+        m[b] = shape == 1 ? (other > n[b] ? other : n[b])
+               : shape == 2 ? (other < n[b] ? other : n[b])
+                            : n[b];
+        if (shape && b % 11 == 5) m[b] = 0, n[b] = n[b] > 0 ? n[b] : 1;
         if (o->bad && (b % 7 == 2 || b % 7 == 3 || b == 1023 || b == 1024 || b == 2047 ||
                        b == 2048)) { /* room for the planted entries */
             if (n[b] < 2) n[b] = 2;
+            if (m[b] < 2) m[b] = 2;
             if (k[b] < 1) k[b] = 1;
         }
-        lda[b] = (n[b] > 1 ? n[b] : 1) + o->lda_pad + (int)(b & 1);
+        lda[b] = (m[b] > 1 ? m[b] : 1) + o->lda_pad + (int)(b & 1);
         ldb[b] = (n[b] > 1 ? n[b] : 1) + o->ldb_pad + (int)(b & 1);
         oa[b] = (int64_t)ta;
         op[b] = (int64_t)tp;
         ob[b] = (int64_t)tb;
         ta += (size_t)lda[b] * n[b] + o->gap;
-        tp += (size_t)n[b] + o->gap;
+        tp += (size_t)(m[b] < n[b] ? m[b] : n[b]) + o->gap;
         tb += (size_t)ldb[b] * k[b] + o->gap;
         planted[b] = 0;
     }
-    int max_n = 0, max_nrhs = 0;
+    int max_m = 0, max_n = 0, max_nrhs = 0;
     for (long long b = 0; b < batch; b++) {
+        if (m[b] > max_m) max_m = m[b];
         if (n[b] > max_n) max_n = n[b];
         if (k[b] > max_nrhs) max_nrhs = k[b];
     }
@@ -345,11 +386,14 @@ static int run_case(const options *o)
     util_poison(bm0, dbl, tb);
     for (size_t i = 0; i < tp; i++) p0[i] = POISON_INT - (int)(i % 1000);
     for (long long b = 0; b < batch; b++) {
-        util_fill_uniform((char *)a0 + oa[b] * es, dbl, n[b], n[b], lda[b], &rng);
+        util_fill_uniform((char *)a0 + oa[b] * es, dbl, m[b], n[b], lda[b], &rng);
         util_fill_uniform((char *)bm0 + ob[b] * es, dbl, n[b], k[b], ldb[b], &rng);
+        /* two zero columns: info is the first zero pivot, which a later panel must keep */
         if (o->singular && b % 5 == 4 && n[b] >= 2)
-            for (int i = 0; i < n[b]; i++)
+            for (int i = 0; i < m[b]; i++) {
                 util_set(a0, (size_t)oa[b] + util_idx(i, (int)(b % n[b]), lda[b]), dbl, 0);
+                util_set(a0, (size_t)oa[b] + util_idx(i, n[b] - 1, lda[b]), dbl, 0);
+            }
     }
     /* the references: LAPACKE's factors and pivots of every matrix as laid out */
     void *af = malloc(ta * es);
@@ -357,19 +401,24 @@ static int run_case(const options *o)
     memcpy(af, a0, ta * es);
     memcpy(pf, p0, tp * sizeof *pf);
     for (long long b = 0; b < batch; b++)
-        if (n[b] > 0) ref_info[b] = ref_getrf((char *)af + oa[b] * es, dbl, n[b], lda[b], pf + op[b]);
+        if (m[b] > 0 && n[b] > 0)
+            ref_info[b] = ref_getrf((char *)af + oa[b] * es, dbl, m[b], n[b], lda[b], pf + op[b]);
 
     /* the bad entries, planted after the references (their matrices are not touched) */
     if (o->bad) {
-        for (int kind = 0; kind < KINDS; kind++) {
-            if (!solve && kind >= K_NRHS) break;
-            if (!ex && (kind == K_ABOVE_N || kind == K_ABOVE_NRHS)) continue;
-            const long long b = 7 * kind + 3;
+        /* getrf: the matrix and pivot kinds, then m's; getrs, gesv: every kind but m's */
+        for (int slot = 0; slot < K_M; slot++) {
+            const int kind = solve ? slot : slot < K_NRHS ? slot : slot < K_NRHS + 2 ? slot + K_M - K_NRHS : KINDS;
+            if (kind == KINDS) break;
+            if (!ex && (kind == K_ABOVE_N || kind == K_ABOVE_NRHS || kind == K_ABOVE_M)) continue;
+            const long long b = 7 * slot + 3;
             switch (kind) {
             case K_N: n[b] = -1; break;
-            case K_LDA: lda[b] = n[b] - 1; break;
+            case K_M: m[b] = -1; break;
+            case K_ABOVE_M: m[b] = max_m + 1, lda[b] = max_m + 1; break;
+            case K_LDA: lda[b] = m[b] - 1; break;
             case K_OFFSET_A: oa[b] = host ? -3 : (int64_t)ta - 1; break;
-            case K_ABOVE_N: n[b] = max_n + 1, lda[b] = max_n + 1; break;
+            case K_ABOVE_N: n[b] = max_n + 1, lda[b] = solve ? max_n + 1 : lda[b]; break;
             case K_OVERLAP_A: oa[b] = oa[b - 1] + 1; break;
             case K_OFFSET_P: op[b] = -1; break;
             case K_OVERLAP_P: op[b] = op[b - 1]; break;
@@ -393,8 +442,9 @@ static int run_case(const options *o)
         oa[2048] = oa[2047];
         planted[2047] = planted[2048] = BCHOL_INFO_OVERLAP;
     }
-    model_codes(batch, n, lda, oa, ta, ex ? max_n : INT_MAX, op, tp, solve, k, ldb, ob, tb,
-                ex ? max_nrhs : INT_MAX, codes);
+    if (solve) memcpy(m, n, (size_t)nb * sizeof *m); /* square: the rows are n */
+    model_codes(batch, m, n, lda, oa, ta, ex ? max_m : INT_MAX, ex ? max_n : INT_MAX, op, tp, solve,
+                k, ldb, ob, tb, ex ? max_nrhs : INT_MAX, codes);
     for (long long b = 0; b < batch; b++)
         if (planted[b] && codes[b] != planted[b]) {
             printf("FAILED: test setup: matrix %lld planted %d, model %d\n", b, planted[b], codes[b]);
@@ -414,30 +464,31 @@ static int run_case(const options *o)
     const int *p_in = factor ? p0 : pf;
     for (long long b = 0; b < batch; b++) info[b] = 12345;
     cl_mem dn = upload(ctx, nb * sizeof(int), n), dk = upload(ctx, nb * sizeof(int), k);
+    cl_mem dm = upload(ctx, nb * sizeof(int), m);
     cl_mem dlda = upload(ctx, nb * sizeof(int), lda), dldb = upload(ctx, nb * sizeof(int), ldb);
     cl_mem doa = upload(ctx, nb * 8, oa), dop = upload(ctx, nb * 8, op), dob = upload(ctx, nb * 8, ob);
     cl_mem dA = upload(ctx, ta * es, a), dP = upload(ctx, tp * sizeof(int), p);
     cl_mem dB = upload(ctx, tb * es, bm), dI = upload(ctx, nb * sizeof(int), info);
     cl_event ev = NULL;
     bchol_status st;
-    const bchol_lu_params lp = {o->lx, o->tbc};
+    const bchol_lu_params lp = {o->lx, o->tbc, o->nb, o->fused_max};
     const bchol_solve_params sp = {BCHOL_SOLVE_AUTO, o->nt, o->rpt, 0};
-    const bchol_lu_params *lpp = o->lx || o->tbc ? &lp : NULL;
+    const bchol_lu_params *lpp = o->lx || o->tbc || o->nb || o->fused_max ? &lp : NULL;
     const bchol_solve_params *spp = o->nt || o->rpt ? &sp : NULL;
     if (host) {
         /* the host forms: the arrays as they are, synchronous */
         st = !strcmp(o->routine, "getrf")
-                 ? (dbl ? bchol_dgetrf_vbatched_host(ctx, n, lda, oa, a, op, p, batch, info)
-                        : bchol_sgetrf_vbatched_host(ctx, n, lda, oa, a, op, p, batch, info))
+                 ? (dbl ? bchol_dgetrf_vbatched_host(ctx, m, n, lda, oa, a, op, p, batch, info)
+                        : bchol_sgetrf_vbatched_host(ctx, m, n, lda, oa, a, op, p, batch, info))
                  : (dbl ? bchol_dgesv_vbatched_host(ctx, n, k, lda, ldb, oa, a, op, p, ob, bm,
                                                     batch, info)
                         : bchol_sgesv_vbatched_host(ctx, n, k, lda, ldb, oa, a, op, p, ob, bm,
                                                     batch, info));
     } else if (!strcmp(o->routine, "getrf"))
         st = ex ? (dbl ? bchol_dgetrf_vbatched_ex : bchol_sgetrf_vbatched_ex)(
-                      ctx, lpp, max_n, dn, dlda, doa, dA, dop, dP, batch, dI, &ev)
-                : (dbl ? bchol_dgetrf_vbatched : bchol_sgetrf_vbatched)(ctx, dn, dlda, doa, dA, dop,
-                                                                       dP, batch, dI, &ev);
+                      ctx, lpp, max_m, max_n, dm, dn, dlda, doa, dA, dop, dP, batch, dI, &ev)
+                : (dbl ? bchol_dgetrf_vbatched : bchol_sgetrf_vbatched)(ctx, dm, dn, dlda, doa, dA,
+                                                                       dop, dP, batch, dI, &ev);
     else if (!strcmp(o->routine, "getrs"))
         st = ex ? (dbl ? bchol_dgetrs_vbatched_ex : bchol_sgetrs_vbatched_ex)(
                       ctx, spp, o->trans, max_n, max_nrhs, dn, dk, dlda, dldb, doa, dA, dop, dP,
@@ -473,27 +524,27 @@ static int run_case(const options *o)
     double worst_lu = 0, worst_x = 0;
     int factored = 0, solved = 0, rejected = 0;
     for (long long b = 0; b < batch; b++) {
-        const int want = codes[b] ? codes[b] : (factor && n[b] > 0) ? ref_info[b] : 0;
+        const int want = codes[b] ? codes[b] : (factor && n[b] > 0 && m[b] > 0) ? ref_info[b] : 0;
         if (info[b] != want) {
             check(0, "info %g", b, info[b]);
-            printf("    wanted %d (n %d, lda %d, nrhs %d)\n", want, n[b], lda[b], k[b]);
+            printf("    wanted %d (m %d, n %d, lda %d, nrhs %d)\n", want, m[b], n[b], lda[b], k[b]);
             continue;
         }
         if (codes[b]) {
             rejected++;
             continue;
         }
-        if (n[b] == 0) continue;
+        if (n[b] == 0 || m[b] == 0) continue;
         if (factor) {
             factored++;
             for (int j = 0; j < n[b]; j++)
-                for (int i = 0; i < n[b]; i++) own_a[oa[b] + util_idx(i, j, lda[b])] = 1;
-            for (int i = 0; i < n[b]; i++) {
+                for (int i = 0; i < m[b]; i++) own_a[oa[b] + util_idx(i, j, lda[b])] = 1;
+            for (int i = 0; i < (m[b] < n[b] ? m[b] : n[b]); i++) {
                 own_p[op[b] + i] = 1;
                 check(p[op[b] + i] == pf[op[b] + i], "pivot differs from LAPACKE's at %g", b, i);
             }
             const double r = lu_residual((char *)a0 + oa[b] * es, (char *)a + oa[b] * es, dbl,
-                                         n[b], lda[b], p + op[b]);
+                                         m[b], n[b], lda[b], p + op[b]);
             check(r <= THRESHOLD, "LU ratio %g", b, r);
             if (r > worst_lu || r != r) worst_lu = r;
         }
@@ -519,12 +570,12 @@ static int run_case(const options *o)
         printf("FAILED: %lld elements outside what the routine may write changed\n", moved);
         failures++;
     }
-    printf("%s %c %s nmax %d batch %lld: %d factored, %d solved, %d rejected; worst LU ratio "
+    printf("%s %c %s %s nmax %d batch %lld: %d factored, %d solved, %d rejected; worst LU ratio "
            "%.3g, solve ratio %.3g: %s\n",
-           o->routine, o->precision, o->form, o->nmax, batch, factored, solved, rejected, worst_lu,
+           o->routine, o->precision, o->form, o->shape, o->nmax, batch, factored, solved, rejected, worst_lu,
            worst_x, failures ? "FAILED" : "ok");
-    cl_mem all[] = {dn, dk, dlda, dldb, doa, dop, dob, dA, dP, dB, dI};
-    for (int i = 0; i < 11; i++) clReleaseMemObject(all[i]);
+    cl_mem all[] = {dm, dn, dk, dlda, dldb, doa, dop, dob, dA, dP, dB, dI};
+    for (int i = 0; i < 12; i++) clReleaseMemObject(all[i]);
     bchol_context_destroy(ctx);
     return failures ? 1 : 0;
 }
@@ -559,56 +610,88 @@ static int run_args(void)
     cl_mem A = upload(c, 64 * sizeof(double), NULL), B = upload(c, 64 * sizeof(double), NULL);
     cl_mem info = upload(c, 2 * sizeof(int), NULL), small = upload(c, 4, NULL);
     cl_event ev = NULL;
-    const bchol_lu_params big_lx = {65, 0}, big_tbc = {0, 65};
+    const bchol_lu_params big_lx = {65, 0, 0, 0}, big_tbc = {0, 65, 0, 0};
+    const bchol_lu_params big_nb = {0, 0, 65, 0}, bad_split = {0, 0, 0, -2};
     const bchol_solve_params bad_nt = {BCHOL_SOLVE_AUTO, 33, 0, 0};
 
-    /* getrf_vbatched(ctx 1, n 2, lda 3, offsets_a 4, A 5, offsets_p 6, ipiv 7, batch 8, info 9) */
-    expect("getrf: ctx NULL", bchol_dgetrf_vbatched(NULL, n, lda, oa, A, opv, P, 2, info, &ev),
+    /* getrf_vbatched(ctx 1, m 2, n 3, lda 4, offsets_a 5, A 6, offsets_p 7, ipiv 8, batch 9,
+     * info 10); square here: m is n */
+    cl_mem m = n;
+    expect("getrf: ctx NULL", bchol_dgetrf_vbatched(NULL, m, n, lda, oa, A, opv, P, 2, info, &ev),
            BCHOL_ERR_CONTEXT, "argument 1");
-    expect("getrf: n NULL", bchol_dgetrf_vbatched(c, NULL, lda, oa, A, opv, P, 2, info, &ev),
-           BCHOL_ERR_N_ARRAY, "argument 2 (n)");
-    expect("getrf: lda too small", bchol_dgetrf_vbatched(c, n, small, oa, A, opv, P, 2, info, &ev),
-           BCHOL_ERR_LDA_ARRAY, "argument 3 (lda)");
-    expect("getrf: offsets_a NULL", bchol_dgetrf_vbatched(c, n, lda, NULL, A, opv, P, 2, info, &ev),
-           BCHOL_ERR_OFFSETS_A, "argument 4 (offsets_a)");
-    expect("getrf: A NULL", bchol_dgetrf_vbatched(c, n, lda, oa, NULL, opv, P, 2, info, &ev),
-           BCHOL_ERR_A, "argument 5 (A)");
+    expect("getrf: m NULL", bchol_dgetrf_vbatched(c, NULL, n, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_M_ARRAY, "argument 2 (m)");
+    expect("getrf: m too small", bchol_sgetrf_vbatched(c, small, n, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_M_ARRAY, "argument 2 (m)");
+    expect("getrf: n NULL", bchol_dgetrf_vbatched(c, m, NULL, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_N_ARRAY, "argument 3 (n)");
+    expect("getrf: lda too small", bchol_dgetrf_vbatched(c, m, n, small, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_LDA_ARRAY, "argument 4 (lda)");
+    expect("getrf: offsets_a NULL",
+           bchol_dgetrf_vbatched(c, m, n, lda, NULL, A, opv, P, 2, info, &ev), BCHOL_ERR_OFFSETS_A,
+           "argument 5 (offsets_a)");
+    expect("getrf: A NULL", bchol_dgetrf_vbatched(c, m, n, lda, oa, NULL, opv, P, 2, info, &ev),
+           BCHOL_ERR_A, "argument 6 (A)");
     expect("getrf: offsets_p too small",
-           bchol_dgetrf_vbatched(c, n, lda, oa, A, small, P, 2, info, &ev), BCHOL_ERR_OFFSETS_P,
-           "argument 6 (offsets_p)");
-    expect("getrf: ipiv NULL", bchol_dgetrf_vbatched(c, n, lda, oa, A, opv, NULL, 2, info, &ev),
-           BCHOL_ERR_IPIV, "argument 7 (ipiv)");
-    expect("getrf: batch < 0", bchol_dgetrf_vbatched(c, n, lda, oa, A, opv, P, -1, info, &ev),
-           BCHOL_ERR_BATCH, "argument 8 (batch = -1)");
-    expect("getrf: info too small", bchol_dgetrf_vbatched(c, n, lda, oa, A, opv, P, 2, small, &ev),
-           BCHOL_ERR_INFO_SIZE, "argument 9 (info)");
-    expect("getrf: ipiv is A", bchol_dgetrf_vbatched(c, n, lda, oa, A, opv, A, 2, info, &ev),
-           BCHOL_ERR_IPIV, "argument 7 (ipiv)");
-    expect("getrf_ex: params->lx", bchol_dgetrf_vbatched_ex(c, &big_lx, 3, n, lda, oa, A, opv, P,
-                                                            2, info, &ev),
+           bchol_dgetrf_vbatched(c, m, n, lda, oa, A, small, P, 2, info, &ev), BCHOL_ERR_OFFSETS_P,
+           "argument 7 (offsets_p)");
+    expect("getrf: ipiv NULL", bchol_dgetrf_vbatched(c, m, n, lda, oa, A, opv, NULL, 2, info, &ev),
+           BCHOL_ERR_IPIV, "argument 8 (ipiv)");
+    expect("getrf: batch < 0", bchol_dgetrf_vbatched(c, m, n, lda, oa, A, opv, P, -1, info, &ev),
+           BCHOL_ERR_BATCH, "argument 9 (batch = -1)");
+    expect("getrf: info too small",
+           bchol_dgetrf_vbatched(c, m, n, lda, oa, A, opv, P, 2, small, &ev), BCHOL_ERR_INFO_SIZE,
+           "argument 10 (info)");
+    expect("getrf: ipiv is A", bchol_dgetrf_vbatched(c, m, n, lda, oa, A, opv, A, 2, info, &ev),
+           BCHOL_ERR_IPIV, "argument 8 (ipiv)");
+    /* _ex: params 2, max_m 3, max_n 4, m 5, n 6, lda 7, offsets_a 8, A 9, offsets_p 10,
+     * ipiv 11, batch 12, info 13 */
+    expect("getrf_ex: params->lx", bchol_dgetrf_vbatched_ex(c, &big_lx, 3, 3, m, n, lda, oa, A,
+                                                            opv, P, 2, info, &ev),
            BCHOL_ERR_ARGUMENT, "argument 2 (params->lx = 65)");
-    expect("getrf_ex: params->tbc", bchol_sgetrf_vbatched_ex(c, &big_tbc, 3, n, lda, oa, A, opv,
-                                                             P, 2, info, &ev),
+    expect("getrf_ex: params->tbc", bchol_sgetrf_vbatched_ex(c, &big_tbc, 3, 3, m, n, lda, oa, A,
+                                                             opv, P, 2, info, &ev),
            BCHOL_ERR_ARGUMENT, "argument 2 (params->tbc = 65)");
+    expect("getrf_ex: params->nb", bchol_sgetrf_vbatched_ex(c, &big_nb, 3, 3, m, n, lda, oa, A,
+                                                            opv, P, 2, info, &ev),
+           BCHOL_ERR_ARGUMENT, "argument 2 (params->nb = 65)");
+    expect("getrf_ex: params->fused_max", bchol_dgetrf_vbatched_ex(c, &bad_split, 3, 3, m, n, lda,
+                                                                   oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_ARGUMENT, "argument 2 (params->fused_max = -2)");
+    expect("getrf_ex: max_m < 0",
+           bchol_dgetrf_vbatched_ex(c, NULL, -1, 3, m, n, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_MAX_N, "argument 3 (max_m = -1)");
     expect("getrf_ex: max_n < 0",
-           bchol_dgetrf_vbatched_ex(c, NULL, -1, n, lda, oa, A, opv, P, 2, info, &ev),
-           BCHOL_ERR_MAX_N, "argument 3 (max_n = -1)");
+           bchol_dgetrf_vbatched_ex(c, NULL, 3, -1, m, n, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_MAX_N, "argument 4 (max_n = -1)");
+    expect("getrf_ex: m NULL",
+           bchol_dgetrf_vbatched_ex(c, NULL, 3, 3, NULL, n, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_M_ARRAY, "argument 5 (m)");
+    expect("getrf_ex: n NULL",
+           bchol_dgetrf_vbatched_ex(c, NULL, 3, 3, m, NULL, lda, oa, A, opv, P, 2, info, &ev),
+           BCHOL_ERR_N_ARRAY, "argument 6 (n)");
     expect("getrf_ex: ipiv NULL",
-           bchol_dgetrf_vbatched_ex(c, NULL, 3, n, lda, oa, A, opv, NULL, 2, info, &ev),
-           BCHOL_ERR_IPIV, "argument 9 (ipiv)");
+           bchol_dgetrf_vbatched_ex(c, NULL, 3, 3, m, n, lda, oa, A, opv, NULL, 2, info, &ev),
+           BCHOL_ERR_IPIV, "argument 11 (ipiv)");
+    expect("getrf_ex: batch < 0",
+           bchol_dgetrf_vbatched_ex(c, NULL, 3, 3, m, n, lda, oa, A, opv, P, -2, info, &ev),
+           BCHOL_ERR_BATCH, "argument 12 (batch = -2)");
     expect("getrf_ex: info NULL",
-           bchol_sgetrf_vbatched_ex(c, NULL, 3, n, lda, oa, A, opv, P, 2, NULL, &ev),
-           BCHOL_ERR_INFO, "argument 11 (info)");
+           bchol_sgetrf_vbatched_ex(c, NULL, 3, 3, m, n, lda, oa, A, opv, P, 2, NULL, &ev),
+           BCHOL_ERR_INFO, "argument 13 (info)");
     {
-        /* a large A lets max_n = 2000 stand (the bound is cut to what A holds) */
-        cl_mem bigA = upload(c, (size_t)2000 * 2000 * sizeof(double), NULL);
+        /* far beyond the fused kernel: accepted (the blocked path), the loose bound cut to
+         * what A holds */
+        cl_mem bigA = upload(c, (size_t)600 * 600 * sizeof(double), NULL);
         expect("getrf_ex: max_n beyond the fused kernel",
-               bchol_dgetrf_vbatched_ex(c, NULL, 2000, n, lda, oa, bigA, opv, P, 2, info, &ev),
-               BCHOL_ERR_UNSUPPORTED_SIZE, "n up to");
+               bchol_dgetrf_vbatched_ex(c, NULL, 600, 600, m, n, lda, oa, bigA, opv, P, 2, info,
+                                        NULL),
+               BCHOL_SUCCESS, NULL);
         expect("gesv_ex: max_n beyond the fused kernel",
-               bchol_dgesv_vbatched_ex(c, NULL, 2000, 2, n, k, lda, ldb, oa, bigA, opv, P, ob, B,
-                                       2, info, &ev),
-               BCHOL_ERR_UNSUPPORTED_SIZE, "n up to");
+               bchol_dgesv_vbatched_ex(c, NULL, 600, 2, n, k, lda, ldb, oa, bigA, opv, P, ob, B,
+                                       2, info, NULL),
+               BCHOL_SUCCESS, NULL);
+        clFinish(bchol_context_queue(c));
         clReleaseMemObject(bigA);
     }
 
@@ -696,15 +779,41 @@ static int run_args(void)
     {
         double ha[16] = {0}, hb[16] = {0};
         int hp[8] = {0}, hi[2];
+        /* getrf_host(ctx 1, m 2, n 3, lda 4, offsets_a 5, A 6, offsets_p 7, ipiv 8, batch 9,
+         * info 10) */
+        expect("getrf_host: m NULL",
+               bchol_dgetrf_vbatched_host(c, NULL, nn, ld, off, ha, poff, hp, 2, hi),
+               BCHOL_ERR_M_ARRAY, "argument 2 (m)");
+        expect("getrf_host: n NULL",
+               bchol_dgetrf_vbatched_host(c, nn, NULL, ld, off, ha, poff, hp, 2, hi),
+               BCHOL_ERR_N_ARRAY, "argument 3 (n)");
+        expect("getrf_host: lda NULL",
+               bchol_sgetrf_vbatched_host(c, nn, nn, NULL, off, NULL, poff, hp, 2, hi),
+               BCHOL_ERR_LDA_ARRAY, "argument 4 (lda)");
+        expect("getrf_host: offsets_a NULL",
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, NULL, ha, poff, hp, 2, hi),
+               BCHOL_ERR_OFFSETS_A, "argument 5 (offsets_a)");
+        expect("getrf_host: A NULL",
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, off, NULL, poff, hp, 2, hi), BCHOL_ERR_A,
+               "argument 6 (A)");
         expect("getrf_host: offsets_p NULL",
-               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, NULL, hp, 2, hi),
-               BCHOL_ERR_OFFSETS_P, "argument 6 (offsets_p)");
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, off, ha, NULL, hp, 2, hi),
+               BCHOL_ERR_OFFSETS_P, "argument 7 (offsets_p)");
         expect("getrf_host: ipiv NULL",
-               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, poff, NULL, 2, hi), BCHOL_ERR_IPIV,
-               "argument 7 (ipiv)");
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, off, ha, poff, NULL, 2, hi),
+               BCHOL_ERR_IPIV, "argument 8 (ipiv)");
         expect("getrf_host: batch < 0",
-               bchol_dgetrf_vbatched_host(c, nn, ld, off, ha, poff, hp, -1, hi), BCHOL_ERR_BATCH,
-               "argument 8 (batch = -1)");
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, off, ha, poff, hp, -1, hi),
+               BCHOL_ERR_BATCH, "argument 9 (batch = -1)");
+        expect("getrf_host: info NULL",
+               bchol_dgetrf_vbatched_host(c, nn, nn, ld, off, ha, poff, hp, 2, NULL),
+               BCHOL_ERR_INFO, "argument 10 (info)");
+        expect("gesv_host: n NULL",
+               bchol_dgesv_vbatched_host(c, NULL, kk, ld, ld, off, ha, poff, hp, off, hb, 2, hi),
+               BCHOL_ERR_N_ARRAY, "argument 2 (n)");
+        expect("gesv_host: A NULL",
+               bchol_dgesv_vbatched_host(c, nn, kk, ld, ld, off, NULL, poff, hp, off, hb, 2, hi),
+               BCHOL_ERR_A, "argument 7 (A)");
         expect("gesv_host: nrhs NULL",
                bchol_dgesv_vbatched_host(c, nn, NULL, ld, ld, off, ha, poff, hp, off, hb, 2, hi),
                BCHOL_ERR_NRHS_ARRAY, "argument 3 (nrhs)");
@@ -725,7 +834,7 @@ static int run_args(void)
     }
     /* batch = 0: nothing is a buffer, success at once */
     expect("getrf: batch = 0",
-           bchol_sgetrf_vbatched(c, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, &ev),
+           bchol_sgetrf_vbatched(c, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, &ev),
            BCHOL_SUCCESS, NULL);
     expect("getrs_ex: batch = 0",
            bchol_dgetrs_vbatched_ex(c, NULL, 'N', 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,

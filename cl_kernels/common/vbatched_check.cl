@@ -1,25 +1,29 @@
 /* Checks of a variable-size batch's per-matrix arrays on the device, so that the host never
  * reads them back.
  *
- * Matrix b is well formed when n[b] >= 0, lda[b] >= max(1, n[b]), its indices fit in int
- * ((n-1)*lda + n <= 2^31-1), offsets[b] >= 0, for n[b] > 0 its footprint [offsets[b],
- * offsets[b] + (n-1)*lda + n) lies inside A (a_elems elements), and n[b] <= max_n (checked
- * in this order: the first failure gives the code). A well-formed matrix with n > 0
- * overlaps when its footprint meets another one's; that is decided in index order, as
+ * Matrix b is m[b]-by-n[b] (square callers pass their n array as m and max_n as max_m).
+ * It is well formed when n[b] >= 0, m[b] >= 0, lda[b] >= max(1, m[b]), its indices fit in
+ * int ((n-1)*lda + m <= 2^31-1), offsets[b] >= 0, for m[b], n[b] > 0 its footprint
+ * [offsets[b], offsets[b] + (n-1)*lda + m) lies inside A (a_elems elements), n[b] <= max_n
+ * and m[b] <= max_m (checked in this order: the first failure gives the code; for a square
+ * caller the m codes never come first). A well-formed matrix with m, n > 0 overlaps when its footprint meets another one's; that is decided in index order, as
  *     start_b < max { end_a : a < b }   or   end_b > min { start_c : c > b },
  * which finds every true overlap (both members are rejected) in O(batch), and is exact
  * when the matrices lie in memory in index order; out-of-order layouts are rejected too.
  *
  * Three kernels over blocks of CHECK_WG * CHECK_PER_ITEM matrices, sharing one
  * scratch buffer of 3*blocks+1 ulongs: ends | starts | nmax per block, then the result:
- *   vbatched_check_blocks   per block: max end, min start, max n of well-formed matrices
+ *   vbatched_check_blocks   per block: max end, min start, max m and n of well-formed
+ *                           matrices (packed in one ulong: m << 32 | n)
  *   vbatched_check_scan     one work-group: exclusive prefix max of the block ends, suffix
- *                           min of the block starts, and the largest well-formed n; only
+ *                           min of the block starts, and the largest well-formed m and n
+ *                           (packed as the blocks'); only
  *                           launched for more than CHECK_WG blocks (see block_carries)
  *   vbatched_check_flag     per matrix: info = 0 or the code of its first failed check
  *
  * Build macros: CHECK_WG (work-group size), CHECK_PER_ITEM, and the info codes INFO_BAD_N,
- * INFO_ABOVE_MAX_N, INFO_BAD_LDA, INFO_BAD_OFFSET, INFO_OVERLAP (from bchol.h).
+ * INFO_ABOVE_MAX_N, INFO_BAD_LDA, INFO_BAD_OFFSET, INFO_OVERLAP, INFO_BAD_M,
+ * INFO_ABOVE_MAX_M (from bchol.h).
  */
 #ifndef CHECK_WG
 #define CHECK_WG 32
@@ -35,24 +39,31 @@
 #define INFO_ABOVE_MAX_N (-4)
 #define INFO_OVERLAP (-5)
 #endif
+#ifndef INFO_BAD_M
+#define INFO_BAD_M (-13)
+#define INFO_ABOVE_MAX_M (-14)
+#endif
 
 #define NO_START ((ulong)0xffffffffffffffffUL)
 
-/* 0 if matrix b is well formed (its footprint in [*start, *end), empty for n = 0), else
- * the info code of the first check it fails. */
-inline int check_matrix(const int n, const int lda, const long offset, const ulong a_elems,
-                        const int max_n, ulong *start, ulong *end)
+/* 0 if matrix b is well formed (its footprint in [*start, *end), empty for m or n = 0),
+ * else the info code of the first check it fails. */
+inline int check_matrix(const int m, const int n, const int lda, const long offset,
+                        const ulong a_elems, const int max_m, const int max_n, ulong *start,
+                        ulong *end)
 {
     *start = NO_START;
     *end = 0;
     if (n < 0) return INFO_BAD_N;
-    if (lda < max(1, n)) return INFO_BAD_LDA;
-    const ulong span = n > 0 ? (ulong)(n - 1) * (ulong)lda + (ulong)n : 0;
+    if (m < 0) return INFO_BAD_M;
+    if (lda < max(1, m)) return INFO_BAD_LDA;
+    const ulong span = m > 0 && n > 0 ? (ulong)(n - 1) * (ulong)lda + (ulong)m : 0;
     if (span > 0x7fffffffUL) return INFO_BAD_LDA; /* element indices are ints */
-    if (offset < 0 || (n > 0 && ((ulong)offset > a_elems || span > a_elems - (ulong)offset)))
+    if (offset < 0 || (span > 0 && ((ulong)offset > a_elems || span > a_elems - (ulong)offset)))
         return INFO_BAD_OFFSET;
     if (n > max_n) return INFO_ABOVE_MAX_N;
-    if (n > 0) {
+    if (m > max_m) return INFO_ABOVE_MAX_M;
+    if (span > 0) {
         *start = (ulong)offset;
         *end = (ulong)offset + span;
     }
@@ -110,9 +121,10 @@ inline void item_range(const ulong block, const int lid, const ulong count, ulon
 
 /* Block aggregates of blocks g0 + group. */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
-__kernel void vbatched_check_blocks(__global const int *n, __global const int *lda,
-                                    __global const long *offsets, const ulong a_elems,
-                                    const int max_n, const ulong count, const ulong g0,
+__kernel void vbatched_check_blocks(__global const int *m, __global const int *n,
+                                    __global const int *lda, __global const long *offsets,
+                                    const ulong a_elems, const int max_m, const int max_n,
+                                    const ulong count, const ulong g0,
                                     __global ulong *scratch, const ulong blocks)
 {
     __global ulong *ends = scratch, *starts = scratch + blocks, *nmax = scratch + 2 * blocks;
@@ -120,29 +132,32 @@ __kernel void vbatched_check_blocks(__global const int *n, __global const int *l
     const int lid = (int)get_local_id(0);
     const ulong block = g0 + get_group_id(0);
     ulong first, last, end = 0, start_neg = 0; /* max of ~start = ~(min of start) */
-    int big = 0;
+    int big = 0, big_m = 0;
     item_range(block, lid, count, &first, &last);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0) {
+        if (check_matrix(m[b], n[b], lda[b], offsets[b], a_elems, max_m, max_n, &s0, &e0) == 0) {
             end = max(end, e0);
             start_neg = max(start_neg, ~s0);
             big = max(big, n[b]);
+            big_m = max(big_m, m[b]);
         }
     }
-    /* three reductions through the one scan: the last work-item holds the block's value */
+    /* four reductions through the one scan: the last work-item holds the block's value */
     end = group_scan_max(end, s, lid);
     start_neg = group_scan_max(start_neg, s, lid);
     big = (int)group_scan_max((ulong)big, s, lid);
+    big_m = (int)group_scan_max((ulong)big_m, s, lid);
     if (lid == CHECK_WG - 1) {
         ends[block] = end;
         starts[block] = ~start_neg;
-        nmax[block] = (ulong)big;
+        nmax[block] = (ulong)big_m << 32 | (ulong)big;
     }
 }
 
 /* One work-group over all blocks: ends[k] becomes the max end of blocks < k, starts[k]
- * the min start of blocks > k (both exclusive), and the result the largest n. */
+ * the min start of blocks > k (both exclusive), and the result the largest m and n (packed
+ * as nmax). */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
 __kernel void vbatched_check_scan(__global ulong *scratch, const ulong blocks)
 {
@@ -150,10 +165,13 @@ __kernel void vbatched_check_scan(__global ulong *scratch, const ulong blocks)
     __local ulong s[CHECK_WG];
     const int lid = (int)get_local_id(0);
     ulong carry = 0;
-    int big = 0;
+    int big = 0, big_m = 0;
     for (ulong k0 = 0; k0 < blocks; k0 += CHECK_WG) { /* forward: prefix max of ends */
         const ulong k = k0 + (ulong)lid;
-        if (k < blocks) big = max(big, (int)nmax[k]);
+        if (k < blocks) {
+            big = max(big, (int)(nmax[k] & 0xffffffffUL));
+            big_m = max(big_m, (int)(nmax[k] >> 32));
+        }
         group_scan_max(k < blocks ? ends[k] : 0, s, lid);
         const ulong excl = max(lid > 0 ? s[lid - 1] : 0, carry);
         const ulong total = s[CHECK_WG - 1];
@@ -172,14 +190,16 @@ __kernel void vbatched_check_scan(__global ulong *scratch, const ulong blocks)
         carry = max(carry, total);
     }
     big = (int)group_scan_max((ulong)big, s, lid);
-    if (lid == CHECK_WG - 1) scratch[3 * blocks] = (ulong)big;
+    const ulong packed = (ulong)group_scan_max((ulong)big_m, s, lid) << 32 | (ulong)big;
+    if (lid == CHECK_WG - 1) scratch[3 * blocks] = packed;
 }
 
 /* info[b] for the matrices of blocks g0 + group, given the block carries. */
 __attribute__((reqd_work_group_size(CHECK_WG, 1, 1)))
-__kernel void vbatched_check_flag(__global const int *n, __global const int *lda,
-                                  __global const long *offsets, const ulong a_elems,
-                                  const int max_n, const ulong count, const ulong g0,
+__kernel void vbatched_check_flag(__global const int *m, __global const int *n,
+                                  __global const int *lda, __global const long *offsets,
+                                  const ulong a_elems, const int max_m, const int max_n,
+                                  const ulong count, const ulong g0,
                                   __global const ulong *scratch, const ulong blocks,
                                   __global int *info)
 {
@@ -190,7 +210,7 @@ __kernel void vbatched_check_flag(__global const int *n, __global const int *lda
     item_range(block, lid, count, &first, &last);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0) {
+        if (check_matrix(m[b], n[b], lda[b], offsets[b], a_elems, max_m, max_n, &s0, &e0) == 0) {
             end = max(end, e0);
             start_neg = max(start_neg, ~s0);
         }
@@ -206,14 +226,14 @@ __kernel void vbatched_check_flag(__global const int *n, __global const int *lda
     after_neg = max(after_neg, lid < CHECK_WG - 1 ? s[CHECK_WG - 2 - lid] : 0);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        int code = check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0);
+        int code = check_matrix(m[b], n[b], lda[b], offsets[b], a_elems, max_m, max_n, &s0, &e0);
         if (code == 0 && e0 > 0 && before > s0) code = INFO_OVERLAP;
         before = max(before, e0);
         info[b] = code;
     }
     for (ulong b = last; b-- > first;) {
         ulong s0, e0;
-        if (check_matrix(n[b], lda[b], offsets[b], a_elems, max_n, &s0, &e0) == 0 && e0 > 0 &&
+        if (check_matrix(m[b], n[b], lda[b], offsets[b], a_elems, max_m, max_n, &s0, &e0) == 0 && e0 > 0 &&
             ~after_neg < e0)
             info[b] = INFO_OVERLAP;
         after_neg = max(after_neg, ~s0);

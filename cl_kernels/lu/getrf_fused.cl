@@ -22,8 +22,8 @@
  *
  * Build macros: M, N (rows, columns), LX (work-items per matrix), TBC (matrices per
  * work-group), PIVOT (1: partial pivoting; 0: getrf_nopiv), REAL/PRECISION_DOUBLE (see
- * common.cl), VBATCHED (1: the kernel getrf_vbatched of variable-size square batches, M =
- * N = the largest order it takes; default 0).
+ * common.cl), VBATCHED (1: the kernel getrf_vbatched of variable-size batches, M and N
+ * the largest m and n it takes; default 0).
  *
  * For the blocked variant's panels (host/lu/getrf_blocked.c; not with VBATCHED):
  *   ROW0      the panel's first row in the whole matrix (the caller's offset and offset_p
@@ -34,13 +34,14 @@
  *             local memory); only the pivot search's reduction uses local memory, the
  *             barriers fence global memory too, and lanes past the batch touch nothing.
  *
- * VBATCHED: matrix b has order n[b] <= M, leading dimension lda[b], starts at element
- * offsets[b] of A, its pivots at element offsets_p[b] of ipiv. The per-matrix checks
- * (vbatched_check.cl, lu/vbatched_check_piv.cl) ran before and left info[b] = 0 for a
- * well-formed entry: a matrix with info[b] != 0 or n[b] = 0 is not touched (its info
- * kept). A matrix sits in local memory with leading dimension M; every work-item runs
- * the K = M steps (barriers in uniform control flow) and a step k >= n[b] does nothing
- * to that matrix.
+ * VBATCHED: matrix b is m[b]-by-n[b], leading dimension lda[b],
+ * starts at element offsets[b] of A, its min(m[b], n[b]) pivots at element offsets_p[b]
+ * of ipiv. The per-matrix checks (vbatched_check.cl, lu/vbatched_check_piv.cl) ran before
+ * and left info[b] = 0 for a well-formed entry: a matrix with info[b] != 0, m[b] = 0,
+ * n[b] = 0, m[b] > M or n[b] > N (left to the blocked path) is not touched (its info
+ * kept). A matrix sits in local memory with leading
+ * dimension M; every work-item runs the K = min(M, N) steps (barriers in uniform control
+ * flow) and a step k >= min(m[b], n[b]) does nothing to that matrix.
  */
 #ifndef M
 #define M 8
@@ -98,7 +99,8 @@
 __attribute__((reqd_work_group_size(LX * TBC, 1, 1)))
 #if VBATCHED
 __kernel void getrf_vbatched(__global REAL *A, __global const long *offsets,
-                             __global const int *n_arr, __global const int *lda_arr,
+                             __global const int *m_arr, __global const int *n_arr,
+                             __global const int *lda_arr,
                              __global int *ipiv, __global const long *offsets_p,
                              __global int *info, const ulong count, const ulong g0)
 #else
@@ -121,15 +123,17 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
     __local REAL *a = sA[ty];
 #endif
 #if VBATCHED
-    /* a rejected entry (info != 0 from the checks) or n = 0: no work, nothing touched */
-    const int live = b < count && info[b] == 0 && n_arr[b] > 0;
-    const int mb = live ? n_arr[b] : 0, nb = mb;
+    /* a rejected entry (info != 0 from the checks), m = 0 or n = 0, or one larger than M x N
+     * (the blocked path's share of a split batch): no work, nothing touched */
+    const int live = b < count && info[b] == 0 && m_arr[b] > 0 && n_arr[b] > 0 &&
+                     m_arr[b] <= M && n_arr[b] <= N;
+    const int mb = live ? m_arr[b] : 0, nb = live ? n_arr[b] : 0;
     const int lda = live ? lda_arr[b] : 1;
     __global REAL *Ab = A + (live ? offsets[b] : 0);
 #if PIVOT
     __global int *Pb = ipiv + (live ? offsets_p[b] : 0);
 #endif
-    /* the matrix into local memory, column by column; nothing outside its n-by-n block
+    /* the matrix into local memory, column by column; nothing outside its m-by-n block
      * is read */
     for (int e = tx; e < mb * nb; e += LX) {
         const int i = e % mb, j = e / mb;
@@ -156,7 +160,7 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
 
     int status = 0;
     for (int k = 0; k < K; k++) {
-        const int on = k < kb; /* always, but for a VBATCHED matrix of order below K */
+        const int on = k < kb; /* always, but for a VBATCHED matrix smaller than M x N */
 #if PIVOT
         /* 1. this work-item's best row of column k at or below the diagonal (a row it owns
          * was last written by itself: no barrier since the previous update) */
@@ -201,7 +205,8 @@ __kernel void getrf_fused(__global REAL *A, const ulong offset, const int lda, c
         if (on && status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = tx; i < mb && live; i += LX) {
+        /* (a step past a VBATCHED tall matrix's columns has no column k to scale) */
+        for (int i = tx; i < mb && live && on; i += LX) {
             if (i > k) {
                 REAL l = AT(i, k);
                 if (d != (REAL)0) l = recip ? l * inv : l / d;

@@ -2,9 +2,9 @@
  * after the matrix checks of vbatched_check.cl have set info; built after that file, whose
  * block layout, scans and vbatched_check_scan kernel it reuses (as vbatched_check_rhs.cl).
  *
- * For each matrix b still at info[b] = 0 (n[b] >= 0 then) the first failing check gives
- * the code:
- *   offsets_p[b] < 0, or for n[b] > 0 the pivots [offsets_p[b], offsets_p[b] + n[b]) run
+ * For each matrix b still at info[b] = 0 (m[b], n[b] >= 0 then; square callers pass n as
+ * m) the first failing check gives the code, with k = min(m[b], n[b]) pivots:
+ *   offsets_p[b] < 0, or for k > 0 the pivots [offsets_p[b], offsets_p[b] + k) run
  *     past the end of ipiv (p_elems ints)                  INFO_BAD_OFFSET_P
  *   the pivots overlap another matrix's, decided in index
  *     order as for the matrices (vbatched_check.cl)        INFO_OVERLAP_P
@@ -39,18 +39,20 @@ inline int check_piv(const int n, const long offset, const ulong p_elems, ulong 
 }
 
 #define CHECK_PIV_ARGS                                                                         \
-    __global const int *n, __global const long *offsets_p, const ulong p_elems,               \
+    __global const int *m, __global const int *n, __global const long *offsets_p,             \
+        const ulong p_elems,                                                                   \
         const ulong count, const ulong g0, __global ulong *scratch, const ulong blocks,       \
         __global int *info
 
 /* Code of matrix b: the earlier checks' one if not 0, else check_piv's. */
-inline int piv_code(const ulong b, __global const int *n, __global const long *offsets_p,
-                    const ulong p_elems, __global const int *info, ulong *s0, ulong *e0)
+inline int piv_code(const ulong b, __global const int *m, __global const int *n,
+                    __global const long *offsets_p, const ulong p_elems,
+                    __global const int *info, ulong *s0, ulong *e0)
 {
     *s0 = NO_START;
     *e0 = 0;
     if (info[b] != 0) return info[b];
-    return check_piv(n[b], offsets_p[b], p_elems, s0, e0);
+    return check_piv(min(m[b], n[b]), offsets_p[b], p_elems, s0, e0);
 }
 
 /* Block aggregates of blocks g0 + group (nmax unused: 0). */
@@ -65,7 +67,7 @@ __kernel void vbatched_check_piv_blocks(CHECK_PIV_ARGS)
     item_range(block, lid, count, &first, &last);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        if (piv_code(b, n, offsets_p, p_elems, info, &s0, &e0) == 0) {
+        if (piv_code(b, m, n, offsets_p, p_elems, info, &s0, &e0) == 0) {
             end = max(end, e0);
             start_neg = max(start_neg, ~s0);
         }
@@ -90,7 +92,7 @@ __kernel void vbatched_check_piv_flag(CHECK_PIV_ARGS)
     item_range(block, lid, count, &first, &last);
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        if (piv_code(b, n, offsets_p, p_elems, info, &s0, &e0) == 0) {
+        if (piv_code(b, m, n, offsets_p, p_elems, info, &s0, &e0) == 0) {
             end = max(end, e0);
             start_neg = max(start_neg, ~s0);
         }
@@ -106,14 +108,14 @@ __kernel void vbatched_check_piv_flag(CHECK_PIV_ARGS)
     int code[CHECK_PER_ITEM];
     for (ulong b = first; b < last; b++) {
         ulong s0, e0;
-        int c = piv_code(b, n, offsets_p, p_elems, info, &s0, &e0);
+        int c = piv_code(b, m, n, offsets_p, p_elems, info, &s0, &e0);
         if (c == 0 && e0 > 0 && before > s0) c = INFO_OVERLAP_P;
         before = max(before, e0);
         code[b - first] = c;
     }
     for (ulong b = last; b-- > first;) {
         ulong s0, e0;
-        if (piv_code(b, n, offsets_p, p_elems, info, &s0, &e0) == 0 && e0 > 0 &&
+        if (piv_code(b, m, n, offsets_p, p_elems, info, &s0, &e0) == 0 && e0 > 0 &&
             ~after_neg < e0)
             code[b - first] = INFO_OVERLAP_P;
         after_neg = max(after_neg, ~s0);

@@ -300,7 +300,11 @@ static int bench_one(bchol_context *ctx, const bench_options *o, int n, bench_ro
 int cmd_bench(int argc, char **argv)
 {
     /* bench --routine getrf|getrs|gesv|getri: the LU routines (bench_lu.c) */
-    if (bench_lu_requested(argc, argv)) return bench_lu(argc, argv);
+    if (bench_lu_requested(argc, argv)) {
+        for (int i = 1; i < argc; i++) /* --routine getrf --vbatched (bench_lu_vbatched.c) */
+            if (!strcmp(argv[i], "--vbatched")) return bench_lu_vbatched(argc, argv);
+        return bench_lu(argc, argv);
+    }
     /* bench --solve: potrs and posv (bench_solve.c) */
     if (bench_solve_requested(argc, argv)) {
         for (int i = 1; i < argc; i++) /* --solve --vbatched (bench_solve_vbatched.c) */

@@ -298,7 +298,7 @@ void bchol__vcheck_options(bchol_options *o);
 bchol_status bchol__vcheck_fits(bchol_context *ctx, const char *name, cl_kernel k);
 
 typedef struct {
-    cl_mem scratch; /* per block: max end, min start (cl_ulong), max n (int); result */
+    cl_mem scratch; /* per block: max end, min start, max m << 32 | max n (cl_ulong); result */
     uint64_t blocks;
 } bchol_vcheck;
 
@@ -306,6 +306,16 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
                                   cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                   int need_max_n);
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n);
+/* The _mn forms: m-by-n matrices (per-matrix m with its bound max_m; lda >= max(1, m)).
+ * The plain forms above are these with m = n. */
+bchol_status bchol__vcheck_reduce_mn(bchol_call *call, bchol_vcheck *vc, cl_mem m, cl_mem n,
+                                     cl_mem lda, cl_mem offsets, uint64_t a_elems, int max_m,
+                                     int max_n, int64_t batch, int need_max_n);
+bchol_status bchol__vcheck_read_max_mn(bchol_call *call, const bchol_vcheck *vc, int *max_m,
+                                       int *max_n);
+bchol_status bchol__vcheck_flag_mn(bchol_call *call, const bchol_vcheck *vc, cl_mem m, cl_mem n,
+                                   cl_mem lda, cl_mem offsets, uint64_t a_elems, int max_m,
+                                   int max_n, int64_t batch, cl_mem info);
 /* The scan of the block aggregates in scratch between a blocks and a flag kernel (also
  * for the right-hand-side checks); nothing for up to 64 blocks, whose flag kernels take
  * the carries themselves. */

@@ -25,6 +25,7 @@ const char *bchol_status_string(bchol_status status)
     case BCHOL_ERR_CHUNK: return "bad argument: chunk";
     case BCHOL_ERR_MAX_N: return "bad argument: max_n";
     case BCHOL_ERR_N_ARRAY: return "bad argument: array of n";
+    case BCHOL_ERR_M_ARRAY: return "bad argument: array of m";
     case BCHOL_ERR_LDA_ARRAY: return "bad argument: array of lda";
     case BCHOL_ERR_OFFSETS_A: return "bad argument: offsets of A";
     case BCHOL_ERR_NRHS_ARRAY: return "bad argument: array of nrhs";

@@ -18,6 +18,8 @@ void bchol__vcheck_options(bchol_options *o)
     bchol__options_add(o, "-D INFO_BAD_LDA=%d", BCHOL_INFO_BAD_LDA);
     bchol__options_add(o, "-D INFO_BAD_OFFSET=%d", BCHOL_INFO_BAD_OFFSET);
     bchol__options_add(o, "-D INFO_OVERLAP=%d", BCHOL_INFO_OVERLAP);
+    bchol__options_add(o, "-D INFO_BAD_M=%d", BCHOL_INFO_BAD_M);
+    bchol__options_add(o, "-D INFO_ABOVE_MAX_M=%d", BCHOL_INFO_ABOVE_MAX_M);
 }
 
 static bchol_status get_check_kernel(bchol_context *ctx, const char *name, cl_kernel *k)
@@ -40,25 +42,33 @@ bchol_status bchol__vcheck_fits(bchol_context *ctx, const char *name, cl_kernel 
     return BCHOL_SUCCESS;
 }
 
-static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem n, cl_mem lda,
-                                  cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
-                                  const bchol_vcheck *vc, cl_mem info)
+static bchol_status launch_blocks(bchol_call *call, const char *name, cl_mem m, cl_mem n,
+                                  cl_mem lda, cl_mem offsets, uint64_t a_elems, int max_m,
+                                  int max_n, int64_t batch, const bchol_vcheck *vc, cl_mem info)
 {
     cl_kernel k;
     bchol_status st;
     if ((st = get_check_kernel(call->ctx, name, &k))) return st;
     cl_ulong elems = a_elems, count = (cl_ulong)batch, blocks = vc->blocks, g0 = 0;
-    cl_int mx = max_n;
-    bchol_arg args[] = {BCHOL_ARG(n),     BCHOL_ARG(lda),         BCHOL_ARG(offsets),
-                        BCHOL_ARG(elems), BCHOL_ARG(mx),          BCHOL_ARG(count),
-                        BCHOL_ARG(g0),    BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks),
-                        BCHOL_ARG(info)};
-    return bchol__launch_groups(call, k, args, info ? 10 : 9, 6, blocks, CHECK_WG);
+    cl_int mm = max_m, mx = max_n;
+    bchol_arg args[] = {BCHOL_ARG(m),     BCHOL_ARG(n),      BCHOL_ARG(lda),
+                        BCHOL_ARG(offsets), BCHOL_ARG(elems), BCHOL_ARG(mm),
+                        BCHOL_ARG(mx),    BCHOL_ARG(count),  BCHOL_ARG(g0),
+                        BCHOL_ARG(vc->scratch), BCHOL_ARG(blocks), BCHOL_ARG(info)};
+    return bchol__launch_groups(call, k, args, info ? 12 : 11, 8, blocks, CHECK_WG);
 }
 
 bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, cl_mem lda,
                                   cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                   int need_max_n)
+{
+    return bchol__vcheck_reduce_mn(call, vc, n, n, lda, offsets, a_elems, max_n, max_n, batch,
+                                   need_max_n);
+}
+
+bchol_status bchol__vcheck_reduce_mn(bchol_call *call, bchol_vcheck *vc, cl_mem m, cl_mem n,
+                                     cl_mem lda, cl_mem offsets, uint64_t a_elems, int max_m,
+                                     int max_n, int64_t batch, int need_max_n)
 {
     bchol_context *ctx = call->ctx;
     cl_int err;
@@ -69,8 +79,8 @@ bchol_status bchol__vcheck_reduce(bchol_call *call, bchol_vcheck *vc, cl_mem n, 
     /* One block has no carries to take from the others: unless the largest n is to be read
      * back, the flag kernel alone does the checks (one launch less for up to 512 matrices). */
     if (vc->blocks == 1 && !need_max_n) return BCHOL_SUCCESS;
-    bchol_status st = launch_blocks(call, "vbatched_check_blocks", n, lda, offsets, a_elems, max_n,
-                                    batch, vc, NULL);
+    bchol_status st = launch_blocks(call, "vbatched_check_blocks", m, n, lda, offsets, a_elems,
+                                    max_m, max_n, batch, vc, NULL);
     return st ? st : bchol__vcheck_scan(call, vc->scratch, vc->blocks);
 }
 
@@ -89,6 +99,13 @@ bchol_status bchol__vcheck_scan(bchol_call *call, cl_mem scratch, uint64_t block
 
 bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, int *max_n)
 {
+    int max_m;
+    return bchol__vcheck_read_max_mn(call, vc, &max_m, max_n);
+}
+
+bchol_status bchol__vcheck_read_max_mn(bchol_call *call, const bchol_vcheck *vc, int *max_m,
+                                       int *max_n)
+{
     /* the scan's result, or without a scan the blocks' maxima (at most CHECK_WG of them) */
     cl_ulong v[CHECK_WG] = {0};
     const int scanned = vc->blocks > CHECK_WG;
@@ -99,10 +116,14 @@ bchol_status bchol__vcheck_read_max_n(bchol_call *call, const bchol_vcheck *vc, 
                                      count * sizeof v[0], v, 0, NULL, &ev);
     if (err) return bchol__fail_cl(call->ctx, err, "vbatched checks: reading the largest n");
     bchol__call_add_event(call, ev);
-    cl_ulong big = 0;
-    for (size_t i = 0; i < count; i++)
-        if (v[i] > big) big = v[i];
-    *max_n = (int)big;
+    /* each value packs the largest m (high half) and n (low half) */
+    cl_ulong big_m = 0, big_n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if ((v[i] >> 32) > big_m) big_m = v[i] >> 32;
+        if ((v[i] & 0xffffffffu) > big_n) big_n = v[i] & 0xffffffffu;
+    }
+    *max_m = (int)big_m;
+    *max_n = (int)big_n;
     return BCHOL_SUCCESS;
 }
 
@@ -110,8 +131,16 @@ bchol_status bchol__vcheck_flag(bchol_call *call, const bchol_vcheck *vc, cl_mem
                                 cl_mem offsets, uint64_t a_elems, int max_n, int64_t batch,
                                 cl_mem info)
 {
-    return launch_blocks(call, "vbatched_check_flag", n, lda, offsets, a_elems, max_n, batch, vc,
-                         info);
+    return launch_blocks(call, "vbatched_check_flag", n, n, lda, offsets, a_elems, max_n, max_n,
+                         batch, vc, info);
+}
+
+bchol_status bchol__vcheck_flag_mn(bchol_call *call, const bchol_vcheck *vc, cl_mem m, cl_mem n,
+                                   cl_mem lda, cl_mem offsets, uint64_t a_elems, int max_m,
+                                   int max_n, int64_t batch, cl_mem info)
+{
+    return launch_blocks(call, "vbatched_check_flag", m, n, lda, offsets, a_elems, max_m, max_n,
+                         batch, vc, info);
 }
 
 void bchol__vcheck_release(bchol_vcheck *vc)

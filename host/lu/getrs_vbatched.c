@@ -1,7 +1,7 @@
 /* bchol_{s,d}getrs_vbatched[_ex] and bchol_{s,d}gesv_vbatched[_ex]: argument checks, the
  * device checks of the per-matrix arrays (matrix arrays, pivot arrays, right-hand-side
- * arrays; the plain forms read the largest n and nrhs back), then for gesv the fused
- * getrf_vbatched kernel, and the substitution kernel getrs_vbatched (cl_kernels/lu/getrs.cl),
+ * arrays; the plain forms read the largest n and nrhs back), then for gesv the vbatched
+ * factorization (fused kernel and blocked path, getrf_vbatched.c), and the substitution kernel getrs_vbatched (cl_kernels/lu/getrs.cl),
  * which skips every matrix whose info is not zero. */
 #include "lu/lu_solve.h"
 
@@ -29,15 +29,13 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
 /* The kernels for the largest sizes, made before anything changes in A, ipiv or B. max_n
  * is cut to what A can hold and max_nrhs to what B can (a block with work has nrhs <=
  * b_elems), as potrs_vbatched does: the launches then never run for a loose bound. */
-static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_precision p,
-                               int factor, const bchol_solve_params *params, int trans,
-                               int *max_n, int max_nrhs, uint64_t a_elems, uint64_t b_elems,
+static bchol_status plan_sizes(bchol_context *ctx, bchol_precision p,
+                               const bchol_solve_params *params, int trans, int *max_n,
+                               int max_nrhs, uint64_t a_elems, uint64_t b_elems,
                                bchol_lu_solve_plan *plan)
 {
-    bchol_status st;
     *max_n = bchol__vbatched_reach(a_elems, *max_n);
     if ((uint64_t)max_nrhs > b_elems) max_nrhs = (int)b_elems;
-    if (factor && (st = bchol__getrf_vbatched_check_size(ctx, routine, p, *max_n))) return st;
     plan->kernel = NULL;
     if (*max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
     return bchol__getrs_vbatched_plan(ctx, p, params, trans, *max_n, max_nrhs, plan);
@@ -136,7 +134,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 
     bchol_lu_solve_plan plan = {0};
     int run_n = max_n;
-    if (ex && (st = plan_sizes(ctx, routine, p, factor, params, t, &run_n, max_nrhs, a_elems,
+    if (ex && (st = plan_sizes(ctx, p, params, t, &run_n, max_nrhs, a_elems,
                                b_elems, &plan)))
         return st;
     cl_int err;
@@ -150,7 +148,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     const int bound_n = ex ? max_n : INT_MAX, bound_nrhs = ex ? max_nrhs : INT_MAX;
     st = bchol__vcheck_reduce(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, 0);
     if (!st) st = bchol__vcheck_flag(&call, &vc, n, lda, offsets_a, a_elems, bound_n, batch, info);
-    if (!st) st = bchol__vcheck_piv(&call, n, offsets_p, p_elems, batch, info);
+    if (!st) st = bchol__vcheck_piv(&call, n, n, offsets_p, p_elems, batch, info);
     if (!st)
         st = bchol__vcheck_rhs(&call, n, nrhs, ldb, offsets_b, b_elems, bound_nrhs, batch, info,
                                result);
@@ -165,14 +163,14 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
             bchol__call_add_event(&call, ev);
             run_n = maxima[0];
             max_nrhs = maxima[1];
-            st = plan_sizes(ctx, routine, p, factor, NULL, t, &run_n, max_nrhs, a_elems, b_elems,
+            st = plan_sizes(ctx, p, NULL, t, &run_n, max_nrhs, a_elems, b_elems,
                             &plan);
         }
     }
-    const bchol_getrf_params fprm = {0, 0, 0, 0};
+    const bchol_lu_params fprm = {0, 0, 0, 0};
     if (!st && factor)
-        st = bchol__getrf_vbatched_enqueue(&call, p, &fprm, run_n, n, lda, offsets_a, A,
-                                           offsets_p, ipiv, batch, info);
+        st = bchol__getrf_vbatched_enqueue(&call, p, &fprm, run_n, run_n, run_n, n, n, lda,
+                                           offsets_a, A, offsets_p, ipiv, batch, info);
     if (!st && plan.kernel)
         st = bchol__getrs_vbatched_enqueue(&call, &plan, n, nrhs, lda, ldb, offsets_a, A,
                                            offsets_p, ipiv, offsets_b, B, batch, info);

@@ -92,35 +92,42 @@ bchol_status bchol__getrf_fused(bchol_call *call, bchol_precision p, const bchol
 
 /* Device checks of the pivot arrays (cl_kernels/lu/vbatched_check_piv.cl) after
  * bchol__vcheck_flag: info[b] = 0 entries get BCHOL_INFO_BAD_OFFSET_P or
- * BCHOL_INFO_OVERLAP_P where their n[b] pivots at offsets_p[b] leave ipiv (p_elems ints)
- * or meet another's. */
-bchol_status bchol__vcheck_piv(bchol_call *call, cl_mem n, cl_mem offsets_p, uint64_t p_elems,
-                               int64_t batch, cl_mem info);
+ * BCHOL_INFO_OVERLAP_P where their min(m[b], n[b]) pivots at offsets_p[b] leave ipiv
+ * (p_elems ints) or meet another's. Square callers pass n as m. */
+bchol_status bchol__vcheck_piv(bchol_call *call, cl_mem m, cl_mem n, cl_mem offsets_p,
+                               uint64_t p_elems, int64_t batch, cl_mem info);
 
 /* max_n cut to the largest order a well-formed matrix can have in a_elems elements
- * ((n-1)*lda + n >= n*n, and < 2^31). */
+ * ((n-1)*lda + n >= n*n, and < 2^31); with max_n = INT_MAX the bound of min(m, n). */
 int bchol__vbatched_reach(uint64_t a_elems, int max_n);
 
-/* BCHOL_ERR_UNSUPPORTED_SIZE, naming routine and the limit, where the fused kernel cannot
- * hold an order-max_n matrix on ctx's device. */
-bchol_status bchol__getrf_vbatched_check_size(bchol_context *ctx, const char *routine,
-                                              bchol_precision p, int max_n);
-
-/* Enqueues the fused getrf (getrf_vbatched kernel, built for max_n) of a checked
- * variable-size batch: matrices with info[b] != 0 or n[b] = 0 are skipped. max_n = 0 or
- * batch = 0 enqueues nothing. prm: lx, tbc <= 0 take the defaults. */
+/* Enqueues the LU of a checked variable-size batch (bounds max_m, max_n, and max_k of
+ * min(m, n)): the fused kernel (getrf_vbatched, built for the largest sizes it takes) on
+ * the matrices that fit its local memory, the blocked path on the rest; matrices with
+ * info[b] != 0 or m[b], n[b] = 0 are skipped. prm: lx, tbc, nb <= 0 take the defaults;
+ * fused_max as bchol_lu_params. Square callers pass n as m. */
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
-                                           const bchol_getrf_params *prm, int max_n, cl_mem n,
-                                           cl_mem lda, cl_mem offsets_a, cl_mem A,
-                                           cl_mem offsets_p, cl_mem ipiv, int64_t batch,
-                                           cl_mem info);
+                                           const bchol_lu_params *prm, int max_m, int max_n,
+                                           int max_k, cl_mem m, cl_mem n, cl_mem lda,
+                                           cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                           cl_mem ipiv, int64_t batch, cl_mem info);
 
-/* The common body of bchol_{s,d}getrf_vbatched (params NULL, max_n unused) and _ex, also
- * run by the host form with the largest n it found. */
+/* The blocked path (getrf_vbatched_blocked.c): per nb-wide block column of the largest
+ * matrix, panel, interchanges with U12, and A22 -= L21*U12, on the matrices with info[b]
+ * >= 0 that are not the fused kernel's (m[b] <= lo_m and n[b] <= lo_n). */
+bchol_status bchol__getrf_vbatched_blocked(bchol_call *call, bchol_precision p, int nb,
+                                           int lo_m, int lo_n, int max_m, int max_n, int max_k,
+                                           cl_mem m, cl_mem n, cl_mem lda, cl_mem offsets_a,
+                                           cl_mem A, cl_mem offsets_p, cl_mem ipiv,
+                                           int64_t batch, cl_mem info);
+
+/* The common body of bchol_{s,d}getrf_vbatched (params NULL, max_m and max_n unused) and
+ * _ex, also run by the host form with the largest m and n it found. */
 bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine, bchol_precision p,
-                                        const bchol_lu_params *params, int max_n, cl_mem n,
-                                        cl_mem lda, cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
-                                        cl_mem ipiv, int64_t batch, cl_mem info, cl_event *event);
+                                        const bchol_lu_params *params, int max_m, int max_n,
+                                        cl_mem m, cl_mem n, cl_mem lda, cl_mem offsets_a, cl_mem A,
+                                        cl_mem offsets_p, cl_mem ipiv, int64_t batch, cl_mem info,
+                                        cl_event *event);
 
 /* The common body of getrs_vbatched (factor = 0) and gesv_vbatched (factor = 1; trans
  * 'N'), plain (params NULL) and _ex, also run by gesv's host form. */

@@ -18,10 +18,10 @@ static int footprint(uint64_t span, int64_t offset, uint64_t *start, uint64_t *e
     return 1;
 }
 
-static uint64_t a_span(int n, int lda)
+static uint64_t a_span(int m, int n, int lda)
 {
-    if (n <= 0 || lda < n) return 0;
-    const uint64_t s = (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n;
+    if (m <= 0 || n <= 0 || lda < m) return 0;
+    const uint64_t s = (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)m;
     return s > INT_MAX ? 0 : s;
 }
 
@@ -54,15 +54,16 @@ static void place(piece *pc, int64_t batch, const int64_t *offsets, const uint64
 }
 
 static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_precision p,
-                              int solve, const int *n, const int *nrhs, const int *lda,
+                              int solve, const int *m, const int *n, const int *nrhs,
+                              const int *lda,
                               const int *ldb, const int64_t *offsets_a, void *A,
                               const int64_t *offsets_p, int *ipiv, const int64_t *offsets_b,
                               void *B, int64_t batch, int *info)
 {
-    /* positions: getrf (n 2, lda 3, offsets_a 4, A 5, offsets_p 6, ipiv 7, batch 8, info 9);
-     * gesv (n 2, nrhs 3, lda 4, ldb 5, offsets_a 6, A 7, offsets_p 8, ipiv 9, offsets_b 10,
-     * B 11, batch 12, info 13) */
-    const int pa = solve ? 4 : 3, pp = solve ? 8 : 6, pbt = solve ? 12 : 8;
+    /* positions: getrf (m 2, n 3, lda 4, offsets_a 5, A 6, offsets_p 7, ipiv 8, batch 9,
+     * info 10); gesv (n 2, nrhs 3, lda 4, ldb 5, offsets_a 6, A 7, offsets_p 8, ipiv 9,
+     * offsets_b 10, B 11, batch 12, info 13; square: m is n) */
+    const int pn = solve ? 2 : 3, pa = 4, pp = solve ? 8 : 7, pbt = solve ? 12 : 9;
     bchol_status st;
     if ((st = bchol__check_context(ctx, routine))) return st;
     if (batch < 0 || batch > INT64_MAX / 8)
@@ -70,7 +71,10 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
                            "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pbt,
                            (long long)batch);
     if (batch > 0) {
-        if (!n) return bchol__fail(ctx, BCHOL_ERR_N_ARRAY, "%s: argument 2 (n) is NULL", routine);
+        if (!solve && !m)
+            return bchol__fail(ctx, BCHOL_ERR_M_ARRAY, "%s: argument 2 (m) is NULL", routine);
+        if (!n)
+            return bchol__fail(ctx, BCHOL_ERR_N_ARRAY, "%s: argument %d (n) is NULL", routine, pn);
         if (solve && !nrhs)
             return bchol__fail(ctx, BCHOL_ERR_NRHS_ARRAY, "%s: argument 3 (nrhs) is NULL", routine);
         if (!lda)
@@ -101,13 +105,16 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
         for (int i = 0; i < 3; i++) free(pcs[i].shifted);
         return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY, "%s: host memory", routine);
     }
-    int max_n = 0, max_nrhs = 0;
+    if (solve) m = n;
+    int max_m = 0, max_n = 0, max_nrhs = 0;
     for (int64_t b = 0; b < batch; b++) {
-        spans[b] = a_span(n[b], lda[b]);
+        spans[b] = a_span(m[b], n[b], lda[b]);
         if (spans[b] && offsets_a[b] >= 0 && n[b] > max_n) max_n = n[b];
+        if (spans[b] && offsets_a[b] >= 0 && m[b] > max_m) max_m = m[b];
     }
     place(&pcs[0], batch, offsets_a, spans);
-    for (int64_t b = 0; b < batch; b++) spans[b] = n[b] > 0 ? (uint64_t)n[b] : 0;
+    for (int64_t b = 0; b < batch; b++)
+        spans[b] = m[b] > 0 && n[b] > 0 ? (uint64_t)(m[b] < n[b] ? m[b] : n[b]) : 0;
     place(&pcs[1], batch, offsets_p, spans);
     if (solve) {
         for (int64_t b = 0; b < batch; b++) {
@@ -140,7 +147,7 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
 
     cl_int err = CL_SUCCESS;
     const size_t ints = (size_t)batch * sizeof(cl_int), longs = (size_t)batch * sizeof(cl_long);
-    cl_mem dn = NULL, dk = NULL, dlda = NULL, dldb = NULL, dinfo = NULL;
+    cl_mem dm = NULL, dn = NULL, dk = NULL, dlda = NULL, dldb = NULL, dinfo = NULL;
     if (!st) {
         for (int i = 0; i < (solve ? 3 : 2) && !err; i++) {
             piece *pc = &pcs[i];
@@ -153,6 +160,7 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
                                           longs, pc->shifted, &err);
         }
         if (!err) dn = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ints, (void *)n, &err);
+        if (!err && !solve) dm = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ints, (void *)m, &err);
         if (!err) dlda = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ints, (void *)lda, &err);
         if (!err && solve) dk = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ints, (void *)nrhs, &err);
         if (!err && solve) dldb = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ints, (void *)ldb, &err);
@@ -160,15 +168,15 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
         if (err) st = bchol__fail_cl(ctx, err, routine);
     }
     if (!st) {
-        static const bchol_lu_params lu_defaults = {0, 0};
+        static const bchol_lu_params lu_defaults = {0, 0, 0, 0};
         static const bchol_solve_params solve_defaults = {0};
         st = solve ? bchol__lu_solve_vbatched(ctx, routine, p, 1, &solve_defaults, 'N', max_n,
                                               max_nrhs, dn, dk, dlda, dldb, pcs[0].offs,
                                               pcs[0].buf, pcs[1].offs, pcs[1].buf, pcs[2].offs,
                                               pcs[2].buf, batch, dinfo, NULL)
-                   : bchol__getrf_vbatched_body(ctx, routine, p, &lu_defaults, max_n, dn, dlda,
-                                                pcs[0].offs, pcs[0].buf, pcs[1].offs, pcs[1].buf,
-                                                batch, dinfo, NULL);
+                   : bchol__getrf_vbatched_body(ctx, routine, p, &lu_defaults, max_m, max_n, dm,
+                                                dn, dlda, pcs[0].offs, pcs[0].buf, pcs[1].offs,
+                                                pcs[1].buf, batch, dinfo, NULL);
     }
     if (!st) {
         for (int i = 0; i < (solve ? 3 : 2) && !err; i++)
@@ -181,29 +189,31 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
     }
     /* Wait before releasing: the reads target the caller's memory. */
     clFinish(ctx->queue);
-    cl_mem all[] = {dn, dk, dlda, dldb, dinfo, pcs[0].buf, pcs[0].offs, pcs[1].buf, pcs[1].offs,
-                    pcs[2].buf, pcs[2].offs};
-    for (int i = 0; i < 11; i++)
+    cl_mem all[] = {dm, dn, dk, dlda, dldb, dinfo, pcs[0].buf, pcs[0].offs, pcs[1].buf,
+                    pcs[1].offs, pcs[2].buf, pcs[2].offs};
+    for (int i = 0; i < 12; i++)
         if (all[i]) clReleaseMemObject(all[i]);
     for (int i = 0; i < 3; i++) free(pcs[i].shifted);
     return st;
 }
 
-bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+bchol_status bchol_sgetrf_vbatched_host(bchol_context *ctx, const int *m, const int *n,
+                                        const int *lda,
                                         const int64_t *offsets_a, float *A,
                                         const int64_t *offsets_p, int *ipiv, int64_t batch,
                                         int *info)
 {
-    return host_form(ctx, "bchol_sgetrf_vbatched_host", BCHOL_S, 0, n, NULL, lda, NULL, offsets_a,
+    return host_form(ctx, "bchol_sgetrf_vbatched_host", BCHOL_S, 0, m, n, NULL, lda, NULL, offsets_a,
                      A, offsets_p, ipiv, NULL, NULL, batch, info);
 }
 
-bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *n, const int *lda,
+bchol_status bchol_dgetrf_vbatched_host(bchol_context *ctx, const int *m, const int *n,
+                                        const int *lda,
                                         const int64_t *offsets_a, double *A,
                                         const int64_t *offsets_p, int *ipiv, int64_t batch,
                                         int *info)
 {
-    return host_form(ctx, "bchol_dgetrf_vbatched_host", BCHOL_D, 0, n, NULL, lda, NULL, offsets_a,
+    return host_form(ctx, "bchol_dgetrf_vbatched_host", BCHOL_D, 0, m, n, NULL, lda, NULL, offsets_a,
                      A, offsets_p, ipiv, NULL, NULL, batch, info);
 }
 
@@ -213,7 +223,7 @@ bchol_status bchol_sgesv_vbatched_host(bchol_context *ctx, const int *n, const i
                                        const int64_t *offsets_b, float *B, int64_t batch,
                                        int *info)
 {
-    return host_form(ctx, "bchol_sgesv_vbatched_host", BCHOL_S, 1, n, nrhs, lda, ldb, offsets_a,
+    return host_form(ctx, "bchol_sgesv_vbatched_host", BCHOL_S, 1, n, n, nrhs, lda, ldb, offsets_a,
                      A, offsets_p, ipiv, offsets_b, B, batch, info);
 }
 
@@ -223,6 +233,6 @@ bchol_status bchol_dgesv_vbatched_host(bchol_context *ctx, const int *n, const i
                                        const int64_t *offsets_b, double *B, int64_t batch,
                                        int *info)
 {
-    return host_form(ctx, "bchol_dgesv_vbatched_host", BCHOL_D, 1, n, nrhs, lda, ldb, offsets_a,
+    return host_form(ctx, "bchol_dgesv_vbatched_host", BCHOL_D, 1, n, n, nrhs, lda, ldb, offsets_a,
                      A, offsets_p, ipiv, offsets_b, B, batch, info);
 }

@@ -29,7 +29,8 @@ T=$BUILD/tests
 # scalar rows, a part-idle group); the regs LU (m > n, staged, a part-idle group); the
 # blocked LU (panels in local memory and in place, m < n without pivoting); the LU solves, both trans, with
 # several work-items and units a group, singular matrices in getri and gesv; LU vbatched:
-# the pivot checks, bad entries and singular matrices in gesv, the 'T' solve)
+# the pivot checks, bad entries and singular matrices in gesv, the 'T' solve, rectangular
+# matrices split between the fused kernel and the blocked path)
 CASES=(
   "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
   "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
@@ -70,6 +71,8 @@ CASES=(
   "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
   "gesv_vbatched_bad_s|$T/test_lu_vbatched --routine gesv --precision s --nmax 5 --batch 90 --bad 1 --singular 1 --gap 1"
   "getrs_vbatched_dT|$T/test_lu_vbatched --routine getrs --precision d --nmax 6 --batch 10 --trans T --gap 1"
+  "getrf_vbatched_rect_bad_s|$T/test_lu_vbatched --routine getrf --precision s --nmax 5 --batch 90 --shape mixed --bad 1 --gap 1"
+  "getrf_vbatched_split_d|$T/test_lu_vbatched --routine getrf --precision d --nmax 11 --batch 7 --shape mixed --fused-max 4 --nb 3 --singular 1 --gap 1"
 )
 SUPP=scripts/ci/hardening/oclgrind.supp
 passed=0 failed=0
