@@ -45,6 +45,10 @@ typedef struct bchol_backend {
     /* getrf: the largest max(m, n) the dispatcher gives the workitem variant (one work-item
      * per matrix, cl_kernels/lu/getrf_workitem.cl), per precision; 0: never. */
     int getrf_workitem_to_s, getrf_workitem_to_d;
+    /* getri (host/lu/getri_batched.c): the largest n given to the solve of A*C = I, then
+     * the largest n given to the fused dgetri kernel (capped at BCHOL_GETRI_FUSED_MAX),
+     * per precision; above both the blocked dgetri with block columns of getri_nb (0: 32). */
+    int getri_solve_to_s, getri_solve_to_d, getri_fused_to_s, getri_fused_to_d, getri_nb;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

@@ -89,6 +89,12 @@ const bchol_backend bchol__backend_generic = {
     .getrf_crossover_s = 1 << 20,
     .getrf_crossover_d = 1 << 20,
     .getrf_nb = 16,
+    /* getri: PLACEHOLDER */
+    .getri_solve_to_s = 0,
+    .getri_solve_to_d = 0,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
+    .getri_nb = 32,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 768,
     .vbatched_crossover_d = 512,

@@ -149,6 +149,12 @@ const bchol_backend bchol__backend_nvidia = {
     .getrf_crossover_s = 64,
     .getrf_crossover_d = 64,
     .getrf_nb = 16,
+    /* getri: PLACEHOLDER */
+    .getri_solve_to_s = 0,
+    .getri_solve_to_d = 0,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
+    .getri_nb = 32,
     .getrf_clblast_d_from = 256,
     /* The fused kernel's groups: 128 work-items (tbc = 128 / lx matrices). H200, bench
      * --getrf --tbc, Gflop/s at tbc 1, 2, 4, 8: float n = 8 107, 169, 227, 222; 16 322, 458,

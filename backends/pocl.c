@@ -203,6 +203,12 @@ const bchol_backend bchol__backend_pocl = {
     .getrf_crossover_s = 192,
     .getrf_crossover_d = 192,
     .getrf_nb = 32,
+    /* getri: PLACEHOLDER */
+    .getri_solve_to_s = 0,
+    .getri_solve_to_d = 0,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
+    .getri_nb = 32,
     /* getrf's workitem variant (one work-item per matrix, no barriers) against auto of the
      * time (fused up to 192, blocked above), batch 1000, medians of 3, Gflop/s, 2-core EPYC
      * loaded by other benchmarks (load 6-8), 2026-11-27: float n = 64 8.6/0.59, 96 14.6/1.2,
