@@ -89,9 +89,9 @@ const bchol_backend bchol__backend_generic = {
     .getrf_crossover_s = 1 << 20,
     .getrf_crossover_d = 1 << 20,
     .getrf_nb = 16,
-    /* getri: PLACEHOLDER */
-    .getri_solve_to_s = 0,
-    .getri_solve_to_d = 0,
+    /* getri: unmeasured; the solve for n <= 64, the blocked dgetri above */
+    .getri_solve_to_s = 64,
+    .getri_solve_to_d = 64,
     .getri_fused_to_s = 64,
     .getri_fused_to_d = 64,
     .getri_nb = 32,

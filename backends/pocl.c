@@ -203,12 +203,17 @@ const bchol_backend bchol__backend_pocl = {
     .getrf_crossover_s = 192,
     .getrf_crossover_d = 192,
     .getrf_nb = 32,
-    /* getri: PLACEHOLDER */
-    .getri_solve_to_s = 0,
-    .getri_solve_to_d = 0,
+    /* getri (bench --routine getri under BCHOL_GETRI=solve|fused|blocked,nb=..; 2 shared
+     * cores, batch 1000, median of 5, noisy): ms solve/fused/blocked nb 64, float n = 8
+     * 0.47/0.66/2.7, 16 13/4.5/9.5, 32 98/132/139, 64 777/975/1042, 128 11784/-/3967;
+     * double 8 0.55/0.75/3.0, 16 12.6/4.7/14, 32 108/55/85, 64 783/754/486, 128
+     * 7580/-/5352; blocked double batch 100 at 128/256, nb 16/32/64: 1146/597/379,
+     * 9036/4814/2788 ms. */
+    .getri_solve_to_s = 8,
+    .getri_solve_to_d = 8,
     .getri_fused_to_s = 64,
     .getri_fused_to_d = 64,
-    .getri_nb = 32,
+    .getri_nb = 64,
     /* getrf's workitem variant (one work-item per matrix, no barriers) against auto of the
      * time (fused up to 192, blocked above), batch 1000, medians of 3, Gflop/s, 2-core EPYC
      * loaded by other benchmarks (load 6-8), 2026-11-27: float n = 64 8.6/0.59, 96 14.6/1.2,

@@ -18,8 +18,8 @@
  * scattered with static register indices.
  *
  * The blocked getri (host/lu/getri_blocked.c) runs steps 1 and 2 a block column of NB at a
- * time on a workspace W (n-by-n a matrix, ld n, zeroed first), the GEMMs between these
- * kernels:
+ * time on a workspace W (n-by-n a matrix, ld n, zeroed first by getri_zero), the GEMMs
+ * between these kernels:
  *   trtri, block column j left to right:  W(0:j, j:j+jb) = W(0:j, 0:j) * U(0:j, j:j+jb)
  *       (GEMM), then getri_trsm_upper: rows r < j solve x U_jj = -W(r, j:j+jb), rows j <=
  *       r < j+jb solve x U_jj = e_(r-j) (row r-j of inv(U_jj))
@@ -127,6 +127,13 @@ PRAGMA_UNROLL
     const int r = (int)(u % (ulong)n);                                                        \
     __global const REAL *Ab = A + offset_a + b * stride_a;                                    \
     __global REAL *Wr = W + offset_w + b * (ulong)n * (ulong)n + r
+
+/* W = 0, count elements (the workspace of a piece). */
+__kernel void getri_zero(__global REAL *W, const ulong count, const ulong g0)
+{
+    const ulong u = (g0 + get_group_id(0)) * get_local_size(0) + get_local_id(0);
+    if (u < count) W[u] = (REAL)0;
+}
 
 /* W(r, j:j+jb) := -W(r, j:j+jb) * inv(U_jj) for r < j; row r-j of inv(U_jj) for j <= r <
  * j+jb (rows below are zero already and stay so). */

@@ -15,16 +15,17 @@ typedef enum {
 /* The fused kernel keeps a row of n in registers. */
 #define BCHOL_GETRI_FUSED_MAX 64
 
-/* The path and the blocked path's block width nb (1..64) and GEMM (BCHOL_GEMM_OWN or
- * BCHOL_GEMM_CLBLAST). */
+/* The path and the blocked path's block width nb (1..64), GEMM (BCHOL_GEMM_OWN or
+ * BCHOL_GEMM_CLBLAST) and matrices a piece of the batch (0: as many as the workspace cap
+ * allows; tests set fewer to reach several pieces). */
 typedef struct {
     bchol_getri_path path;
-    int nb, gemm;
+    int nb, gemm, chunk;
 } bchol_getri_choice;
 
 /*
  * The path for order n > 0: BCHOL_GETRI ("solve", "fused", "auto" or
- * "blocked[,nb=NB][,gemm=own|clblast]") where set, else auto; auto takes the solve where n
+ * "blocked[,nb=NB][,gemm=own|clblast][,chunk=M]") where set, else auto; auto takes the solve where n
  * <= the backend's getri_solve_to_s/_d, else the fused kernel where n <= getri_fused_to_s/_d
  * (at most BCHOL_GETRI_FUSED_MAX), else the blocked path with the backend's getri_nb and,
  * for double from getrf_clblast_d_from on, CLBlast's GEMM where bchol has it. Fails with
@@ -41,7 +42,7 @@ bchol_status bchol__getri_fused(bchol_call *call, bchol_precision p, int n, cl_m
                                 int ldc, int64_t stride_c, int64_t batch, cl_mem info);
 
 /* Enqueues the blocked getri of a checked batch, n > 0, batch > 0, through a workspace of
- * n*n elements a matrix (the batch in pieces within 256 MiB and max_alloc). */
+ * n*n elements a matrix (the batch in pieces within 1 GiB and max_alloc, or of c->chunk). */
 bchol_status bchol__getri_blocked(bchol_call *call, bchol_precision p, const bchol_getri_choice *c,
                                   int n, cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
                                   cl_mem ipiv, int64_t offset_p, int64_t stride_p, cl_mem C,

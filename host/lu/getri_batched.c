@@ -9,8 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* BCHOL_GETRI: "solve", "fused", "auto" or "blocked" followed by ",nb=NB" and
- * ",gemm=own|clblast" (blocked only) in any order; -1 where malformed. */
+/* BCHOL_GETRI: "solve", "fused", "auto" or "blocked" followed by ",nb=NB",
+ * ",gemm=own|clblast" and ",chunk=M" (blocked only) in any order; -1 where malformed. */
+static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
+{
+    char *end;
+    const long v = strtol(s + skip, &end, 10);
+    if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
 static int parse_env(const char *s, bchol_getri_choice *c)
 {
     size_t len = strcspn(s, ",");
@@ -24,10 +33,9 @@ static int parse_env(const char *s, bchol_getri_choice *c)
         len = strcspn(s, ",");
         if (c->path != BCHOL_GETRI_BLOCKED) return -1;
         if (!strncmp(s, "nb=", 3)) {
-            char *end;
-            const long v = strtol(s + 3, &end, 10);
-            if (end == s + 3 || end != s + len || v < 1 || v > 64) return -1;
-            c->nb = (int)v;
+            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
+        } else if (!strncmp(s, "chunk=", 6)) {
+            if (parse_int(s, len, 6, 1, 1 << 30, &c->chunk)) return -1;
         } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
             c->gemm = BCHOL_GEMM_OWN;
         } else if (len == 12 && !strncmp(s, "gemm=clblast", 12)) {
@@ -47,7 +55,7 @@ bchol_status bchol__getri_choose(bchol_context *ctx, const char *routine, bchol_
     if (env && *env && parse_env(env, c))
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: BCHOL_GETRI = \"%s\": expected solve, fused, auto or "
-                           "blocked[,nb=1..64][,gemm=own|clblast]", routine, env);
+                           "blocked[,nb=1..64][,gemm=own|clblast][,chunk=M]", routine, env);
     const bchol_backend *be = ctx->backend;
     const int dbl = p == BCHOL_D;
     if (c->path == BCHOL_GETRI_AUTO) {

@@ -9,7 +9,7 @@
  *                            W(:, j:j+jb) = W(:, j:j+jb) * inv(L_jj)            getri_trsm_lower
  *   getri_store              info; the interchanges on each row of W, then to C
  *
- * W is zeroed first: the GEMMs read inv(U11) as a full block (zeros below its diagonal)
+ * W is zeroed first (getri_zero; oclgrind does not count a fill as written): the GEMMs read inv(U11) as a full block (zeros below its diagonal)
  * and the L step's GEMM updates the zeros below inv(U) (dgetri zeroes L's place there).
  * The factors are only read (L and U straight from A), so the workspace, not C, holds
  * the work: a singular matrix's C is never written. The batch goes in pieces whose
@@ -20,12 +20,12 @@
 
 static const char *const getri_files[] = {"common/common.cl", "lu/getri.cl", NULL};
 
-#define WORKSPACE_CAP ((size_t)256 << 20)
+#define WORKSPACE_CAP ((size_t)1 << 30)
 /* work-items a group of the row kernels (one row each) */
 #define ROW_GROUP 64
 
 typedef struct {
-    cl_kernel upper, lower, store;
+    cl_kernel zero, upper, lower, store;
     size_t wg;
 } getri_kernels;
 
@@ -36,7 +36,8 @@ static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, int nb, g
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D NB=%d", nb);
     bchol_status st;
-    if ((st = bchol__get_kernel(ctx, getri_files, &o, "getri_trsm_upper", &k->upper)) ||
+    if ((st = bchol__get_kernel(ctx, getri_files, &o, "getri_zero", &k->zero)) ||
+        (st = bchol__get_kernel(ctx, getri_files, &o, "getri_trsm_upper", &k->upper)) ||
         (st = bchol__get_kernel(ctx, getri_files, &o, "getri_trsm_lower", &k->lower)) ||
         (st = bchol__get_kernel(ctx, getri_files, &o, "getri_store", &k->store)))
         return st;
@@ -44,6 +45,7 @@ static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, int nb, g
     if ((l = bchol__kernel_wg_limit(ctx, k->upper)) < wg) wg = l;
     if ((l = bchol__kernel_wg_limit(ctx, k->lower)) < wg) wg = l;
     if ((l = bchol__kernel_wg_limit(ctx, k->store)) < wg) wg = l;
+    if ((l = bchol__kernel_wg_limit(ctx, k->zero)) < wg) wg = l;
     k->wg = wg ? wg : 1;
     return BCHOL_SUCCESS;
 }
@@ -79,17 +81,14 @@ static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bcho
                                  cl_ulong str_c, cl_mem W, cl_ulong b0, int64_t count,
                                  cl_mem info)
 {
-    bchol_context *ctx = call->ctx;
     const int nb = c->nb, clb = c->gemm == BCHOL_GEMM_CLBLAST;
     const uint64_t nn = (uint64_t)n * (uint64_t)n, ld = (uint64_t)lda;
-    const size_t bytes = (size_t)count * (size_t)nn * bchol__elem_size(p);
     bchol_status st;
 
-    cl_int zero = 0;
-    cl_event ev;
-    cl_int err = clEnqueueFillBuffer(ctx->queue, W, &zero, sizeof zero, 0, bytes, 0, NULL, &ev);
-    if (err) return bchol__fail_cl(ctx, err, "clEnqueueFillBuffer");
-    bchol__call_add_event(call, ev);
+    cl_ulong elems = (cl_ulong)count * nn, g0z = 0;
+    bchol_arg zargs[] = {BCHOL_ARG(W), BCHOL_ARG(elems), BCHOL_ARG(g0z)};
+    if ((st = bchol__launch_groups(call, k->zero, zargs, 3, 2, (elems + k->wg - 1) / k->wg, k->wg)))
+        return st;
 
     /* inv(U), block columns left to right */
     for (int j = 0; j < n; j += nb) {
@@ -141,6 +140,7 @@ bchol_status bchol__getri_blocked(bchol_call *call, bchol_precision p, const bch
     size_t cap = WORKSPACE_CAP < ctx->info.max_alloc ? WORKSPACE_CAP : (size_t)ctx->info.max_alloc;
     int64_t chunk = (int64_t)(cap / per);
     if (chunk < 1) chunk = 1;
+    if (c->chunk > 0 && c->chunk < chunk) chunk = c->chunk;
     if (chunk > batch) chunk = batch;
     cl_mem W;
     if ((st = bchol__workspace_acquire(ctx, (size_t)chunk * per, &W))) return st;
