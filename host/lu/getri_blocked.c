@@ -2,15 +2,17 @@
  * right, then the column interchanges) over a batch, on a workspace W of n-by-n a matrix
  * (ld n). For block columns of nb (the last one narrower):
  *
- *   trtri, j = 0, nb, ...    W(0:j, j:j+jb) = inv(U11) * U12          GEMM (beta 0)
+ *   trtri, j = 0, nb, ...    W(0:j, j:j+jb) = inv(U11) * U12          GEMM (beta 0), a row
+ *                                                                     block of nb at a time
  *                            rows < j: * -inv(U_jj); rows j..j+jb-1:   getri_trsm_upper
  *                            inv(U_jj)
  *   L, j = last .. 0         W(:, j:j+jb) -= W(:, j+jb:n) * L(j+jb:n, j:j+jb)   GEMM
  *                            W(:, j:j+jb) = W(:, j:j+jb) * inv(L_jj)            getri_trsm_lower
  *   getri_store              info; the interchanges on each row of W, then to C
  *
- * W is zeroed first (getri_zero; oclgrind does not count a fill as written): the GEMMs read inv(U11) as a full block (zeros below its diagonal)
- * and the L step's GEMM updates the zeros below inv(U) (dgetri zeroes L's place there).
+ * W is zeroed first (getri_zero; oclgrind does not count a fill as written): the trtri
+ * GEMMs read inv(U11)'s diagonal blocks whole (zeros below their diagonals), and the L
+ * step's GEMM updates the zeros below inv(U) (dgetri zeroes L's place there).
  * The factors are only read (L and U straight from A), so the workspace, not C, holds
  * the work: a singular matrix's C is never written. The batch goes in pieces whose
  * workspace fits WORKSPACE_CAP and max_alloc. */
@@ -93,11 +95,14 @@ static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bcho
     /* inv(U), block columns left to right */
     for (int j = 0; j < n; j += nb) {
         const int jb = n - j < nb ? n - j : nb;
-        if (j > 0) {
-            const bchol_gemm_operand V11 = {W, 0, nn, n};
-            const bchol_gemm_operand U12 = {A, off_a + (uint64_t)j * ld, str_a, lda};
-            const bchol_gemm_operand V12 = {W, (uint64_t)j * n, nn, n};
-            if ((st = gemm(call, p, clb, j, jb, j, 1.0, &V11, &U12, 0.0, &V12, count))) return st;
+        /* inv(U11) is upper triangular: row block i of the product needs only its
+         * columns i..j-1 (and U12's rows i..j-1), so half the multiply-adds of one GEMM */
+        for (int i = 0; i < j; i += nb) {
+            const bchol_gemm_operand V1 = {W, (uint64_t)i * n + (uint64_t)i, nn, n};
+            const bchol_gemm_operand U12 = {A, off_a + (uint64_t)j * ld + (uint64_t)i, str_a, lda};
+            const bchol_gemm_operand V12 = {W, (uint64_t)j * n + (uint64_t)i, nn, n};
+            if ((st = gemm(call, p, clb, nb, jb, j - i, 1.0, &V1, &U12, 0.0, &V12, count)))
+                return st;
         }
         if ((st = trsm(call, k, k->upper, A, off_a, lda, str_a, W, n, j, jb, count))) return st;
     }
