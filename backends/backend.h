@@ -49,6 +49,10 @@ typedef struct bchol_backend {
      * column, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
      * precision; 0: never. */
     int getrf_regs_to_s, getrf_regs_to_d;
+    /* getri (host/lu/getri_batched.c): the largest n given to the solve of A*C = I, then
+     * the largest n given to the fused dgetri kernel (capped at BCHOL_GETRI_FUSED_MAX),
+     * per precision; above both the blocked dgetri with block columns of getri_nb (0: 32). */
+    int getri_solve_to_s, getri_solve_to_d, getri_fused_to_s, getri_fused_to_d, getri_nb;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

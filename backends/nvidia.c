@@ -149,6 +149,14 @@ const bchol_backend bchol__backend_nvidia = {
     .getrf_crossover_s = 64,
     .getrf_crossover_d = 64,
     .getrf_nb = 16,
+    /* getri: not measured yet on the GPU: the solve where it was 1.2-6.7x inv_ex (n <=
+     * 64), the blocked dgetri above with nb 64 (the batched GEMM's tiles are 64 wide: jb
+     * is the L update's n); the fused kernel only when forced (BCHOL_GETRI). */
+    .getri_solve_to_s = 64,
+    .getri_solve_to_d = 64,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
+    .getri_nb = 64,
     .getrf_clblast_d_from = 256,
     /* The fused kernel's groups: 128 work-items (tbc = 128 / lx matrices). H200, bench
      * --getrf --tbc, Gflop/s at tbc 1, 2, 4, 8: float n = 8 107, 169, 227, 222; 16 322, 458,

@@ -203,6 +203,18 @@ const bchol_backend bchol__backend_pocl = {
     .getrf_crossover_s = 192,
     .getrf_crossover_d = 192,
     .getrf_nb = 32,
+    /* getri (bench --routine getri under BCHOL_GETRI=solve|fused|blocked,nb=..; 2 shared
+     * cores, batch 1000, median of 5, noisy): ms solve/fused/blocked nb 64, float n = 8
+     * 0.47/0.66/2.7, 16 13/4.5/9.5, 32 98/132/139, 64 777/975/1042, 128 11784/-/3967;
+     * double 8 0.55/0.75/3.0, 16 12.6/4.7/14, 32 108/55/85, 64 783/754/486, 128
+     * 7580/-/5352. Batch 100 after the triangle-aware trtri (8530868), ms solve/blocked
+     * nb 32/nb 64: float n = 128 743/549/278, 256 4752/4686/2172; double 128 657/673/307,
+     * 256 6620/4837/2216. */
+    .getri_solve_to_s = 8,
+    .getri_solve_to_d = 8,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
+    .getri_nb = 64,
     /* getrf's workitem variant (one work-item per matrix, no barriers) against the others,
      * Gflop/s, medians of 3. 16-core Xeon (skylake-avx512, PoCL 5.0, 2026-11-27, 8941759;
      * batch 1000 up to 192, 300 above; workitem/blocked/fused): float n = 64 91.6/3.9/9.2,

@@ -1150,7 +1150,11 @@ BCHOL_API bchol_status bchol_dgesv_batched(bchol_context *ctx, int n, int nrhs, 
  * b*stride_c, ldc >= max(1, n), stride_c >= ldc*n, only its n-by-n block written; C and
  * info must share no byte with A, ipiv or each other). info[b] = k > 0 for the smallest k
  * where U(k,k) is zero or not finite, else 0: C of that matrix is left untouched.
- * n = 0 only sets info to zero; batch = 0 returns at once. Sizes as getrs's.
+ * n = 0 only sets info to zero; batch = 0 returns at once. LAPACK's dgetri (inv(U), then
+ * the solve with L, then the column interchanges) or, for small n, the solve of A*C = I,
+ * as the device's defaults choose; dgetri's blocked form (larger n) takes device scratch
+ * memory of n*n elements a matrix, up to 1 GiB at a time (the batch in pieces). Sizes: any
+ * n whose n-by-n scratch one allocation holds.
  */
 BCHOL_API bchol_status bchol_sgetri_batched(bchol_context *ctx, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,

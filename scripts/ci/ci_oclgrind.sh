@@ -27,10 +27,11 @@ T=$BUILD/tests
 # solves; variable sizes with the device checks, fused and separate; LU: several matrices
 # a group with idle lanes, several rows a work-item, nopiv; the workitem LU (vectors and
 # scalar rows, a part-idle group); the regs LU (m > n, staged, a part-idle group); the
-# blocked LU (panels in local memory and in place, m < n without pivoting); the LU solves, both trans, with
-# several work-items and units a group, singular matrices in getri and gesv; LU vbatched:
-# the pivot checks, bad entries and singular matrices in gesv, the 'T' solve, rectangular
-# matrices split between the fused kernel and the blocked path)
+# blocked LU (panels in local memory and in place, m < n without pivoting); the LU solves,
+# both trans, with several work-items and units a group, singular matrices in getri
+# (solve, fused and blocked in pieces) and gesv; LU vbatched: the pivot checks, bad
+# entries and singular matrices in gesv, the 'T' solve, rectangular matrices split between
+# the fused kernel and the blocked path)
 CASES=(
   "fused_sL|$T/test_potrf --precision s --uplo L --n 7 --ib 4 --batch 3"
   "fused_dU_info|$T/test_potrf --precision d --uplo U --n 10 --ib 4 --batch 6 --mode info"
@@ -65,7 +66,9 @@ CASES=(
   "getrf_blocked_nopiv_s|env BCHOL_GETRF=blocked,nb=4 $T/test_getrf --precision s --m 9 --n 14 --mode nopiv --batch 3"
   "getrs_sN|$T/test_lu_solve --mode getrs --precision s --trans N --n 9 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 2 --piv-pad 1 --stride-pad 2 --offset-b 1"
   "getrs_dT_tbc3_rpt2|env BCHOL_LU_SOLVE_SHAPE=2,2,3 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --ldb-pad 1 --stride-pad 1"
-  "getri_singular_d|$T/test_lu_solve --mode getri --precision d --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
+  "getri_solve_singular_d|env BCHOL_GETRI=solve $T/test_lu_solve --mode getri --precision d --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
+  "getri_fused_singular_s|env BCHOL_GETRI=fused $T/test_lu_solve --mode getri --precision s --n 6 --batch 13 --kind singular --ldb-pad 1 --stride-pad 1 --piv-pad 1"
+  "getri_blocked_singular_d|env BCHOL_GETRI=blocked,nb=4,chunk=3 $T/test_lu_solve --mode getri --precision d --n 10 --batch 7 --kind singular --lda-pad 1 --ldb-pad 1 --stride-pad 1"
   "getrf_ilv_s|$T/test_lu_interleaved --mode factor --precision s --n 5 --batch 13 --chunk 4"
   "getrs_ilv_dT|$T/test_lu_interleaved --mode solve --precision d --trans T --n 4 --nrhs 3 --batch 9 --chunk 4"
   "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
