@@ -49,10 +49,16 @@ typedef struct bchol_backend {
      * column, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
      * precision; 0: never. */
     int getrf_regs_to_s, getrf_regs_to_d;
-    /* getri (host/lu/getri_batched.c): the largest n given to the solve of A*C = I, then
-     * the largest n given to the fused dgetri kernel (capped at BCHOL_GETRI_FUSED_MAX),
-     * per precision; above both the blocked dgetri with block columns of getri_nb (0: 32). */
-    int getri_solve_to_s, getri_solve_to_d, getri_fused_to_s, getri_fused_to_d, getri_nb;
+    /* getri (host/lu/getri_batched.c): the fused dgetri kernel for getri_fused_from <= n <=
+     * getri_fused_to_s/_d (capped at BCHOL_GETRI_FUSED_MAX), else the solve of A*C = I up
+     * to getri_solve_to_s/_d, else the blocked dgetri with block columns of getri_nb_s/_d
+     * (0: 32), per precision. */
+    int getri_fused_from, getri_fused_to_s, getri_fused_to_d;
+    /* getrf_vbatched (host/lu/getrf_vbatched.c) where the largest matrix does not fit the
+     * fused kernel: 1 sends every matrix to the blocked path, 0 keeps the fused kernel for
+     * those that fit it; the blocked path's panel width (0: getrf_nb). */
+    int getrf_vb_all_blocked, getrf_vb_nb;
+    int getri_solve_to_s, getri_solve_to_d, getri_nb_s, getri_nb_d;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share
      * when a batch's max_n is above crossover_s/_d (the split of a batch that straddles it;

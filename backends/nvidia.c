@@ -149,14 +149,30 @@ const bchol_backend bchol__backend_nvidia = {
     .getrf_crossover_s = 64,
     .getrf_crossover_d = 64,
     .getrf_nb = 16,
-    /* getri: not measured yet on the GPU: the solve where it was 1.2-6.7x inv_ex (n <=
-     * 64), the blocked dgetri above with nb 64 (the batched GEMM's tiles are 64 wide: jb
-     * is the L update's n); the fused kernel only when forced (BCHOL_GETRI). */
-    .getri_solve_to_s = 64,
-    .getri_solve_to_d = 64,
-    .getri_fused_to_s = 64,
-    .getri_fused_to_d = 64,
-    .getri_nb = 64,
+    /* getri alone, H200, ms, median of 5 (2026-11-27, 8d4c719; batch 16384 to n = 64, 3000
+     * to 256, 1000 at 512; results/2026-11-27-h200-lu/getri-paths.txt): solve / fused /
+     * blocked nb 16, 32, 64: float n = 4 0.0096/0.0074, 8 0.019/0.013, 16 0.083/0.034,
+     * 32 0.375/0.213/1.22/1.02/1.55, 64 2.13/-/5.66/4.45/5.13, 128 2.86/-/6.07/4.03/4.17,
+     * 256 21.9/-/35.8/19.2/16.7, 512 132/-/89.4/39.6/27.6; double 4 0.0114/0.0098,
+     * 8 0.030/0.017, 16 0.136/0.067, 32 0.90/0.49/1.51/1.25/2.13, 64 5.94/-/7.23/5.79/9.76,
+     * 128 8.13/-/7.94/5.18/7.27, 256 63.5/-/22.1/22.2/31.4, 512 -/-/52.3/45.1/54.7.
+     * CLBlast's GEMM at nb 64: float 0.96-0.97x own's time at 256-512, double the same:
+     * not taken. Fused to 32 (64 did not finish in the run's time). */
+    /* getrf_vbatched, orders uniform in [1, nmax], batch 2000, H200, ms, median of 5
+     * (8d4c719, results/2026-11-27-h200-lu/getrf-vbatched.txt): the split (fused for what
+     * fits, blocked nb 16 the rest) / every matrix blocked nb 16 / blocked nb 32: float
+     * nmax 128 2.20/1.76/1.73, 256 9.52/8.87/7.70, 512 51.5/51.0/42.0; double 96
+     * 1.49/1.23/1.13, 128 2.28/2.01/1.91, 256 10.8/10.5/9.92, 512 60.2/59.9/54.0. Where
+     * the largest fits, the fused kernel alone (float nmax 64 0.385 against 0.555). */
+    .getrf_vb_all_blocked = 1,
+    .getrf_vb_nb = 32,
+    .getri_fused_from = 1,
+    .getri_fused_to_s = 32,
+    .getri_fused_to_d = 32,
+    .getri_solve_to_s = 128,
+    .getri_solve_to_d = 32,
+    .getri_nb_s = 64,
+    .getri_nb_d = 32,
     .getrf_clblast_d_from = 256,
     /* The fused kernel's groups: 128 work-items (tbc = 128 / lx matrices). H200, bench
      * --getrf --tbc, Gflop/s at tbc 1, 2, 4, 8: float n = 8 107, 169, 227, 222; 16 322, 458,

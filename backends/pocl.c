@@ -210,11 +210,13 @@ const bchol_backend bchol__backend_pocl = {
      * 7580/-/5352. Batch 100 after the triangle-aware trtri (8530868), ms solve/blocked
      * nb 32/nb 64: float n = 128 743/549/278, 256 4752/4686/2172; double 128 657/673/307,
      * 256 6620/4837/2216. */
-    .getri_solve_to_s = 8,
-    .getri_solve_to_d = 8,
+    .getri_fused_from = 16,
     .getri_fused_to_s = 64,
     .getri_fused_to_d = 64,
-    .getri_nb = 64,
+    .getri_solve_to_s = 8,
+    .getri_solve_to_d = 8,
+    .getri_nb_s = 64,
+    .getri_nb_d = 64,
     /* getrf's workitem variant (one work-item per matrix, no barriers) against the others,
      * Gflop/s, medians of 3. 16-core Xeon (skylake-avx512, PoCL 5.0, 2026-11-27, 8941759;
      * batch 1000 up to 192, 300 above; workitem/blocked/fused): float n = 64 91.6/3.9/9.2,

@@ -156,11 +156,13 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
     if (max_m <= 0 || max_n <= 0 || batch == 0) return BCHOL_SUCCESS;
     /* The split: the fused kernel takes every matrix where the largest fits it whole, else
      * those with m, n <= the largest square order that fits (lo); the blocked path the
-     * rest. fused_max > 0 lowers lo, -1 sends every matrix to the blocked path. */
+     * rest (or every matrix, where the backend says getrf_vb_all_blocked). fused_max > 0
+     * lowers lo, -1 sends every matrix to the blocked path. */
     bchol_getrf_params fp;
     int lo_m = max_m, lo_n = max_n;
     if (prm->fused_max != 0 || !fused_shape(ctx, p, prm->lx, prm->tbc, max_m, max_n, batch, &fp)) {
         int lo = prm->fused_max < 0 ? 0 : bchol__getrf_max_n(ctx, p);
+        if (prm->fused_max == 0 && ctx->backend->getrf_vb_all_blocked) lo = 0;
         if (prm->fused_max > 0 && prm->fused_max < lo) lo = prm->fused_max;
         lo_m = max_m < lo ? max_m : lo;
         lo_n = max_n < lo ? max_n : lo;
@@ -173,7 +175,11 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
                            info);
     if (st || (lo_m >= max_m && lo_n >= max_n)) return st;
     /* the blocked path runs min(m, n) <= max_k steps of nb columns */
-    const int nb = prm->nb > 0 ? prm->nb : ctx->backend->getrf_nb > 0 ? ctx->backend->getrf_nb : 16;
+    const bchol_backend *be = ctx->backend;
+    const int nb = prm->nb > 0           ? prm->nb
+                   : be->getrf_vb_nb > 0 ? be->getrf_vb_nb
+                   : be->getrf_nb > 0    ? be->getrf_nb
+                                         : 16;
     return bchol__getrf_vbatched_blocked(call, p, nb, lo_m, lo_n, max_m, max_n, max_k, m, n, lda,
                                          offsets_a, A, offsets_p, ipiv, batch, info);
 }

@@ -25,10 +25,10 @@ typedef struct {
 
 /*
  * The path for order n > 0: BCHOL_GETRI ("solve", "fused", "auto" or
- * "blocked[,nb=NB][,gemm=own|clblast][,chunk=M]") where set, else auto; auto takes the solve where n
- * <= the backend's getri_solve_to_s/_d, else the fused kernel where n <= getri_fused_to_s/_d
- * (at most BCHOL_GETRI_FUSED_MAX), else the blocked path with the backend's getri_nb and,
- * for double from getrf_clblast_d_from on, CLBlast's GEMM where bchol has it. Fails with
+ * "blocked[,nb=NB][,gemm=own|clblast][,chunk=M]") where set, else auto; auto takes the fused kernel where
+ * the backend's getri_fused_from <= n <= getri_fused_to_s/_d (at most
+ * BCHOL_GETRI_FUSED_MAX), else the solve where n <= getri_solve_to_s/_d, else the blocked
+ * path with the backend's getri_nb_s/_d and bchol's GEMM (CLBlast's only when asked). Fails with
  * BCHOL_ERR_ARGUMENT (nothing enqueued) on a malformed BCHOL_GETRI, fused above
  * BCHOL_GETRI_FUSED_MAX, or CLBlast asked for without it.
  */

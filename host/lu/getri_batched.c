@@ -62,20 +62,18 @@ bchol_status bchol__getri_choose(bchol_context *ctx, const char *routine, bchol_
         const int solve_to = dbl ? be->getri_solve_to_d : be->getri_solve_to_s;
         int fused_to = dbl ? be->getri_fused_to_d : be->getri_fused_to_s;
         if (fused_to > BCHOL_GETRI_FUSED_MAX) fused_to = BCHOL_GETRI_FUSED_MAX;
-        c->path = n <= solve_to   ? BCHOL_GETRI_SOLVE
-                  : n <= fused_to ? BCHOL_GETRI_FUSED
-                                  : BCHOL_GETRI_BLOCKED;
+        c->path = n >= be->getri_fused_from && n <= fused_to ? BCHOL_GETRI_FUSED
+                  : n <= solve_to                           ? BCHOL_GETRI_SOLVE
+                                                            : BCHOL_GETRI_BLOCKED;
     }
     if (c->path == BCHOL_GETRI_FUSED && n > BCHOL_GETRI_FUSED_MAX)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: the fused getri kernel was asked for (BCHOL_GETRI) at n = %d; it "
                            "takes n <= %d", routine, n, BCHOL_GETRI_FUSED_MAX);
-    if (c->nb <= 0) c->nb = be->getri_nb > 0 ? be->getri_nb : 32;
-    if (c->gemm <= 0) {
-        const int from = be->getrf_clblast_d_from;
-        c->gemm = dbl && from > 0 && n >= from && bchol__clblast_available() ? BCHOL_GEMM_CLBLAST
-                                                                             : BCHOL_GEMM_OWN;
-    }
+    const int nb = dbl ? be->getri_nb_d : be->getri_nb_s;
+    if (c->nb <= 0) c->nb = nb > 0 ? nb : 32;
+    /* bchol's GEMM unless asked: CLBlast's measured within 4% of it (backends/nvidia.c) */
+    if (c->gemm <= 0) c->gemm = BCHOL_GEMM_OWN;
     if (c->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: the blocked getri's CLBlast GEMM was asked for (BCHOL_GETRI); "
