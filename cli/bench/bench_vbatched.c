@@ -72,8 +72,8 @@ static void usage(FILE *f)
         "                    (default: the library's); one row per shape and tbc\n"
         "  --order LIST      default,index,steps: which matrices share a work-group (default:\n"
         "                    the library's); one row per order, shape and tbc\n"
-        "  --variant LIST    fused,separate,auto,workitem: time these variants (default versions) instead\n"
-        "                    of the four versions; fused is skipped where it cannot hold nmax\n"
+        "  --variant LIST    fused,separate,auto,workitem: time these variants instead of the\n"
+        "                    four versions; fused is skipped where it cannot hold nmax\n"
         "  --crossover C     auto: largest n of the fused share (default: the device's)\n"
         "  --nb NB --pb PB --tile T               separate-variant parameters\n");
 }

@@ -547,7 +547,8 @@ int bchol__vbatched_workitem_to(const bchol_context *ctx, bchol_precision p)
     const char *force = getenv("BCHOL_VBATCHED_VARIANT");
     if (force && !strcmp(force, "workitem")) return INT_MAX;
     if (force && !strcmp(force, "fused")) return 0;
-    return p == BCHOL_D ? ctx->backend->vbatched_workitem_to_d : ctx->backend->vbatched_workitem_to_s;
+    return p == BCHOL_D ? ctx->backend->vbatched_workitem_to_d
+                        : ctx->backend->vbatched_workitem_to_s;
 }
 
 int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
@@ -636,10 +637,12 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, in
         if (work_to == INT_MAX)
             snprintf(source_text + len, sizeof source_text - len,
                      "; AUTO runs the workitem kernel on every matrix (%s)",
-                     getenv("BCHOL_VBATCHED_VARIANT") ? "BCHOL_VBATCHED_VARIANT" : origin_of(ctx).who);
+                     getenv("BCHOL_VBATCHED_VARIANT") ? "BCHOL_VBATCHED_VARIANT"
+                                                      : origin_of(ctx).who);
         else
             snprintf(source_text + len, sizeof source_text - len,
-                     "; AUTO runs the workitem kernel up to n = %d, the separate variant above (%s)",
+                     "; AUTO runs the workitem kernel up to n = %d, the separate variant "
+                     "above (%s)",
                      work_to, origin_of(ctx).who);
     }
     params->crossover = 0;

@@ -123,7 +123,8 @@ bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
     }
     if ((uint64_t)max_n > reach) max_n = (int)reach;
     int fused_hi = max_n, sep_lo = max_n, work_hi = 0;
-    const int work_to = prm->fused.variant == BCHOL_VARIANT_AUTO ? bchol__vbatched_workitem_to(call->ctx, p) : 0;
+    const int work_to =
+        prm->fused.variant == BCHOL_VARIANT_AUTO ? bchol__vbatched_workitem_to(call->ctx, p) : 0;
     if (prm->fused.variant == BCHOL_VARIANT_SEPARATE) {
         fused_hi = 0, sep_lo = 0;
     } else if (prm->fused.variant == BCHOL_VARIANT_WORKITEM) {
