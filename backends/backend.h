@@ -65,6 +65,10 @@ typedef struct bchol_backend {
      * 0: the separate variant takes every matrix). */
     void (*vbatched_defaults)(char precision, int n, bchol_vbatched_params *params);
     int vbatched_crossover_s, vbatched_crossover_d;
+    /* Variable sizes, variant AUTO: the largest n[b] the workitem kernel takes (one
+     * work-item per matrix, cl_kernels/chol/potrf_workitem.cl), the separate variant the
+     * larger ones, in place of the fused kernel's share; 0: never (GPUs). */
+    int vbatched_workitem_to_s, vbatched_workitem_to_d;
     /* Variable sizes, schedule left to the library: a batch the device holds at once
      * (batch * max_n at most this many per compute unit) runs every step in one launch
      * (BCHOL_SCHEDULE_ONE_LAUNCH), where a launch per step adds only its gaps; 0: never.

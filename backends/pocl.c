@@ -3,6 +3,7 @@
  * specialization per local size. */
 #include "backends/backend.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,14 @@ const bchol_backend bchol__backend_pocl = {
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 512,
+    /* Variable sizes: the workitem kernel takes every matrix. bench --vbatched, orders
+     * uniform in [1, nmax], batch 1000, median of 3, 2-core EPYC loaded (load 2-13),
+     * 2026-11-27, default version / LAPACK loop: float L nmax 32-256 0.17-0.26x (fused)
+     * -> 0.91-1.84x (workitem), double U 0.22-0.46x -> 0.68-1.47x; above 512, where the
+     * split once gave matrices to the separate variant, that variant ran 0.3-0.4 Gflop/s
+     * against the workitem kernel's 13-26 (nmax 768, 1024, batch 60, float and double). */
+    .vbatched_workitem_to_s = INT_MAX,
+    .vbatched_workitem_to_d = INT_MAX,
     .interleaved_defaults = interleaved_defaults,
     .strided_variant = strided_variant,
     .workitem_defaults = workitem_defaults,

@@ -456,8 +456,8 @@ typedef enum bchol_solve_variant {
     BCHOL_SOLVE_AUTO = 0, /* what the dispatcher picks for this device, n and nrhs */
     BCHOL_SOLVE_SUBST = 1, /* forward and back substitution in one launch, B in registers */
     BCHOL_SOLVE_WORKITEM = 2 /* one work-item per system, substitution on B in place along
-                              * contiguous columns as vectors, no barriers (for CPUs); fixed
-                              * size only: the vbatched solve runs the substitution kernel */
+                              * contiguous columns as vectors, no barriers (for CPUs; fixed
+                              * and variable sizes) */
 } bchol_solve_variant;
 
 typedef struct bchol_solve_params {
@@ -474,8 +474,8 @@ typedef struct bchol_solve_params {
  * BCHOL_SOLVE_VARIANT=subst|workitem overrides it); for the substitution kernel, a tuning
  * file's solve entry (the nearest measured n below, the closest measured nrhs; see the
  * tuning section below) or the backend's defaults; for the workitem solve, the backend's
- * nt. posv takes the same; the vbatched solve (at the batch's largest n and nrhs) the
- * substitution kernel's. source (may be NULL) is valid until this thread's next call. */
+ * nt. posv takes the same, and so does the vbatched solve at the batch's largest n and
+ * nrhs. source (may be NULL) is valid until this thread's next call. */
 BCHOL_API bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
                                           bchol_solve_params *params, const char **source);
 
@@ -551,7 +551,8 @@ enum {
  * reads those two numbers back (waiting for the work already in the queue); the _ex form
  * takes them from the caller and reads nothing back. Returns BCHOL_SUCCESS once enqueued,
  * a negative status for a bad argument (nothing enqueued), or BCHOL_ERR_UNSUPPORTED_SIZE
- * when no work-group of the substitution kernel fits the largest n (A and B untouched;
+ * when no work-group of the substitution kernel fits the largest n (the workitem solve
+ * has no such limit; A and B untouched;
  * from the plain form, which learns the largest n from the checks, info then already
  * holds their codes).
  */
@@ -721,12 +722,16 @@ typedef enum bchol_order {
 } bchol_order;
 
 typedef struct bchol_vbatched_params {
-    bchol_params fused; /* variant: AUTO (split by size class at the crossover), FUSED or
-                           SEPARATE (every matrix through that variant; INTERLEAVED is
-                           BCHOL_ERR_ARGUMENT); ib, tbc, rpt, shape of the fused kernel
-                           (tbc: matrices per work-group, fewer where their panels would not
-                           fit local memory; shape also PACK); nb, pb, tile of the separate
-                           variant (its own GEMM kernels: gemm must be 0 or BCHOL_GEMM_OWN) */
+    bchol_params fused; /* variant: AUTO (split by size class at the crossover; on CPUs
+                           whose backend says so, the workitem kernel up to its bound in
+                           place of the fused kernel; BCHOL_VBATCHED_VARIANT=workitem|fused
+                           overrides that choice), FUSED, SEPARATE or WORKITEM (every matrix
+                           through that variant; INTERLEAVED is BCHOL_ERR_ARGUMENT); ib, tbc,
+                           rpt, shape of the fused kernel (tbc: matrices per work-group, fewer
+                           where their panels would not fit local memory; shape also PACK);
+                           nb, pb, tile of the separate variant (its own GEMM kernels: gemm
+                           must be 0 or BCHOL_GEMM_OWN); wnb, wvec, wmr, wgroup of the
+                           workitem kernel */
     bchol_etm etm;      /* of the fused kernel (the separate one's groups always leave) */
     bchol_schedule schedule;
     int crossover;      /* AUTO: matrices with n[b] <= crossover run the fused kernel, the

@@ -11,7 +11,8 @@
  *       [--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack]
  *       [--order index|steps|index,steps] [--versions 4|6] [--seed X]
  *       [--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]...
- *       [--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T]
+ *       [--variant auto|fused|separate|workitem] [--crossover C] [--nb NB] [--pb PB] [--tile T]
+ *       [--wnb NB] [--wvec V] [--wmr M]
  *       [--tell-max-n M]
  *
  * Modes: factor (good matrices), info (non-SPD, NaN and Inf matrices among good ones), bad
@@ -22,7 +23,8 @@
  * finds max n), host (host arrays). --pair I (bad mode) also makes matrices I-1 and I
  * overlap, e.g. across a block boundary of the device checks. --variant and --crossover
  * pick the variant (auto: fused up to the crossover, separate above it, in one call);
- * --nb --pb --tile are the separate variant's parameters. --tell-max-n M (factor mode):
+ * --nb --pb --tile are the separate variant's parameters, --wnb --wvec --wmr the workitem
+ * kernel's. --tell-max-n M (factor mode):
  * the _ex form is told the loose bound M instead of nmax (the launches must stop at the
  * largest order that fits, not step up to M).
  */
@@ -42,7 +44,7 @@ typedef struct {
     char precision, uplo, mode[16], form[8];
     int nmax, lda_pad, gap, ib, tbc, rpt, shape, etm, schedule, nversions;
     int orders[2], norders; /* --order; versions mode runs each version with each */
-    int variant, crossover, nb, pb, tile, tell_max_n;
+    int variant, crossover, nb, pb, tile, tell_max_n, wnb, wvec, wmr;
     util_dist dist;
     long long batch, pair[4];
     int pairs;
@@ -57,7 +59,8 @@ static void usage(void)
             "[--schedule greedy|lazy|one-launch] [--ib IB] [--tbc T] [--rpt R] [--shape fixed|shrink|pack] "
             "[--order index|steps|index,steps] [--versions 4|6] [--seed X] "
             "[--mode factor|info|bad|versions|args] [--form ex|plain|host] [--pair I]... "
-            "[--variant auto|fused|separate] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
+            "[--variant auto|fused|separate|workitem] [--crossover C] [--nb NB] [--pb PB] [--tile T] "
+            "[--wnb NB] [--wvec V] [--wmr M] "
             "[--tell-max-n M]\n");
     exit(2);
 }
@@ -107,11 +110,15 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--variant"))
             o.variant = !strcmp(v, "fused")      ? BCHOL_VARIANT_FUSED
                         : !strcmp(v, "separate") ? BCHOL_VARIANT_SEPARATE
+                        : !strcmp(v, "workitem") ? BCHOL_VARIANT_WORKITEM
                                                  : BCHOL_VARIANT_AUTO;
         else if (!strcmp(k, "--crossover")) o.crossover = atoi(v);
         else if (!strcmp(k, "--nb")) o.nb = atoi(v);
         else if (!strcmp(k, "--pb")) o.pb = atoi(v);
         else if (!strcmp(k, "--tile")) o.tile = atoi(v);
+        else if (!strcmp(k, "--wnb")) o.wnb = atoi(v);
+        else if (!strcmp(k, "--wvec")) o.wvec = atoi(v);
+        else if (!strcmp(k, "--wmr")) o.wmr = atoi(v);
         else if (!strcmp(k, "--tell-max-n")) o.tell_max_n = atoi(v);
         else usage();
     }
@@ -556,7 +563,13 @@ static int mode_args(bchol_context *ctx)
     vcall(ctx, "params->fused.pb = 65", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "(params->fused.pb = 65)");
     p.fused.pb = 0, p.fused.tile = 48;
     vcall(ctx, "params->fused.tile = 48", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "16, 32, 64 or 128");
-    p.fused.tile = 0, p.fused.variant = BCHOL_VARIANT_AUTO;
+    p.fused.tile = 0, p.fused.variant = BCHOL_VARIANT_WORKITEM, p.fused.wvec = 3;
+    vcall(ctx, "params->fused.wvec = 3", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "(params->fused.wvec = 3)");
+    p.fused.wvec = 0, p.fused.wnb = 33;
+    vcall(ctx, "params->fused.wnb = 33", 's', &p, 'L', NM, v, B, BCHOL_ERR_ARGUMENT, "(params->fused.wnb = 33)");
+    p.fused.wnb = 0;
+    vcall(ctx, "params->fused.variant = WORKITEM", 's', &p, 'L', NM, v, B, BCHOL_SUCCESS, NULL);
+    p.fused.variant = BCHOL_VARIANT_AUTO;
 
     /* A buffer of another OpenCL context */
     cl_device_id dev = bchol_context_device_id(ctx);
@@ -695,7 +708,8 @@ int main(int argc, char **argv)
     bchol_vbatched_params prm = {
         .fused = {.variant = (bchol_variant)o.variant, .ib = o.ib, .tbc = o.tbc, .rpt = o.rpt,
                   .shape = o.shape,
-                  .nb = o.nb, .pb = o.pb, .tile = o.tile},
+                  .nb = o.nb, .pb = o.pb, .tile = o.tile, .wnb = o.wnb, .wvec = o.wvec,
+                  .wmr = o.wmr},
         .etm = (bchol_etm)o.etm,
         .schedule = (bchol_schedule)o.schedule,
         .crossover = o.crossover,

@@ -24,7 +24,8 @@
  * Rows that do not fill a vector take scalar code: no access leaves the matrix's columns.
  * A pivot that is not positive and finite stops the matrix: info = its column + 1.
  *
- * Build macros: N (order), NB (block width, 1..32), VW (vector width: 1, 2, 4, 8 or 16),
+ * Build macros: N (order; VBATCHED = 1 builds the variable-size kernel instead, each
+ * matrix's order read at run time), NB (block width, 1..32), VW (vector width: 1, 2, 4, 8 or 16),
  * MR (vectors (lower) or rows (upper) of the update's register tile: 1 or 2), UPPER,
  * REAL/PRECISION_DOUBLE (common.cl). Any work-group size: work-items are independent.
  */
@@ -42,6 +43,9 @@
 #endif
 #ifndef UPPER
 #define UPPER 0
+#endif
+#ifndef VBATCHED
+#define VBATCHED 0
 #endif
 
 #define WI_CAT_(a, b) a##b
@@ -106,7 +110,7 @@ inline int diag_potf2(__global REAL *A, const int lda, const int j0, const int j
 #if !UPPER
 /* ---- lower storage: vectors along L's columns -------------------------------------- */
 
-/* Step 1 on the mr*VW rows from i (all < N): the product in registers, then written where
+/* Step 1 on the mr*VW rows from i (all < n): the product in registers, then written where
  * the row lies below or on the column (every row in the diagonal block's chunks is
  * checked; the rest are below it). */
 inline void update_rows(__global REAL *A, const int lda, const int i, const int j0,
@@ -193,21 +197,21 @@ inline void trsm_row(__global REAL *A, const int lda, const int i, const int j0,
     }
 }
 
-inline int factor(__global REAL *A, const int lda)
+inline int factor(__global REAL *A, const int lda, const int n)
 {
-    for (int j0 = 0; j0 < N; j0 += NB) {
-        const int jb = min(NB, N - j0);
+    for (int j0 = 0; j0 < n; j0 += NB) {
+        const int jb = min(NB, n - j0);
         int i = j0;
         if (j0 > 0) {
-            for (; i + MR * VW <= N; i += MR * VW) update_rows(A, lda, i, j0, jb, MR);
-            for (; i + VW <= N; i += VW) update_rows(A, lda, i, j0, jb, 1);
-            for (; i < N; i++) update_row(A, lda, i, j0, jb);
+            for (; i + MR * VW <= n; i += MR * VW) update_rows(A, lda, i, j0, jb, MR);
+            for (; i + VW <= n; i += VW) update_rows(A, lda, i, j0, jb, 1);
+            for (; i < n; i++) update_row(A, lda, i, j0, jb);
         }
         const int info = diag_potf2(A, lda, j0, jb);
         if (info) return info;
         i = j0 + jb;
-        for (; i + VW <= N; i += VW) trsm_rows(A, lda, i, j0, jb);
-        for (; i < N; i++) trsm_row(A, lda, i, j0, jb);
+        for (; i + VW <= n; i += VW) trsm_rows(A, lda, i, j0, jb);
+        for (; i < n; i++) trsm_row(A, lda, i, j0, jb);
     }
     return 0;
 }
@@ -215,7 +219,7 @@ inline int factor(__global REAL *A, const int lda)
 #else
 /* ---- upper storage: vectors along L's rows (k) -------------------------------------- */
 
-/* Step 1 on the mr rows from i (all < N): dot products of L(i+r, 0:j0) with
+/* Step 1 on the mr rows from i (all < n): dot products of L(i+r, 0:j0) with
  * L(j0+c, 0:j0), VW elements of k at a time, the last j0 % VW in scalars. */
 inline void update_rows(__global REAL *A, const int lda, const int i, const int j0,
                         const int jb, const int mr)
@@ -293,27 +297,28 @@ inline void trsm_row(__global REAL *A, const int lda, const int i, const int jb,
         if (cc < jb) x[cc] = y[cc];
 }
 
-inline int factor(__global REAL *A, const int lda)
+inline int factor(__global REAL *A, const int lda, const int n)
 {
-    for (int j0 = 0; j0 < N; j0 += NB) {
-        const int jb = min(NB, N - j0);
+    for (int j0 = 0; j0 < n; j0 += NB) {
+        const int jb = min(NB, n - j0);
         if (j0 > 0) {
             int i = j0;
-            for (; i + MR <= N; i += MR) update_rows(A, lda, i, j0, jb, MR);
-            for (; i < N; i++) update_rows(A, lda, i, j0, jb, 1);
+            for (; i + MR <= n; i += MR) update_rows(A, lda, i, j0, jb, MR);
+            for (; i < n; i++) update_rows(A, lda, i, j0, jb, 1);
         }
         const int info = diag_potf2(A, lda, j0, jb);
         if (info) return info;
-        if (j0 + jb < N) {
+        if (j0 + jb < n) {
             REAL T[NB][NB];
             diag_inverse_t(A, lda, j0, jb, T);
-            for (int i = j0 + jb; i < N; i++) trsm_row(A, lda, i, jb, j0, T);
+            for (int i = j0 + jb; i < n; i++) trsm_row(A, lda, i, jb, j0, T);
         }
     }
     return 0;
 }
 #endif
 
+#if !VBATCHED
 /*
  * Matrices b0 .. b0+count-1 of A (matrix b at offset + b*stride), one per work-item of a
  * 1-D NDRange (any work-group size; work-items past count do nothing). info[b] = 0 or
@@ -325,5 +330,25 @@ __kernel void potrf_workitem(__global REAL *A, const ulong offset, const int lda
 {
     const ulong b = get_global_id(0);
     if (b >= count) return;
-    info[b0 + b] = factor(A + offset + (b0 + b) * stride, lda);
+    info[b0 + b] = factor(A + offset + (b0 + b) * stride, lda, N);
 }
+#else
+/*
+ * Variable sizes: matrices b0 .. b0+count-1, matrix b of order n[b] with leading dimension
+ * lda[b] at offsets[b] of A, one per work-item. A matrix the device checks rejected or that
+ * another variant takes (info[b] != 0, n[b] = 0 or n[b] > n_hi) is left alone: the order
+ * is a run-time bound of the loops, and nothing private depends on it (NB sizes the tiles).
+ */
+__kernel void potrf_workitem_vbatched(__global REAL *A, __global const long *offsets,
+                                      __global const int *n, __global const int *lda,
+                                      __global int *info, const ulong b0, const ulong count,
+                                      const int n_hi)
+{
+    const ulong g = get_global_id(0);
+    if (g >= count) return;
+    const ulong b = b0 + g;
+    const int nb = n[b];
+    if (info[b] != 0 || nb <= 0 || nb > n_hi) return;
+    info[b] = factor(A + offsets[b], lda[b], nb);
+}
+#endif

@@ -21,7 +21,8 @@
  * Elements that do not fill a vector take scalar code: no access leaves the system's
  * columns.
  *
- * n, nrhs and the layout are run-time arguments: one program per (NR, UPPER, precision).
+ * n, nrhs and the layout are run-time arguments: one program per (NR, UPPER, precision),
+ * and VBATCHED = 1 builds the variable-size kernel (sizes and layout per system) instead.
  * Build macros: NR (right-hand sides per pass, 1..32), VW (vector width 1, 2, 4, 8, 16),
  * UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl). Any work-group size.
  */
@@ -33,6 +34,9 @@
 #endif
 #ifndef UPPER
 #define UPPER 0
+#endif
+#ifndef VBATCHED
+#define VBATCHED 0
 #endif
 
 #define WS_CAT_(a, b) a##b
@@ -172,6 +176,7 @@ SOLVE_COLUMNS(solve_nr, NR)
 SOLVE_COLUMNS(solve_one, 1)
 #endif
 
+#if !VBATCHED
 /*
  * Systems b0 .. b0+count-1 (factor b at offset_a + b*stride_a, right-hand sides at
  * offset_b + b*stride_b), one per work-item of a 1-D NDRange (work-items past count do
@@ -196,3 +201,32 @@ __kernel void potrs_workitem(__global const REAL *A, const ulong offset_a, const
     for (; c < nrhs; c++) solve_one(Ab, lda, Bb + (size_t)c * ldb, ldb, n);
 #endif
 }
+#else
+/*
+ * Variable sizes: systems b0 .. b0+count-1, system b of order n[b] with nrhs[b] right-hand
+ * sides, factor at offsets_a[b] of A (leading dimension lda[b]), right-hand sides at
+ * offsets_b[b] of B (ldb[b]), one per work-item. A system whose info is not zero (an
+ * entry the device checks rejected, or a failed factorization) is left alone.
+ */
+__kernel void potrs_workitem_vbatched(__global const REAL *A, __global const long *offsets_a,
+                                      __global const int *n, __global const int *lda,
+                                      __global REAL *B, __global const long *offsets_b,
+                                      __global const int *nrhs, __global const int *ldb,
+                                      __global const int *info, const ulong b0,
+                                      const ulong count)
+{
+    const ulong g = get_global_id(0);
+    if (g >= count) return;
+    const ulong b = b0 + g;
+    if (info[b] != 0) return;
+    const int nb = n[b], kb = nrhs[b], ld_a = lda[b], ld_b = ldb[b];
+    if (nb <= 0 || kb <= 0) return;
+    __global const REAL *Ab = A + offsets_a[b];
+    __global REAL *Bb = B + offsets_b[b];
+    int c = 0;
+    for (; c + NR <= kb; c += NR) solve_nr(Ab, ld_a, Bb + (size_t)c * ld_b, ld_b, nb);
+#if NR > 1
+    for (; c < kb; c++) solve_one(Ab, ld_a, Bb + (size_t)c * ld_b, ld_b, nb);
+#endif
+}
+#endif

@@ -39,7 +39,7 @@ typedef struct {
     int reps, warmup, pad, compare;
     unsigned long long seed;
     bchol_params fused;
-    bchol_variant variants[3]; /* --variant: the variants timed instead of the versions */
+    bchol_variant variants[4]; /* --variant: the variants timed instead of the versions */
     int nvariants, crossover;
     int tbc[MAX_CONFIGS], ntbc;     /* --tbc: 0 is the library's choice */
     int shape[MAX_CONFIGS], nshape; /* --shape: 0 is the library's choice */
@@ -72,8 +72,8 @@ static void usage(FILE *f)
         "                    (default: the library's); one row per shape and tbc\n"
         "  --order LIST      default,index,steps: which matrices share a work-group (default:\n"
         "                    the library's); one row per order, shape and tbc\n"
-        "  --variant LIST    fused,separate,auto: time these variants (default versions) instead\n"
-        "                    of the four versions; fused is skipped where it cannot hold nmax\n"
+        "  --variant LIST    fused,separate,auto,workitem: time these variants instead of the\n"
+        "                    four versions; fused is skipped where it cannot hold nmax\n"
         "  --crossover C     auto: largest n of the fused share (default: the device's)\n"
         "  --nb NB --pb PB --tile T               separate-variant parameters\n");
 }
@@ -82,7 +82,10 @@ static const char *const shape_names[] = {"-", "fixed", "shrink", "pack"};
 
 static const char *variant_name(bchol_variant v)
 {
-    return v == BCHOL_VARIANT_FUSED ? "fused" : v == BCHOL_VARIANT_SEPARATE ? "separate" : "auto";
+    return v == BCHOL_VARIANT_FUSED      ? "fused"
+           : v == BCHOL_VARIANT_SEPARATE ? "separate"
+           : v == BCHOL_VARIANT_WORKITEM ? "workitem"
+                                         : "auto";
 }
 
 static int parse(int argc, char **argv, vb_options *o)
@@ -90,9 +93,9 @@ static int parse(int argc, char **argv, vb_options *o)
     static const char *const flags[] = {"--vbatched", "--no-pad", NULL};
     static const char *const dists[] = {"uniform", "gaussian", NULL};
     static const char *const peers[] = {"lapack", NULL};
-    static const char *const variants[] = {"fused", "separate", "auto", NULL};
+    static const char *const variants[] = {"fused", "separate", "auto", "workitem", NULL};
     static const bchol_variant variant_of[] = {BCHOL_VARIANT_FUSED, BCHOL_VARIANT_SEPARATE,
-                                               BCHOL_VARIANT_AUTO};
+                                               BCHOL_VARIANT_AUTO, BCHOL_VARIANT_WORKITEM};
     static const char *const shapes[] = {"default", "fixed", "shrink", "pack", NULL};
     static const char *const orders[] = {"default", "index", "steps", NULL};
     static const int order_of[] = {0, BCHOL_ORDER_INDEX, BCHOL_ORDER_STEPS};
@@ -142,7 +145,7 @@ static int parse(int argc, char **argv, vb_options *o)
         else if (!strcmp(k, "--crossover")) bad = opt_int(&r, 0, OPT_MAX_N, &o->crossover);
         else if (!strcmp(k, "--rpt")) bad = opt_int(&r, 1, OPT_MAX_PARAM, &o->fused.rpt);
         else if (!strcmp(k, "--variant")) {
-            bad = opt_word_list(&r, variants, idx, 3, &o->nvariants);
+            bad = opt_word_list(&r, variants, idx, 4, &o->nvariants);
             for (int t = 0; !bad && t < o->nvariants; t++) o->variants[t] = variant_of[idx[t]];
         } else if (!strcmp(k, "--shape")) {
             bad = opt_word_list(&r, shapes, idx, MAX_CONFIGS, &o->nshape);

@@ -75,6 +75,9 @@ bchol_status bchol__check_params(bchol_context *ctx, const char *routine, const 
 /* Builds the one-work-item-per-matrix kernel for prm's wnb, wvec and wmr. */
 bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p,
                                      const bchol_params *prm, int upper, int n, cl_kernel *k);
+/* Its variable-size form (cl_kernels/chol/potrf_workitem.cl with VBATCHED = 1). */
+bchol_status bchol__workitem_vbatched_prepare(bchol_context *ctx, bchol_precision p,
+                                              const bchol_params *prm, int upper, cl_kernel *k);
 /* Enqueues it on a checked, non-empty batch (one launch, split only at the grid's limits);
  * params are complete. */
 bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bchol_params *params,
@@ -133,6 +136,15 @@ bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *pla
                                    int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
                                    int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
                                    cl_mem info);
+/* Its variable-size form (the vbatched plan and enqueue functions hand variant
+ * BCHOL_SOLVE_WORKITEM to these): sizes per system, systems with info != 0 skipped. */
+bchol_status bchol__potrs_workitem_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                                 const bchol_solve_params *params, int upper,
+                                                 int max_n, int max_nrhs, bchol_subst_plan *plan);
+bchol_status bchol__potrs_workitem_vbatched(bchol_call *call, const bchol_subst_plan *plan,
+                                            cl_mem n, cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_b, cl_mem B,
+                                            int64_t batch, cl_mem info);
 /* The common bodies of bchol_{s,d}potrs_batched[_ex] (params NULL: not an _ex form) and
  * bchol_{s,d}posv_batched. */
 bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol_precision p,
@@ -192,6 +204,16 @@ bchol_status bchol__potrf_vbatched_separate(bchol_call *call, bchol_precision p,
                                             const bchol_params *prm, int upper, int n_lo,
                                             int max_n, cl_mem n, cl_mem lda, cl_mem offsets,
                                             cl_mem A, int64_t batch, cl_mem info);
+/* Largest n AUTO gives the workitem kernel in a variable-size batch (0: none, the
+ * fused/separate split; INT_MAX: all): BCHOL_VBATCHED_VARIANT=workitem|fused, else the
+ * backend's vbatched_workitem_to_s/_d. */
+int bchol__vbatched_workitem_to(const bchol_context *ctx, bchol_precision p);
+/* The workitem kernel on the matrices of a checked batch with n[b] <= n_hi (variable
+ * sizes: potrf_workitem.c); prm gives wnb, wvec, wmr and wgroup. */
+bchol_status bchol__potrf_vbatched_workitem(bchol_call *call, bchol_precision p,
+                                            const bchol_params *prm, int upper, int n_hi,
+                                            cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                            int64_t batch, cl_mem info);
 /* Largest n the AUTO split of a batch of largest order max_n gives the fused kernel:
  * params->crossover if > 0, else the backend's fixed-size crossover where max_n is within
  * it and its vbatched crossover above it; never above what the fused kernel holds. */

@@ -536,7 +536,20 @@ bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int n
  * seed's best version (lazy scheduling with ETM-aggressive; Abdelfattah et al. 2016, Fig.
  * 4), unless the tuning table has a vbatched entry for that share's largest order (nearest
  * measured below) that the fused kernel can hold; the separate variant's for max_n, with
- * bchol's own GEMM kernels. */
+ * bchol's own GEMM kernels.
+ * Where the backend says so (vbatched_workitem_to: CPUs), AUTO gives the matrices up to
+ * that order to the workitem kernel instead (one work-item per matrix, no barriers) and
+ * the larger ones to the separate variant; BCHOL_VBATCHED_VARIANT=workitem|fused (tests)
+ * puts every matrix there, or keeps the fused/separate split, on any device. */
+
+int bchol__vbatched_workitem_to(const bchol_context *ctx, bchol_precision p)
+{
+    const char *force = getenv("BCHOL_VBATCHED_VARIANT");
+    if (force && !strcmp(force, "workitem")) return INT_MAX;
+    if (force && !strcmp(force, "fused")) return 0;
+    return p == BCHOL_D ? ctx->backend->vbatched_workitem_to_d
+                        : ctx->backend->vbatched_workitem_to_s;
+}
 
 int bchol__vbatched_crossover(bchol_context *ctx, bchol_precision p, int max_n,
                               const bchol_vbatched_params *params)
@@ -567,6 +580,10 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, in
     ctx->backend->vbatched_defaults((char)p, fn, params);
     params->fused.nb = sep.nb;
     params->fused.pb = sep.pb;
+    params->fused.wnb = sep.wnb; /* the workitem kernel's at max_n, where it runs */
+    params->fused.wvec = sep.wvec;
+    params->fused.wmr = sep.wmr;
+    params->fused.wgroup = sep.wgroup;
     params->fused.tile = sep.tile;
     params->fused.gemm = BCHOL_GEMM_OWN;
     params->fused.gb = 0;
@@ -614,6 +631,20 @@ void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, in
                                              : "the nearest measured size below");
         }
     }
+    const int work_to = bchol__vbatched_workitem_to(ctx, p);
+    if (source && work_to > 0) {
+        size_t len = strlen(source_text);
+        if (work_to == INT_MAX)
+            snprintf(source_text + len, sizeof source_text - len,
+                     "; AUTO runs the workitem kernel on every matrix (%s)",
+                     getenv("BCHOL_VBATCHED_VARIANT") ? "BCHOL_VBATCHED_VARIANT"
+                                                      : origin_of(ctx).who);
+        else
+            snprintf(source_text + len, sizeof source_text - len,
+                     "; AUTO runs the workitem kernel up to n = %d, the separate variant "
+                     "above (%s)",
+                     work_to, origin_of(ctx).who);
+    }
     params->crossover = 0;
     params->crossover = bchol__vbatched_crossover(ctx, p, max_n, params);
     const int per_cu = ctx->one_launch_per_cu >= 0 ? ctx->one_launch_per_cu
@@ -646,6 +677,10 @@ void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int 
     if (params->fused.pb <= 0) params->fused.pb = d.fused.pb;
     if (params->fused.tile <= 0) params->fused.tile = d.fused.tile;
     if (params->fused.gemm <= 0) params->fused.gemm = d.fused.gemm;
+    if (params->fused.wnb <= 0) params->fused.wnb = d.fused.wnb;
+    if (params->fused.wvec <= 0) params->fused.wvec = d.fused.wvec;
+    if (params->fused.wmr <= 0) params->fused.wmr = d.fused.wmr;
+    if (params->fused.wgroup <= 0) params->fused.wgroup = d.fused.wgroup;
     if (params->etm <= BCHOL_ETM_DEFAULT) params->etm = d.etm;
     if (params->schedule <= BCHOL_SCHEDULE_DEFAULT) params->schedule = d.schedule;
     if (params->order <= BCHOL_ORDER_DEFAULT) params->order = d.order;

@@ -1,13 +1,15 @@
 /* bchol_{s,d}potrf_vbatched[_ex]: argument checks, the device checks of the per-matrix
  * arrays (and, for the plain form, the largest n read back), then the variants: the
- * fused kernel for the matrices up to the crossover, the separate variant above it. */
+ * fused kernel (on CPUs the workitem kernel) for the matrices up to the crossover, the
+ * separate variant above it. */
 #include "chol/chol.h"
 
 #include <limits.h>
 #include <math.h>
 
 /* The fused kernel takes up to 64 matrices per work-group and also the PACK shape; the
- * separate variant has only bchol's own GEMM kernels (CLBlast has no variable sizes). */
+ * separate variant has only bchol's own GEMM kernels (CLBlast has no variable sizes); the
+ * workitem fields as for the fixed size. */
 static bchol_status check_params(bchol_context *ctx, const char *routine,
                                  const bchol_vbatched_params *p)
 {
@@ -15,14 +17,31 @@ static bchol_status check_params(bchol_context *ctx, const char *routine,
     if (f->variant == BCHOL_VARIANT_INTERLEAVED)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.variant = INTERLEAVED): the interleaved "
-                           "variant takes fixed sizes only; use AUTO, FUSED or SEPARATE",
+                           "variant takes fixed sizes only; use AUTO, FUSED, SEPARATE or WORKITEM",
                            routine);
     if (f->variant != BCHOL_VARIANT_AUTO && f->variant != BCHOL_VARIANT_FUSED &&
-        f->variant != BCHOL_VARIANT_SEPARATE)
+        f->variant != BCHOL_VARIANT_SEPARATE && f->variant != BCHOL_VARIANT_WORKITEM)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->fused.variant = %d) must be AUTO, FUSED or "
-                           "SEPARATE",
+                           "%s: argument 2 (params->fused.variant = %d) must be AUTO, FUSED, "
+                           "SEPARATE or WORKITEM",
                            routine, (int)f->variant);
+    if (f->wnb > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.wnb = %d) must be at most 32", routine,
+                           f->wnb);
+    if (f->wvec > 0 && f->wvec != 1 && f->wvec != 2 && f->wvec != 4 && f->wvec != 8 &&
+        f->wvec != 16)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.wvec = %d) must be 1, 2, 4, 8 or 16",
+                           routine, f->wvec);
+    if (f->wmr > 2)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.wmr = %d) must be 1 or 2", routine,
+                           f->wmr);
+    if (f->wgroup > 256)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->fused.wgroup = %d) must be at most 256",
+                           routine, f->wgroup);
     if (f->ib > 32)
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: argument 2 (params->fused.ib = %d) must be at most 32", routine,
@@ -79,8 +98,9 @@ static bchol_status unsupported(bchol_context *ctx, const char *routine, bchol_p
                        routine, max_n, bchol__vbatched_fused_max_n(ctx, p, prm), prm->fused.ib);
 }
 
-/* The variants for a checked batch of largest order max_n: the fused kernel takes n[b] <=
- * fused_hi, the separate variant n[b] > sep_lo (each is skipped where its range is empty). */
+/* The variants for a checked batch of largest order max_n: the fused kernel (or, on a
+ * backend that says so and with WORKITEM, the workitem kernel) takes n[b] <= fused_hi
+ * (work_hi), the separate variant n[b] > sep_lo (each is skipped where its range is empty). */
 bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
                                        const bchol_vbatched_params *prm, int upper, int max_n,
                                        cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
@@ -102,14 +122,23 @@ bchol_status bchol__potrf_vbatched_run(bchol_call *call, bchol_precision p,
             reach++;
     }
     if ((uint64_t)max_n > reach) max_n = (int)reach;
-    int fused_hi = max_n, sep_lo = max_n;
+    int fused_hi = max_n, sep_lo = max_n, work_hi = 0;
+    const int work_to =
+        prm->fused.variant == BCHOL_VARIANT_AUTO ? bchol__vbatched_workitem_to(call->ctx, p) : 0;
     if (prm->fused.variant == BCHOL_VARIANT_SEPARATE) {
         fused_hi = 0, sep_lo = 0;
+    } else if (prm->fused.variant == BCHOL_VARIANT_WORKITEM) {
+        fused_hi = 0, work_hi = max_n;
+    } else if (work_to > 0) { /* a CPU: the workitem kernel up to work_to, separate above */
+        fused_hi = 0, work_hi = max_n < work_to ? max_n : work_to, sep_lo = work_hi;
     } else if (prm->fused.variant == BCHOL_VARIANT_AUTO && max_n > prm->crossover) {
         fused_hi = prm->crossover, sep_lo = prm->crossover;
     }
     bchol_status st = BCHOL_SUCCESS;
-    if (fused_hi > 0)
+    if (work_hi > 0)
+        st = bchol__potrf_vbatched_workitem(call, p, &prm->fused, upper, work_hi, n, lda, offsets,
+                                            A, batch, info);
+    if (!st && fused_hi > 0)
         st = bchol__potrf_vbatched_fused(call, p, prm, upper, fused_hi, n, lda, offsets, A, batch,
                                          info);
     if (!st && sep_lo < max_n)

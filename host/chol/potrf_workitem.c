@@ -1,20 +1,34 @@
 /* Driver of the workitem variant: one work-item per matrix factors it in place
- * (cl_kernels/chol/potrf_workitem.cl), the whole batch in one launch. */
+ * (cl_kernels/chol/potrf_workitem.cl), the whole batch in one launch; strided batches and
+ * variable sizes. */
 #include "chol/chol.h"
 
 static const char *const workitem_files[] = {"common/common.cl", "chol/potrf_workitem.cl", NULL};
 
-bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
-                                     int upper, int n, cl_kernel *k) {
+/* n > 0: the fixed-size kernel of order n; 0: the variable-size one. */
+static bchol_status prepare(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                            int upper, int n, cl_kernel *k) {
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
-    bchol__options_add(&o, "-D N=%d", n);
+    if (n > 0) bchol__options_add(&o, "-D N=%d", n);
+    else bchol__options_add(&o, "-D VBATCHED=1");
     bchol__options_add(&o, "-D NB=%d", prm->wnb);
     bchol__options_add(&o, "-D VW=%d", prm->wvec);
     bchol__options_add(&o, "-D MR=%d", prm->wmr);
     bchol__options_add(&o, "-D UPPER=%d", upper);
-    return bchol__get_kernel(ctx, workitem_files, &o, "potrf_workitem", k);
+    return bchol__get_kernel(ctx, workitem_files, &o,
+                             n > 0 ? "potrf_workitem" : "potrf_workitem_vbatched", k);
+}
+
+bchol_status bchol__workitem_prepare(bchol_context *ctx, bchol_precision p, const bchol_params *prm,
+                                     int upper, int n, cl_kernel *k) {
+    return prepare(ctx, p, prm, upper, n > 0 ? n : 1, k);
+}
+
+bchol_status bchol__workitem_vbatched_prepare(bchol_context *ctx, bchol_precision p,
+                                              const bchol_params *prm, int upper, cl_kernel *k) {
+    return prepare(ctx, p, prm, upper, 0, k);
 }
 
 bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bchol_params *params,
@@ -38,6 +52,37 @@ bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bc
         bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
                             BCHOL_ARG(info), BCHOL_ARG(b0),  BCHOL_ARG(count)};
         if ((st = bchol__launch(call, kernel, 7, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+/* Variable sizes: one work-item per matrix reads its own n[b], lda[b] and offsets[b]; the
+ * whole batch in one launch, no launch per panel step and no work-group sized for the
+ * largest matrix, which is what the fused kernel pays on a CPU. */
+bchol_status bchol__potrf_vbatched_workitem(bchol_call *call, bchol_precision p,
+                                            const bchol_params *prm, int upper, int n_hi,
+                                            cl_mem n, cl_mem lda, cl_mem offsets, cl_mem A,
+                                            int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    cl_kernel kernel;
+    bchol_status st;
+    if (n_hi <= 0) return BCHOL_SUCCESS;
+    if ((st = bchol__workitem_vbatched_prepare(ctx, p, prm, upper, &kernel))) return st;
+    size_t local = (size_t)(prm->wgroup > 0 ? prm->wgroup : 1);
+    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+    if (local > limit) local = limit > 0 ? limit : 1;
+    /* the kernel skips work-items past count: the last group may be partial */
+    const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
+    cl_int hi = n_hi;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        size_t global = (size_t)((count + local - 1) / local) * local;
+        bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets), BCHOL_ARG(n),
+                            BCHOL_ARG(lda),  BCHOL_ARG(info),    BCHOL_ARG(b0),
+                            BCHOL_ARG(count), BCHOL_ARG(hi)};
+        if ((st = bchol__launch(call, kernel, 8, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
 }

@@ -78,7 +78,8 @@ bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precisio
                                               const bchol_solve_params *params, int upper,
                                               int max_n, int max_nrhs, bchol_subst_plan *plan)
 {
-    /* the variable-size solve has only the substitution kernel */
+    if (params->variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__potrs_workitem_vbatched_plan(ctx, p, params, upper, max_n, max_nrhs, plan);
     bchol_solve_params prm = *params;
     prm.variant = BCHOL_SOLVE_SUBST;
     return subst_plan(ctx, p, &prm, upper, max_n, max_nrhs, 1, plan);

@@ -1,5 +1,6 @@
 /* Launches of the variable-size substitution solve (cl_kernels/chol/potrs_vbatched.cl): the
- * plan is fitted for the largest n and nrhs; each launch covers whole matrices. */
+ * plan is fitted for the largest n and nrhs; each launch covers whole matrices. A workitem
+ * plan goes to its own launches (potrs_workitem.c). */
 #include "chol/chol.h"
 
 
@@ -7,6 +8,9 @@ bchol_status bchol__potrs_subst_vbatched(bchol_call *call, const bchol_subst_pla
                                          cl_mem nrhs, cl_mem lda, cl_mem ldb, cl_mem offsets_a,
                                          cl_mem A, cl_mem offsets_b, cl_mem B, int64_t batch,
                                          cl_mem info) {
+    if (plan->prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__potrs_workitem_vbatched(call, plan, n, nrhs, lda, ldb, offsets_a, A,
+                                              offsets_b, B, batch, info);
     bchol_context *ctx = call->ctx;
     const bchol_solve_params *prm = &plan->prm;
     const int lx = bchol__ceil_div(plan->n, prm->rpt);

@@ -1,7 +1,8 @@
 /* bchol_{s,d}potrs_vbatched[_ex], and the body it shares with posv_vbatched: argument
  * checks, the device checks of the per-matrix arrays (matrix arrays, then right-hand-side
  * arrays; the plain form reads the largest n and nrhs back), then the factorization
- * (posv) and the substitution solve. */
+ * (posv) and the solve: the substitution kernel, or the workitem kernel where the solve
+ * variant (the caller's, BCHOL_SOLVE_VARIANT or the backend's) says so. */
 #include "chol/chol.h"
 
 #include <limits.h>
@@ -34,8 +35,7 @@ static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_pr
             return unsupported(ctx, routine, p, max_n, fp);
     }
     if (max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
-    /* only the substitution kernel takes variable sizes: its shapes, whatever the variant */
-    sp->variant = BCHOL_SOLVE_SUBST;
+    /* the caller's variant, else BCHOL_SOLVE_VARIANT, else the backend's (as potrs) */
     bchol__complete_solve_params(ctx, p, max_n, max_nrhs, sp);
     return bchol__potrs_subst_vbatched_plan(ctx, p, sp, upper, max_n, max_nrhs, plan);
 }

@@ -1,6 +1,6 @@
 /* Driver of the workitem solve: one work-item per system solves it in place
  * (cl_kernels/chol/potrs_workitem.cl), nt right-hand sides per pass, the whole batch in
- * one launch (split only at the grid's limits). */
+ * one launch (split only at the grid's limits); strided batches and variable sizes. */
 #include "chol/chol.h"
 
 static const char *const workitem_files[] = {"common/common.cl", "chol/potrs_workitem.cl", NULL};
@@ -8,9 +8,10 @@ static const char *const workitem_files[] = {"common/common.cl", "chol/potrs_wor
 /* Systems per work-group: work-items are independent; 8 as the workitem factorization. */
 enum { WORKITEM_SOLVE_GROUP = 8, WORKITEM_SOLVE_VW = 8 };
 
-bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
-                                        const bchol_solve_params *params, int upper, int n, int nrhs,
-                                        bchol_subst_plan *plan)
+/* The kernel for nt (narrowed to nrhs, the largest nrhs of a variable-size batch). */
+static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
+                                  const bchol_solve_params *params, int upper, int n, int nrhs,
+                                  int vbatched, bchol_subst_plan *plan)
 {
     bchol_solve_params prm = *params;
     /* Passes of nt columns, the rest one by one: no wider than nrhs. */
@@ -22,7 +23,10 @@ bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
     bchol__options_add(&o, "-D NR=%d", prm.nt);
     bchol__options_add(&o, "-D VW=%d", WORKITEM_SOLVE_VW);
     bchol__options_add(&o, "-D UPPER=%d", upper);
-    bchol_status st = bchol__get_kernel(ctx, workitem_files, &o, "potrs_workitem", &plan->kernel);
+    bchol__options_add(&o, "-D VBATCHED=%d", vbatched);
+    bchol_status st = bchol__get_kernel(ctx, workitem_files, &o,
+                                        vbatched ? "potrs_workitem_vbatched" : "potrs_workitem",
+                                        &plan->kernel);
     if (st) return st;
     plan->prm = prm;
     plan->upper = upper;
@@ -31,15 +35,36 @@ bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
     return BCHOL_SUCCESS;
 }
 
+bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *params, int upper, int n, int nrhs,
+                                        bchol_subst_plan *plan)
+{
+    return workitem_plan(ctx, p, params, upper, n, nrhs, 0, plan);
+}
+
+bchol_status bchol__potrs_workitem_vbatched_plan(bchol_context *ctx, bchol_precision p,
+                                                 const bchol_solve_params *params, int upper,
+                                                 int max_n, int max_nrhs, bchol_subst_plan *plan)
+{
+    return workitem_plan(ctx, p, params, upper, max_n, max_nrhs, 1, plan);
+}
+
+/* Work-items per group, fitted to what the built kernel takes. */
+static size_t group_size(bchol_context *ctx, cl_kernel kernel)
+{
+    size_t local = WORKITEM_SOLVE_GROUP;
+    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+    if (local > limit) local = limit > 0 ? limit : 1;
+    return local;
+}
+
 bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
                                    int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
                                    int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
                                    cl_mem info)
 {
     bchol_context *ctx = call->ctx;
-    size_t local = WORKITEM_SOLVE_GROUP;
-    const size_t limit = bchol__kernel_wg_limit(ctx, plan->kernel);
-    if (local > limit) local = limit > 0 ? limit : 1;
+    const size_t local = group_size(ctx, plan->kernel);
     /* the kernel skips work-items past count: the last group may be partial */
     const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
     cl_ulong off_a = (cl_ulong)offset_a, str_a = (cl_ulong)stride_a;
@@ -55,6 +80,27 @@ bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *pla
                             BCHOL_ARG(n),  BCHOL_ARG(nrhs),  BCHOL_ARG(info), BCHOL_ARG(skip),
                             BCHOL_ARG(b0), BCHOL_ARG(count)};
         if ((st = bchol__launch(call, plan->kernel, 14, args, 1, &global, &local))) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
+bchol_status bchol__potrs_workitem_vbatched(bchol_call *call, const bchol_subst_plan *plan,
+                                            cl_mem n, cl_mem nrhs, cl_mem lda, cl_mem ldb,
+                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_b, cl_mem B,
+                                            int64_t batch, cl_mem info)
+{
+    const size_t local = group_size(call->ctx, plan->kernel);
+    const int64_t chunk = bchol__launch_batch_limit(call->ctx, (int64_t)local, local);
+    bchol_status st;
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        size_t global = (size_t)((count + local - 1) / local) * local;
+        bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets_a), BCHOL_ARG(n),
+                            BCHOL_ARG(lda),  BCHOL_ARG(B),         BCHOL_ARG(offsets_b),
+                            BCHOL_ARG(nrhs), BCHOL_ARG(ldb),       BCHOL_ARG(info),
+                            BCHOL_ARG(b0),   BCHOL_ARG(count)};
+        if ((st = bchol__launch(call, plan->kernel, 11, args, 1, &global, &local))) return st;
     }
     return BCHOL_SUCCESS;
 }

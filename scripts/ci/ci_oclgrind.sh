@@ -24,7 +24,7 @@ export OCLGRIND_BUILD_OPTIONS=-cl-opt-disable
 T=$BUILD/tests
 # name | command: every kernel family at small sizes (fused with a narrower last panel,
 # both triangles, failed matrices; separate; workitem; interleaved aligned and clamped, staged; the
-# solves; variable sizes with the device checks, fused and separate; LU: several matrices
+# solves; variable sizes with the device checks, fused, separate and workitem (factor, solve); LU: several matrices
 # a group with idle lanes, several rows a work-item, nopiv; the workitem LU (vectors and
 # scalar rows, a part-idle group); the regs LU (m > n, staged, a part-idle group); the
 # blocked LU (panels in local memory and in place, m < n without pivoting); the LU solves,
@@ -53,6 +53,8 @@ CASES=(
   "vbatched_one_launch_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 10 --batch 7 --mode info --dist mix --tbc 2 --ib 4 --rpt 2 --schedule one-launch"
   "vbatched_bad_sL|$T/test_potrf_vbatched --precision s --uplo L --nmax 6 --batch 48 --mode bad"
   "potrs_vbatched_sU|$T/test_potrs_vbatched --precision s --uplo U --nmax 10 --batch 12"
+  "vbatched_workitem_info_dU|$T/test_potrf_vbatched --precision d --uplo U --nmax 13 --batch 9 --mode info --dist mix --variant workitem"
+  "posv_vbatched_workitem_bad_sL|env BCHOL_SOLVE_VARIANT=workitem BCHOL_VBATCHED_VARIANT=workitem $T/test_potrs_vbatched --precision s --uplo L --nmax 10 --batch 30 --mode bad"
   "posv_vbatched_info_dL|$T/test_potrs_vbatched --precision d --uplo L --nmax 8 --batch 12 --mode info"
   "interleave_copy_dU|$T/test_interleaved --precision d --uplo U --n 5 --batch 19 --chunk 8 --mode copy --copy A"
   "potrs_ilv_sL|$T/test_potrs_interleaved --precision s --uplo L --n 6 --nrhs 2 --batch 5"
