@@ -1061,10 +1061,14 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * takes every size. The fused kernel runs where the matrix fits and max(m, n) is at most
  * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
- * the factors differ by rounding. The environment variable BCHOL_GETRF ("fused", "auto",
+ * the factors differ by rounding. Where a tuning file (bchol tune --variants getrf) has
+ * getrf entries for the device, the nearest measured size at or below max(m, n) picks the
+ * variant and its parameters instead (bchol_getrf_config_for); an entry whose variant
+ * cannot run the size (fused past local memory) leaves the choice to the defaults. The
+ * environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T]",
  * or "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
- * fused kernel's shape) overrides the choice (tests,
- * benchmarks); "fused" on a matrix that does not fit fails with
+ * fused kernel's shape) overrides both (tests, benchmarks, the tuner); "fused" on a
+ * matrix that does not fit fails with
  * BCHOL_ERR_UNSUPPORTED_SIZE before anything is enqueued. The same holds for getrf_nopiv,
  * gesv and the host forms.
  */
@@ -1076,6 +1080,39 @@ BCHOL_API bchol_status bchol_dgetrf_batched(bchol_context *ctx, int m, int n, cl
                                             int64_t offset_a, int lda, int64_t stride_a,
                                             cl_mem ipiv, int64_t offset_p, int64_t stride_p,
                                             int64_t batch, cl_mem info, cl_event *event);
+
+/* getrf's variants: the fused kernel (the matrix whole in one work-group's local memory),
+ * blocked (right-looking, nb-wide panels) and workitem (one work-item per matrix, for
+ * CPUs). AUTO: the dispatcher's choice. */
+typedef enum {
+    BCHOL_GETRF_AUTO = 0,
+    BCHOL_GETRF_FUSED = 1,
+    BCHOL_GETRF_BLOCKED = 2,
+    BCHOL_GETRF_WORKITEM = 3
+} bchol_getrf_variant;
+
+/* getrf's variant and its parameters; fields of the other variants are 0.
+ *   fused     lx work-items per matrix, tbc matrices per work-group
+ *   blocked   nb panel width, gemm BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST
+ *   workitem  tbc matrices (work-items) per work-group */
+typedef struct bchol_getrf_config {
+    bchol_getrf_variant variant;
+    int lx, tbc, nb, gemm;
+} bchol_getrf_config;
+
+/*
+ * What bchol_{s,d}getrf_batched (and gesv, getri's callers, the host forms) would run for
+ * m-by-n matrices of precision 's' or 'd' on ctx's device: BCHOL_GETRF's choice where set,
+ * else the tuning table's getrf entry for max(m, n), else the backend's defaults; the
+ * fused shape fields (lx, tbc) as the kernel would be launched before the built kernel's
+ * work-group limit is applied. *source (may be NULL) names the tuning file, device
+ * section and entry, or why the defaults apply; it stays valid until the next call of
+ * this function in the same thread. Returns BCHOL_SUCCESS, BCHOL_ERR_ARGUMENT (precision,
+ * m or n < 0, a malformed BCHOL_GETRF), or BCHOL_ERR_UNSUPPORTED_SIZE where BCHOL_GETRF
+ * forces the fused kernel on a size it cannot hold.
+ */
+BCHOL_API bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, int n,
+                                              bchol_getrf_config *config, const char **source);
 
 /*
  * bchol_{s,d}getrf_nopiv_batched: A = L*U without row interchanges. Only safe where every

@@ -133,16 +133,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 
 /* ---- the blocked variant (getrf_blocked.c, cl_kernels/lu/getrf_blocked.cl) ------------ */
 
-/* Which getrf variant runs: auto (the dispatcher's rule), fused (the matrix whole in
- * local memory), blocked (right-looking, nb-wide panels) or workitem (one work-item per
- * matrix in global memory, for CPUs). */
-typedef enum {
-    BCHOL_GETRF_AUTO = 0,
-    BCHOL_GETRF_FUSED,
-    BCHOL_GETRF_BLOCKED,
-    BCHOL_GETRF_WORKITEM
-} bchol_getrf_variant;
-
+/* Which getrf variant runs: bchol_getrf_variant (bchol.h). */
 /* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
  * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
 typedef struct {
