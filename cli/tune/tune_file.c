@@ -606,26 +606,23 @@ static int has_group(const cJSON *chosen, const cJSON *e)
  * A derived default section takes the choices of the device section it is derived from
  * (from), and keeps its entries of every precision and variant that section has none of:
  * so a device that tuned getrf only (a PoCL on another CPU than the one whose Cholesky
- * entries the family default holds) adds its entries without dropping the others. The
- * sections that lent the entries kept are listed in "derived_also".
+ * entries the family default holds) adds its entries without dropping the others. Every
+ * earlier source is listed in "derived_also", so that --rechoose merges each of them in.
  */
 static void merge_derived(cJSON *derived, const cJSON *chosen, const char *from)
 {
     cJSON *merged = cJSON_Duplicate(chosen, 1), *also = cJSON_CreateArray(), *e;
     const cJSON *old = cJSON_GetObjectItemCaseSensitive(derived, "chosen"), *x;
-    int kept = 0;
     cJSON_ArrayForEach(e, (cJSON *)old)
     {
-        if (has_group(chosen, e)) continue;
-        cJSON_AddItemToArray(merged, cJSON_Duplicate(e, 1));
-        kept = 1;
+        if (!has_group(chosen, e)) cJSON_AddItemToArray(merged, cJSON_Duplicate(e, 1));
     }
-    /* the sources of the entries kept: the earlier derived_from and derived_also, less from */
+    /* the earlier sources: derived_from and derived_also, less from */
     const char *was = str(derived, "derived_from");
-    if (kept && *was && strcmp(was, from)) cJSON_AddItemToArray(also, cJSON_CreateString(was));
+    if (*was && strcmp(was, from)) cJSON_AddItemToArray(also, cJSON_CreateString(was));
     cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(derived, "derived_also"))
     {
-        if (kept && cJSON_IsString(x) && strcmp(x->valuestring, from) && strcmp(x->valuestring, was))
+        if (cJSON_IsString(x) && strcmp(x->valuestring, from) && strcmp(x->valuestring, was))
             cJSON_AddItemToArray(also, cJSON_CreateString(x->valuestring));
     }
     replace(derived, "derived_from", cJSON_CreateString(from));
