@@ -76,8 +76,8 @@ typedef struct {
     int row0, in_place;
 } bchol_getrf_params;
 
-/* The default shape for m-by-n matrices on ctx's device (a tuning entry can later take
- * this place). */
+/* The default shape for m-by-n matrices on ctx's device, for the fields <= 0 (a
+ * getrf-fused tuning entry sets both). */
 void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int m, int n,
                                bchol_getrf_params *prm);
 /* Local memory of one matrix in the fused kernel with lx work-items. */
@@ -145,9 +145,11 @@ typedef struct {
 } bchol_getrf_choice;
 
 /*
- * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", "workitem[,tbc=T]",
- * or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes
- * the workitem variant where max(m, n) <= the backend's getrf_workitem_to_s/_d, else the
+ * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
+ * "workitem[,tbc=T]", or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set,
+ * else auto; auto takes the tuning table's getrf entry for max(m, n) where its variant can
+ * run the size (tuning.h), else the backend's rule: the
+ * workitem variant where max(m, n) <= the backend's getrf_workitem_to_s/_d, else the
  * fused kernel where the matrix fits local memory and max(m, n) <= the backend's
  * getrf_crossover_s/_d, the blocked variant otherwise. Fails (nothing enqueued) with BCHOL_ERR_UNSUPPORTED_SIZE
  * where fused is asked for and does not fit, BCHOL_ERR_ARGUMENT on a malformed BCHOL_GETRF
