@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LX, TBC }; /* fused */
+enum { LX, TBC };  /* fused */
 enum { NB, GEMM }; /* blocked */
 
 static const char *const fused_names[] = {"lx", "tbc"};
@@ -25,29 +25,34 @@ static const char *const *const plain2[] = {NULL, NULL};
 static const char *const *const blocked_labels[] = {NULL, gemm_labels};
 
 /* BCHOL_GETRF's text for a configuration ("blocked,nb=16,gemm=own"). */
-static void env_text(const bchol_getrf_config *g, char *out, size_t size)
-{
+static void env_text(const bchol_getrf_config *g, char *out, size_t size) {
     switch (g->variant) {
-    case BCHOL_GETRF_FUSED: snprintf(out, size, "fused,lx=%d,tbc=%d", g->lx, g->tbc); break;
-    case BCHOL_GETRF_BLOCKED:
-        snprintf(out, size, "blocked,nb=%d,gemm=%s", g->nb, g->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own");
+    case BCHOL_GETRF_FUSED:
+        snprintf(out, size, "fused,lx=%d,tbc=%d", g->lx, g->tbc);
         break;
-    default: snprintf(out, size, "workitem,tbc=%d", g->tbc); break;
+    case BCHOL_GETRF_BLOCKED:
+        snprintf(out, size, "blocked,nb=%d,gemm=%s", g->nb,
+                 g->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own");
+        break;
+    default:
+        snprintf(out, size, "workitem,tbc=%d", g->tbc);
+        break;
     }
 }
 
 /* One getrf of the workload's batch (or, with A NULL, of one identity matrix of order n:
  * the build), with the configuration forced through BCHOL_GETRF. */
-static bchol_status run_getrf(bchol_context *ctx, char precision, int n, const bchol_getrf_config *g, cl_mem A,
-                             cl_mem ipiv, long long batch, cl_mem info)
-{
+static bchol_status run_getrf(bchol_context *ctx, char precision, int n,
+                              const bchol_getrf_config *g, cl_mem A, cl_mem ipiv, long long batch,
+                              cl_mem info) {
     char text[96];
     env_text(g, text, sizeof text);
     setenv("BCHOL_GETRF", text, 1);
     const int64_t sa = (int64_t)n * n;
-    bchol_status st = precision == 'd'
-                          ? bchol_dgetrf_batched(ctx, n, n, A, 0, n, sa, ipiv, 0, n, batch, info, NULL)
-                          : bchol_sgetrf_batched(ctx, n, n, A, 0, n, sa, ipiv, 0, n, batch, info, NULL);
+    bchol_status st =
+        precision == 'd'
+            ? bchol_dgetrf_batched(ctx, n, n, A, 0, n, sa, ipiv, 0, n, batch, info, NULL)
+            : bchol_sgetrf_batched(ctx, n, n, A, 0, n, sa, ipiv, 0, n, batch, info, NULL);
     unsetenv("BCHOL_GETRF");
     return st;
 }
@@ -56,9 +61,8 @@ static bchol_status run_getrf(bchol_context *ctx, char precision, int n, const b
  * identity matrix of order n builds what the timed calls run (the fused kernel for n, lx,
  * tbc; the blocked variant's panel, swap and GEMM kernels for its block columns; the
  * workitem kernel). Also what the tuner's build processes run. */
-static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
-                            tune_params *effective)
-{
+static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
+                            const tune_params *p, tune_params *effective) {
     (void)uplo;
     *effective = *p;
     const int n = t->n;
@@ -66,13 +70,17 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     unsigned char *a = calloc((size_t)n * n, elem);
     if (!a) return BCHOL_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < n; i++) {
-        if (t->precision == 'd') ((double *)a)[(size_t)i * n + i] = 1;
-        else ((float *)a)[(size_t)i * n + i] = 1;
+        if (t->precision == 'd')
+            ((double *)a)[(size_t)i * n + i] = 1;
+        else
+            ((float *)a)[(size_t)i * n + i] = 1;
     }
     cl_context cl = bchol_context_cl_context(ctx);
     cl_int err = CL_SUCCESS;
-    cl_mem A = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)n * n * elem, a, &err);
-    cl_mem ipiv = A ? clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(int), NULL, &err) : NULL;
+    cl_mem A =
+        clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)n * n * elem, a, &err);
+    cl_mem ipiv =
+        A ? clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * sizeof(int), NULL, &err) : NULL;
     cl_mem info = ipiv ? clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int), NULL, &err) : NULL;
     free(a);
     bchol_status st = BCHOL_ERR_OUT_OF_MEMORY;
@@ -89,8 +97,8 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
 /* getrf's own batch over the working copy first (general matrices: the Cholesky
  * variants' are diagonally dominant, where the pivot search never interchanges rows); the
  * copy is not part of the timed call. */
-static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
-{
+static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w,
+                        const tune_params *p) {
     (void)t;
     char why[200];
     if (tune_workload_lu(w, why, sizeof why)) return BCHOL_ERR_OUT_OF_MEMORY;
@@ -101,10 +109,11 @@ static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload 
 /* What the untuned library runs for the variant at n (the backend's defaults, BCHOL_GETRF
  * naming the variant alone), or zeros where it cannot run n (fused past local memory:
  * such a configuration is then pruned). */
-static void variant_defaults(bchol_context *ctx, const tune_target *t, const char *variant, bchol_getrf_config *g)
-{
+static void variant_defaults(bchol_context *ctx, const tune_target *t, const char *variant,
+                             bchol_getrf_config *g) {
     setenv("BCHOL_GETRF", variant, 1);
-    if (bchol_getrf_config_for(ctx, t->precision, t->n, t->n, g, NULL)) *g = (bchol_getrf_config){0};
+    if (bchol_getrf_config_for(ctx, t->precision, t->n, t->n, g, NULL))
+        *g = (bchol_getrf_config){0};
     unsetenv("BCHOL_GETRF");
 }
 
@@ -114,10 +123,9 @@ static void variant_defaults(bchol_context *ctx, const tune_target *t, const cha
  * tbc: matrices per group, to fill GPU warps at small n (within local memory: prune). On
  * CPUs, where the fused kernel trails the workitem variant (PoCL, float n = 16 and 64: 3-4x
  * its time at its best shape), a coarse grid: lx 4, 16 and 64 (or n). */
-static int fused_values(int param, const tune_target *t, int *out, int max)
-{
-    static const int lx_gpu[] = {4, 8, 16, 32, 64}, lx_cpu[] = {4, 16, 64}, tbc_gpu[] = {1, 2, 4, 8, 16, 32},
-                     tbc_cpu[] = {1, 4};
+static int fused_values(int param, const tune_target *t, int *out, int max) {
+    static const int lx_gpu[] = {4, 8, 16, 32, 64}, lx_cpu[] = {4, 16, 64},
+                     tbc_gpu[] = {1, 2, 4, 8, 16, 32}, tbc_cpu[] = {1, 4};
     const int *lxs = tune_is_gpu(t) ? lx_gpu : lx_cpu, nlx = tune_is_gpu(t) ? 5 : 3;
     int k = 0;
     /* not where even one matrix with one work-item overflows local memory */
@@ -129,14 +137,15 @@ static int fused_values(int param, const tune_target *t, int *out, int max)
         if (t->n <= 64 && k < max) out[k++] = t->n;
         return k;
     }
-    return tune_is_gpu(t) ? tune_copy_list(tbc_gpu, 6, out, max) : tune_copy_list(tbc_cpu, 2, out, max);
+    return tune_is_gpu(t) ? tune_copy_list(tbc_gpu, 6, out, max)
+                          : tune_copy_list(tbc_cpu, 2, out, max);
 }
 
-static const char *fused_prune(const int *c, const tune_target *t, char *why, size_t size)
-{
+static const char *fused_prune(const int *c, const tune_target *t, char *why, size_t size) {
     const int n = t->n, lx = c[LX] < n ? c[LX] : n;
     const unsigned long long es = (unsigned long long)tune_elem(t);
-    const unsigned long long local = (unsigned long long)c[TBC] * ((unsigned long long)n * n * es + lx * (es + 4));
+    const unsigned long long local =
+        (unsigned long long)c[TBC] * ((unsigned long long)n * n * es + lx * (es + 4));
     if (c[LX] < 1 || c[TBC] < 1) {
         snprintf(why, size, "the fused kernel cannot hold n = %d in local memory", n);
         return "local memory";
@@ -147,26 +156,24 @@ static const char *fused_prune(const int *c, const tune_target *t, char *why, si
         return "local memory";
     }
     if ((size_t)lx * (size_t)c[TBC] > t->dev.max_work_group) {
-        snprintf(why, size, "%d work-items per group; the device takes %zu", lx * c[TBC], t->dev.max_work_group);
+        snprintf(why, size, "%d work-items per group; the device takes %zu", lx * c[TBC],
+                 t->dev.max_work_group);
         return "work-group size";
     }
     return NULL;
 }
 
-static void fused_to(const int *c, tune_params *p)
-{
+static void fused_to(const int *c, tune_params *p) {
     *p = (tune_params){0};
     p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_FUSED, .lx = c[LX], .tbc = c[TBC]};
 }
 
-static void fused_from(const tune_params *p, int *c)
-{
+static void fused_from(const tune_params *p, int *c) {
     c[LX] = p->getrf.lx;
     c[TBC] = p->getrf.tbc;
 }
 
-static void fused_defaults(bchol_context *ctx, const tune_target *t, int *c)
-{
+static void fused_defaults(bchol_context *ctx, const tune_target *t, int *c) {
     tune_params p = {0};
     variant_defaults(ctx, t, "fused", &p.getrf);
     fused_from(&p, c);
@@ -177,8 +184,7 @@ static void fused_defaults(bchol_context *ctx, const tune_target *t, int *c)
 /* nb: panels narrower than n (one panel of n columns is the fused kernel's work with extra
  * launches; on CPUs not 8, which ran float n = 64 at 2.6x nb = 32's time); gemm: CLBlast's
  * on GPUs too (a configuration of a bchol built without it fails and is recorded so). */
-static int blocked_values(int param, const tune_target *t, int *out, int max)
-{
+static int blocked_values(int param, const tune_target *t, int *out, int max) {
     static const int nbs[] = {8, 16, 32, 64};
     int k = 0;
     if (param == NB) {
@@ -191,8 +197,7 @@ static int blocked_values(int param, const tune_target *t, int *out, int max)
     return k;
 }
 
-static const char *blocked_prune(const int *c, const tune_target *t, char *why, size_t size)
-{
+static const char *blocked_prune(const int *c, const tune_target *t, char *why, size_t size) {
     if (c[NB] >= t->n) { /* only from --set or the defaults */
         snprintf(why, size, "nb = %d: one panel covers n = %d", c[NB], t->n);
         return "redundant";
@@ -200,20 +205,17 @@ static const char *blocked_prune(const int *c, const tune_target *t, char *why, 
     return NULL;
 }
 
-static void blocked_to(const int *c, tune_params *p)
-{
+static void blocked_to(const int *c, tune_params *p) {
     *p = (tune_params){0};
     p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_BLOCKED, .nb = c[NB], .gemm = c[GEMM]};
 }
 
-static void blocked_from(const tune_params *p, int *c)
-{
+static void blocked_from(const tune_params *p, int *c) {
     c[NB] = p->getrf.nb;
     c[GEMM] = p->getrf.gemm;
 }
 
-static void blocked_defaults(bchol_context *ctx, const tune_target *t, int *c)
-{
+static void blocked_defaults(bchol_context *ctx, const tune_target *t, int *c) {
     tune_params p = {0};
     variant_defaults(ctx, t, "blocked", &p.getrf);
     blocked_from(&p, c);
@@ -223,32 +225,29 @@ static void blocked_defaults(bchol_context *ctx, const tune_target *t, int *c)
 
 /* tbc: matrices (work-items) per group; swept on CPUs only, as the Cholesky workitem
  * variant (one work-item per matrix leaves a GPU's lanes idle). */
-static int workitem_values(int param, const tune_target *t, int *out, int max)
-{
+static int workitem_values(int param, const tune_target *t, int *out, int max) {
     static const int tbcs[] = {1, 4, 8, 16};
     (void)param;
     return tune_is_gpu(t) ? 0 : tune_copy_list(tbcs, 4, out, max);
 }
 
-static const char *workitem_prune(const int *c, const tune_target *t, char *why, size_t size)
-{
+static const char *workitem_prune(const int *c, const tune_target *t, char *why, size_t size) {
     if ((size_t)c[0] > t->dev.max_work_group) {
-        snprintf(why, size, "%d work-items per group; the device takes %zu", c[0], t->dev.max_work_group);
+        snprintf(why, size, "%d work-items per group; the device takes %zu", c[0],
+                 t->dev.max_work_group);
         return "work-group size";
     }
     return NULL;
 }
 
-static void workitem_to(const int *c, tune_params *p)
-{
+static void workitem_to(const int *c, tune_params *p) {
     *p = (tune_params){0};
     p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_WORKITEM, .tbc = c[0]};
 }
 
 static void workitem_from(const tune_params *p, int *c) { c[0] = p->getrf.tbc; }
 
-static void workitem_defaults(bchol_context *ctx, const tune_target *t, int *c)
-{
+static void workitem_defaults(bchol_context *ctx, const tune_target *t, int *c) {
     tune_params p = {0};
     variant_defaults(ctx, t, "workitem", &p.getrf);
     workitem_from(&p, c);
