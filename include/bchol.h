@@ -1068,14 +1068,18 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * the device family's crossover (PoCL 192, NVIDIA 64, others wherever it fits), the
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
  * the factors differ by rounding. Two more take small orders first: workitem (one
- * work-item per matrix, for CPUs: PoCL up to max(m, n) = 256 float, 192 double) and regs
- * (a work-item per column holding it in registers, for GPUs: NVIDIA up to max(m, n) = 64;
- * it needs n work-items in one work-group). The environment variable BCHOL_GETRF
- * ("fused", "auto", "workitem", "regs[,load=staged|direct]" or
+ * work-item per matrix, for CPUs: PoCL up to max(m, n) = 512) and regs (a work-item per
+ * column holding it in registers, for GPUs: NVIDIA up to max(m, n) = 8 float, 4 double;
+ * it needs n work-items in one work-group). Where a tuning file (bchol tune --variants
+ * getrf) has getrf entries for the device, the nearest measured size at or below max(m, n)
+ * picks the variant and its parameters instead (bchol_getrf_config_for); an entry whose
+ * variant cannot run the size (fused past local memory) leaves the choice to the defaults.
+ * The environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T]",
+ * "regs[,tbc=T][,load=staged|direct]" or
  * "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
- * kernel's shape) overrides the choice (tests, benchmarks); "fused" on a matrix that does
- * not fit, or "regs" where it cannot run, fails with BCHOL_ERR_UNSUPPORTED_SIZE before
- * anything is enqueued. The same holds for getrf_nopiv, gesv and the host forms.
+ * fused kernel's shape) overrides both (tests, benchmarks, the tuner); "fused" on a matrix
+ * that does not fit, or "regs" where it cannot run, fails with BCHOL_ERR_UNSUPPORTED_SIZE
+ * before anything is enqueued. The same holds for getrf_nopiv, gesv and the host forms.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched(bchol_context *ctx, int m, int n, cl_mem A,
                                             int64_t offset_a, int lda, int64_t stride_a,
@@ -1085,6 +1089,41 @@ BCHOL_API bchol_status bchol_dgetrf_batched(bchol_context *ctx, int m, int n, cl
                                             int64_t offset_a, int lda, int64_t stride_a,
                                             cl_mem ipiv, int64_t offset_p, int64_t stride_p,
                                             int64_t batch, cl_mem info, cl_event *event);
+
+/* getrf's variants: the fused kernel (the matrix whole in one work-group's local memory),
+ * blocked (right-looking, nb-wide panels) and workitem (one work-item per matrix, for
+ * CPUs). AUTO: the dispatcher's choice. */
+typedef enum {
+    BCHOL_GETRF_AUTO = 0,
+    BCHOL_GETRF_FUSED = 1,
+    BCHOL_GETRF_BLOCKED = 2,
+    BCHOL_GETRF_WORKITEM = 3,
+    BCHOL_GETRF_REGS = 4
+} bchol_getrf_variant;
+
+/* getrf's variant and its parameters; fields of the other variants are 0.
+ *   fused     lx work-items per matrix, tbc matrices per work-group
+ *   blocked   nb panel width, gemm BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST
+ *   workitem  tbc matrices (work-items) per work-group
+ *   regs      tbc matrices per work-group (0: the driver's) */
+typedef struct bchol_getrf_config {
+    bchol_getrf_variant variant;
+    int lx, tbc, nb, gemm;
+} bchol_getrf_config;
+
+/*
+ * What bchol_{s,d}getrf_batched (and gesv, getri's callers, the host forms) would run for
+ * m-by-n matrices of precision 's' or 'd' on ctx's device: BCHOL_GETRF's choice where set,
+ * else the tuning table's getrf entry for max(m, n), else the backend's defaults; the
+ * fused shape fields (lx, tbc) as the kernel would be launched before the built kernel's
+ * work-group limit is applied. *source (may be NULL) names the tuning file, device
+ * section and entry, or why the defaults apply; it stays valid until the next call of
+ * this function in the same thread. Returns BCHOL_SUCCESS, BCHOL_ERR_ARGUMENT (precision,
+ * m or n < 0, a malformed BCHOL_GETRF), or BCHOL_ERR_UNSUPPORTED_SIZE where BCHOL_GETRF
+ * forces the fused kernel on a size it cannot hold.
+ */
+BCHOL_API bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, int n,
+                                              bchol_getrf_config *config, const char **source);
 
 /*
  * bchol_{s,d}getrf_nopiv_batched: A = L*U without row interchanges. Only safe where every

@@ -1034,6 +1034,49 @@ static void rechoose(void)
     cJSON_Delete(root);
 }
 
+/* A default section derived from two devices (one tuned fused, the other getrf): --rechoose
+ * takes each one's entries into it and keeps the other's, both named as its sources; the
+ * stale fused entry gives way to the fused device's. */
+static void derived(void)
+{
+    const char *text =
+        "{\"format\": \"bchol-tuning\", \"format_version\": 1, \"bchol_version\": \"test\", \"devices\": ["
+        "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A1\", \"name\": \"D\", \"chosen\": [], "
+        "\"tried\": [{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 4, \"tbc\": 1, "
+        "\"rpt\": 1, \"shape\": \"fixed\"}, \"ms\": 1.0}]}, "
+        "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"A2\", \"name\": \"D\", \"chosen\": [], "
+        "\"tried\": [{\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 16, \"params\": {\"tbc\": 4}, "
+        "\"ms\": 1.0}]}, "
+        "{\"family\": \"f\", \"vendor\": \"V\", \"architecture\": \"default\", \"name\": \"default\", "
+        "\"derived_from\": \"V/A2/D (family f)\", \"derived_also\": [\"V/A1/D (family f)\"], \"chosen\": ["
+        "{\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 8, \"tbc\": 1, \"rpt\": 1, "
+        "\"shape\": \"fixed\"}, \"ms\": 9.0}]}]}\n";
+    FILE *f = fopen(file, "w");
+    CHECK(f && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", file);
+    int rc = RUN(NULL, "tune", "--rechoose", file);
+    cJSON *root = load(file);
+    CHECK(rc == 0 && root, "bchol tune --rechoose: exit %d", rc);
+    if (!root) return;
+    const cJSON *d = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "devices"), 2), *e;
+    int fused_ib = 0, getrf_tbc = 0, count = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "chosen"))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(e, "variant")->valuestring;
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "params");
+        count++;
+        if (!strcmp(v, "fused")) fused_ib = cJSON_GetObjectItemCaseSensitive(p, "ib")->valueint;
+        if (!strcmp(v, "getrf-workitem")) getrf_tbc = cJSON_GetObjectItemCaseSensitive(p, "tbc")->valueint;
+    }
+    char *also = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "derived_also"));
+    const char *from = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "derived_from"));
+    CHECK(count == 2 && fused_ib == 4 && getrf_tbc == 4,
+          "derived: %d entries, fused ib %d, getrf-workitem tbc %d (wanted 2, 4, 4)", count, fused_ib, getrf_tbc);
+    CHECK(from && also && ((strstr(from, "A1") && strstr(also, "A2")) || (strstr(from, "A2") && strstr(also, "A1"))),
+          "derived: from \"%s\", also %s", from ? from : "", also ? also : "none");
+    free(also);
+    cJSON_Delete(root);
+}
+
 /* A vbatched sweep added to a file of a fused sweep at the same size: its confirmation
  * round is its own, so the fused records (confirm_ms included) stay as they were; the
  * vbatched records are confirmed, the ONE_LAUNCH schedule among them. */
@@ -1669,6 +1712,74 @@ static void input_checks(void)
     remove(file);
 }
 
+/* getrf's plan (--variants getrf) at n = 8 and 24: only getrf's variants, each record
+ * checked and timed, entries for each variant at 24; a resume measures nothing again; the
+ * dispatcher and bench --routine getrf|gesv --explain name the fastest entry at 24. */
+static void getrf_run(void)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s getrf-fused 24 ") && file_contains(out, "s getrf-blocked 24 ") &&
+              !file_contains(out, "s fused ") && !file_contains(out, "s solve "),
+          "dry run: exit %d, or its plan is not getrf's alone", rc);
+    rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf", "--set",
+             "lx=4,8", "--set", "tbc=1", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
+    CHECK(rc == 0, "the getrf sweep: exit %d", rc);
+    const int ntried = count_tried();
+    cJSON *root = load(file);
+    CHECK(root && ntried >= 6, "the file: %d records", ntried);
+    if (!root) return;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        CHECK(!strncmp(v, "getrf-", 6), "a record of %s", v);
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+    }
+    /* an entry per variant at 24; the fastest of them is what getrf runs there */
+    const char *variants[] = {"getrf-fused", "getrf-blocked", "getrf-workitem"};
+    const char *fastest = NULL;
+    double best = -1;
+    for (int k = 0; k < 3; k++) {
+        int found = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+        {
+            if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, variants[k]) ||
+                cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 24)
+                continue;
+            found = 1;
+            if (best < 0 || ms_of(r) < best) {
+                best = ms_of(r);
+                fastest = variants[k];
+            }
+        }
+        CHECK(found, "no %s entry at n = 24", variants[k]);
+    }
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == ntried, "resume: exit %d, %d records (wanted %d)", rc, count_tried(), ntried);
+    bchol_context *ctx = context_with(file);
+    if (!ctx || !fastest) return;
+    bchol_getrf_config c;
+    const char *src = NULL;
+    char want[96];
+    snprintf(want, sizeof want, "s %s entry for n = 24, measured at this size", fastest);
+    CHECK(!bchol_getrf_config_for(ctx, 's', 24, 24, &c, &src) && strstr(src, file) && strstr(src, want),
+          "config_for at 24: \"%s\", wanted the %s entry", src ? src : "(null)", fastest);
+    printf("n = 24: %s\n", src);
+    bchol_context_destroy(ctx);
+    char *routines[] = {"getrf", "gesv"};
+    for (int k = 0; k < 2; k++) {
+        rc = RUN(out, "bench", "--routine", routines[k], "--n", "24", "--batch", "32", "--reps", "1", "--warmup", "0",
+                 "--explain");
+        CHECK(rc == 0 && file_contains(out, "#   n = 24: getrf: tuning file") && file_contains(out, want),
+              "bench --routine %s --explain: exit %d, or no line naming the %s entry", routines[k], rc, fastest);
+    }
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1677,7 +1788,8 @@ static const struct {
              {"shared", "shared builds", shared_builds}, {"native", "interleaved-native", native_run},
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
              {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
-             {"output", "the output file", output_file}, {"input", "what is read from files", input_checks}};
+             {"output", "the output file", output_file}, {"input", "what is read from files", input_checks},
+             {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived}};
 
 int main(int argc, char **argv)
 {
@@ -1687,7 +1799,7 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes | probe_ties | probe_every | output | input]\n");
+                        "native | vbatched_round | probes | probe_ties | probe_every | output | input | getrf | derived]\n");
         return 2;
     }
     bchol = argv[1];

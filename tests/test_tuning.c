@@ -1284,6 +1284,121 @@ static void case_defaults_bad(void)
     bchol_context_destroy(ctx);
 }
 
+/*
+ * getrf's entries: a file for this device whose float entry at n = 64 forces the blocked
+ * variant with nb = 8 (the fastest there) and whose double entry is a fused kernel too big
+ * for local memory. bchol_getrf_config_for names the entry (n = 64, above it, m != n) or
+ * says why the defaults apply; BCHOL_GETRF still overrides. The factorization then runs
+ * the entry: as many launches as BCHOL_GETRF=blocked,nb=8 gives (nb = 16 gives fewer), with
+ * LAPACK's xGET01 ratio, exact info (a zero column) and the padding below each matrix
+ * untouched; the double call runs the defaults and is right too.
+ */
+static long getrf_run(bchol_context *ctx, char precision, int n, int batch, const char *env)
+{
+    const int lda = n + 3, dbl = precision == 'd', zero_col = n / 3;
+    const size_t es = dbl ? 8 : 4, per = (size_t)lda * n;
+    char *a = malloc(per * batch * es), *f = malloc(per * batch * es);
+    int *ipiv = malloc(sizeof(int) * (size_t)n * batch), *info = malloc(sizeof(int) * (size_t)batch);
+    util_rng rng;
+    util_rng_seed(&rng, 64);
+    for (int b = 0; b < batch; b++) util_fill_uniform(a + per * b * es, dbl, lda, n, lda, &rng);
+    /* matrix 1 singular: column zero_col zero (info zero_col + 1) */
+    for (int i = 0; i < n; i++) memset(a + (per + (size_t)zero_col * lda + i) * es, 0, es);
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_int err;
+    cl_mem A = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, per * batch * es, a, &err);
+    cl_mem P = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int) * (size_t)n * batch, NULL, &err);
+    cl_mem I = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int) * (size_t)batch, NULL, &err);
+    if (env) setenv("BCHOL_GETRF", env, 1);
+    const long before = shim_launches();
+    bchol_status st = dbl ? bchol_dgetrf_batched(ctx, n, n, A, 0, lda, (int64_t)per, P, 0, n, batch, I, NULL)
+                          : bchol_sgetrf_batched(ctx, n, n, A, 0, lda, (int64_t)per, P, 0, n, batch, I, NULL);
+    const long launches = shim_launches() - before;
+    if (env) unsetenv("BCHOL_GETRF");
+    CHECK(st == BCHOL_SUCCESS, "%cgetrf n = %d: %s", precision, n, bchol_last_error(ctx));
+    clEnqueueReadBuffer(q, A, CL_TRUE, 0, per * batch * es, f, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, P, CL_TRUE, 0, sizeof(int) * (size_t)n * batch, ipiv, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, I, CL_TRUE, 0, sizeof(int) * (size_t)batch, info, 0, NULL, NULL);
+    for (int b = 0; b < batch && !st; b++) {
+        const int want = b == 1 ? zero_col + 1 : 0;
+        CHECK(info[b] == want, "%cgetrf n = %d: info[%d] = %d, wanted %d", precision, n, b, info[b], want);
+        if (!want) {
+            const double r = util_lu_residual(a + per * b * es, f + per * b * es, ipiv + (size_t)n * b, dbl, n, lda);
+            CHECK(r <= 30, "%cgetrf n = %d: matrix %d has residual %.3g", precision, n, b, r);
+        }
+        for (int j = 0; j < n; j++) /* the padding rows n..lda-1 of every column */
+            CHECK(!memcmp(a + (per * b + (size_t)j * lda + n) * es, f + (per * b + (size_t)j * lda + n) * es,
+                          (size_t)(lda - n) * es),
+                  "%cgetrf n = %d: matrix %d column %d: padding changed", precision, n, b, j);
+    }
+    clReleaseMemObject(A);
+    clReleaseMemObject(P);
+    clReleaseMemObject(I);
+    free(a);
+    free(f);
+    free(ipiv);
+    free(info);
+    return launches;
+}
+
+static void case_getrf(void)
+{
+    const bchol_device_info d = device();
+    char entries[2048], sec[4096], text[8192], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"getrf-blocked\", \"n\": 64, \"params\": {\"nb\": 8, "
+             "\"gemm\": \"own\"}, \"ms\": 1.0, \"default_ms\": 2.0}, "
+             "{\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 64, \"params\": {\"tbc\": 4}, "
+             "\"ms\": 5.0}, "
+             "{\"precision\": \"d\", \"variant\": \"getrf-fused\", \"n\": 64, \"params\": {\"lx\": 64, "
+             "\"tbc\": 64}, \"ms\": 1.0}");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/getrf.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    unsetenv("BCHOL_GETRF");
+    bchol_context *ctx = new_context();
+    bchol_getrf_config c;
+    const char *src = NULL;
+    CHECK(!bchol_getrf_config_for(ctx, 's', 64, 64, &c, &src), "config_for: %s", bchol_last_error(ctx));
+    CHECK(c.variant == BCHOL_GETRF_BLOCKED && c.nb == 8 && c.gemm == BCHOL_GEMM_OWN,
+          "s 64: variant %d nb %d gemm %d, wanted the blocked entry's", c.variant, c.nb, c.gemm);
+    CHECK(src && strstr(src, path) && strstr(src, "s getrf-blocked entry for n = 64, measured at this size") &&
+              strstr(src, "-> blocked nb=8 gemm=own"),
+          "s 64: source \"%s\"", src ? src : "(null)");
+    printf("s 64:    %s\n", src);
+    CHECK(!bchol_getrf_config_for(ctx, 's', 100, 30, &c, &src) && c.variant == BCHOL_GETRF_BLOCKED && c.nb == 8 &&
+              strstr(src, "nearest measured size below max(m, n) = 100"),
+          "s 100x30: variant %d nb %d, source \"%s\"", c.variant, c.nb, src);
+    CHECK(!bchol_getrf_config_for(ctx, 'd', 64, 64, &c, &src) && strstr(src, "backend") &&
+              strstr(src, "needs more local memory"),
+          "d 64: source \"%s\"", src);
+    printf("d 64:    %s\n", src);
+    setenv("BCHOL_GETRF", "workitem,tbc=2", 1);
+    CHECK(!bchol_getrf_config_for(ctx, 's', 64, 64, &c, &src) && c.variant == BCHOL_GETRF_WORKITEM && c.tbc == 2 &&
+              strstr(src, "BCHOL_GETRF"),
+          "BCHOL_GETRF: variant %d tbc %d, source \"%s\"", c.variant, c.tbc, src);
+    unsetenv("BCHOL_GETRF");
+    CHECK(bchol_getrf_config_for(ctx, 'x', 4, 4, &c, NULL) == BCHOL_ERR_ARGUMENT, "precision x accepted");
+    CHECK(bchol_getrf_config_for(ctx, 's', -1, 4, &c, NULL) == BCHOL_ERR_M, "m = -1 accepted");
+    CHECK(bchol_getrf_config_for(ctx, 's', 4, -1, &c, NULL) == BCHOL_ERR_N, "n = -1 accepted");
+    CHECK(bchol_getrf_config_for(ctx, 's', 4, 4, NULL, NULL) == BCHOL_ERR_ARGUMENT, "config NULL accepted");
+    /* the entry runs: the launches of blocked nb = 8, not nb = 16's */
+    const long tuned = getrf_run(ctx, 's', 64, 6, NULL), nb8 = getrf_run(ctx, 's', 64, 6, "blocked,nb=8,gemm=own"),
+               nb16 = getrf_run(ctx, 's', 64, 6, "blocked,nb=16,gemm=own");
+    CHECK(tuned == nb8 && nb8 != nb16, "s 64: %ld launches with the entry, %ld with nb = 8, %ld with nb = 16", tuned,
+          nb8, nb16);
+    printf("launches: entry %ld, blocked nb=8 %ld, nb=16 %ld\n", tuned, nb8, nb16);
+    bchol_device_info di;
+    bchol_context_device_info(ctx, &di);
+    if (di.fp64) getrf_run(ctx, 'd', 64, 6, NULL); /* the defaults, the entry not fitting */
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1312,6 +1427,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "vbatched")) case_vbatched();
     else if (!strcmp(c, "one_launch")) case_one_launch();
     else if (!strcmp(c, "solve")) case_solve();
+    else if (!strcmp(c, "getrf")) case_getrf();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();
     else if (!strcmp(c, "defaults_generic")) case_defaults_generic();

@@ -639,6 +639,106 @@ static void case_solve(void)
                   "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
 }
 
+/* getrf's entries: one per variant ("getrf-fused", "getrf-blocked", "getrf-workitem") and
+ * size, a variant of a newer bchol ("getrf-regs") skipped; the fastest variant measured at
+ * the nearest size at or below n is picked, apart from the Cholesky lookups. */
+static const char *const getrf_file =
+    "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
+    "  \"devices\": [ { \"family\": \"pocl\", \"vendor\": \"AMD\", \"architecture\": \"haswell\",\n"
+    "    \"name\": \"AMD EPYC\", \"chosen\": [\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-blocked\", \"n\": 64, \"params\": {\"nb\": 8, "
+    "\"gemm\": \"own\"}, \"ms\": 1.0, \"default_ms\": 3.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-fused\", \"n\": 64, \"params\": {\"lx\": 16, \"tbc\": 4}, "
+    "\"ms\": 2.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 64, \"params\": {\"tbc\": 8}, \"ms\": 1.5},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-regs\", \"n\": 64, \"params\": {\"rows\": 4}, \"ms\": 0.1},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-fused\", \"n\": 16, \"params\": {\"lx\": 4, \"tbc\": 2}, "
+    "\"ms\": 0.5},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 16, \"params\": {\"tbc\": 16}, \"ms\": 0.7},\n"
+    "      {\"precision\": \"d\", \"variant\": \"getrf-workitem\", \"n\": 32, \"params\": {\"tbc\": 4}},\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 8, \"tbc\": 1, "
+    "\"rpt\": 4, \"shape\": \"fixed\"}, \"ms\": 0.01}\n"
+    "    ] } ] }\n";
+
+static void rejects_getrf(const char *what, const char *from, const char *to, const char *needle)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    char *text = edit(getrf_file, from, to);
+    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
+    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
+    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
+    printf("%-44s %s\n", what, why);
+    bchol__tuning_free(&t);
+    free(text);
+}
+
+static void case_getrf(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, getrf_file, why, sizeof why) == 0, "the getrf file rejected: %s", why);
+    CHECK(t.nsections == 1 && t.sections[0].nentries == 7, "%d entries kept, wanted 7 (getrf-regs skipped)",
+          t.nsections ? t.sections[0].nentries : -1);
+    const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+    /* the fastest at the nearest measured size at or below n; the smallest below all */
+    const struct {
+        char p;
+        int n;
+        bchol_getrf_variant v;
+        int lx, tbc, nb, gemm, below;
+    } want[] = {
+        {'s', 64, BCHOL_GETRF_BLOCKED, 0, 0, 8, BCHOL_GEMM_OWN, 0},
+        {'s', 1000, BCHOL_GETRF_BLOCKED, 0, 0, 8, BCHOL_GEMM_OWN, 0},
+        {'s', 63, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 0},
+        {'s', 16, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 0},
+        {'s', 3, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 1},
+        {'d', 100, BCHOL_GETRF_WORKITEM, 0, 4, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bchol_tuning_pick p = bchol__tuning_lookup(&t, &d, want[i].p, BCHOL__VARIANT_GETRF, want[i].n);
+        const bchol_tuning_entry *e = p.entry;
+        CHECK(e && e->getrf.variant == want[i].v && e->getrf.lx == want[i].lx && e->getrf.tbc == want[i].tbc &&
+                  e->getrf.nb == want[i].nb && e->getrf.gemm == want[i].gemm && p.below_smallest == want[i].below,
+              "%c n = %d: entry %s lx %d tbc %d nb %d gemm %d below %d", want[i].p, want[i].n,
+              e ? bchol__variant_name(e->variant) : "none", e ? e->getrf.lx : -1, e ? e->getrf.tbc : -1,
+              e ? e->getrf.nb : -1, e ? e->getrf.gemm : -1, p.below_smallest);
+    }
+    bchol_tuning_pick b = bchol__tuning_lookup(&t, &d, 's', BCHOL__VARIANT_GETRF, 64);
+    CHECK(b.entry && b.entry->ms == 1.0 && b.entry->default_ms == 3.0, "s 64: not the blocked entry's times");
+    /* Cholesky's lookups never see getrf's entries, nor getrf's Cholesky's */
+    bchol_tuning_pick a = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 64);
+    CHECK(a.entry && a.entry->variant == BCHOL_VARIANT_FUSED && a.entry->params.ib == 8,
+          "AUTO s 64: not the Cholesky fused entry");
+    CHECK(!bchol__tuning_lookup(&t, &d, 'd', BCHOL_VARIANT_AUTO, 64).entry, "AUTO d: a getrf entry");
+    CHECK(!bchol__tuning_lookup(&t, &(bchol_device_info){.vendor = "Acme", .architecture = "x", .name = "y"}, 's',
+                                BCHOL__VARIANT_GETRF, 64)
+               .entry,
+          "another device got a getrf entry");
+    bchol__tuning_free(&t);
+    /* a file without getrf entries (every older one): no getrf entry, the defaults */
+    CHECK(parse(&t, good, why, sizeof why) == 0, "the good file rejected: %s", why);
+    CHECK(!bchol__tuning_lookup(&t, &d, 's', BCHOL__VARIANT_GETRF, 16).entry, "an old file gave a getrf entry");
+    bchol__tuning_free(&t);
+
+    rejects_getrf("getrf: lx 0", "\"lx\": 16", "\"lx\": 0", "chosen[1].params.lx: expected an integer in 1..1024");
+    rejects_getrf("getrf: lx 1025", "\"lx\": 16", "\"lx\": 1025", "chosen[1].params.lx: expected an integer in 1..1024");
+    rejects_getrf("getrf: no tbc", "\"lx\": 16, \"tbc\": 4", "\"lx\": 16",
+                  "chosen[1].params.tbc: expected an integer in 1..64, found nothing (missing)");
+    rejects_getrf("getrf: nb 65", "\"nb\": 8", "\"nb\": 65", "chosen[0].params.nb: expected an integer in 1..64");
+    rejects_getrf("getrf: nb a string", "\"nb\": 8", "\"nb\": \"8\"", "chosen[0].params.nb: expected an integer");
+    rejects_getrf("getrf: gemm unknown", "\"gemm\": \"own\"", "\"gemm\": \"cublas\"",
+                  "chosen[0].params.gemm: expected \"own\" or \"clblast\", found another string");
+    rejects_getrf("getrf: workitem tbc 0", "\"tbc\": 8", "\"tbc\": 0",
+                  "chosen[2].params.tbc: expected an integer in 1..64");
+    rejects_getrf("getrf: no params", "\"params\": {\"tbc\": 8}, ", "",
+                  "chosen[2].params: expected an object, found nothing (missing)");
+    rejects_getrf("getrf: a duplicate", "\"variant\": \"getrf-fused\", \"n\": 16", "\"variant\": \"getrf-fused\", \"n\": 64",
+                  "chosen[4]: a second s getrf-fused entry for n = 64");
+    rejects_getrf("getrf: between", "\"params\": {\"tbc\": 8}, ", "\"params\": {\"tbc\": 8}, \"between\": {\"tbc\": 4}, \"between_to\": 70, ",
+                  "chosen[2].between: only fused and separate entries have one");
+}
+
 /* The bound for one launch of a small variable-size batch (host/core/core.h): at and past
  * it, with the product batch * max_n too large for 64 bits, and where it does not apply. */
 static void case_one_launch(void)
@@ -990,7 +1090,7 @@ static const struct {
     {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
-    {"variants", case_variants}, {"solve", case_solve},   {"one_launch", case_one_launch},
+    {"variants", case_variants}, {"solve", case_solve},   {"one_launch", case_one_launch}, {"getrf", case_getrf},
     {"many", case_many},       {"folder", case_folder},       {"memory", case_memory},
 };
 

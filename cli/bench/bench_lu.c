@@ -38,6 +38,7 @@ typedef struct {
     int nrhs_given, trans_given;
     long long batch;
     int reps, warmup, compare;
+    int explain; /* --explain: which tuning entry (or defaults) chose getrf's variant */
     uint64_t seed;
     /* getrf's variant and parameters (BCHOL_GETRF for the run; variant 0: the library's) */
     int variant, nb, gemm, lx, tbc;
@@ -78,6 +79,8 @@ static void usage(FILE *f)
             "  --nb NB --gemm own|clblast   the blocked variant's panel width (1..64) and update\n"
             "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
             "                    per work-group (1..64); all default to the library's choice\n"
+            "  --explain         print, per size, which tuning file and entry chose getrf's\n"
+            "                    variant and parameters, or that the backend defaults apply\n"
             "A size the device cannot factor (--variant fused: the matrix must fit local memory;\n"
             "regs: a work-item per column must fit one work-group)\n"
             "prints a row \"unsupported\", which alone does not fail the run; getrs and getri then\n"
@@ -142,6 +145,7 @@ static int parse(int argc, char **argv, lu_options *o)
             o->gemm = w + 1;
         } else if (!strcmp(k, "--lx")) bad = opt_int(&r, 1, 1024, &o->lx);
         else if (!strcmp(k, "--tbc")) bad = opt_int(&r, 1, 64, &o->tbc);
+        else if (!strcmp(k, "--explain")) o->explain = 1;
         else if (r.value == NULL) /* one of the flags above */
             bad = opt_bad(&r, "does not apply to the LU routines (bchol bench --routine %s --help)",
                           routines[o->routine]);
@@ -479,6 +483,15 @@ int bench_lu(int argc, char **argv)
     for (int i = 0; i < o.nsizes; i++) {
         lu_row row = {0};
         const int n = o.sizes[i];
+        if (o.explain) {
+            /* what getrf's dispatcher takes for this size (BCHOL_GETRF from --variant too) */
+            bchol_getrf_config c;
+            const char *source = "";
+            if (bchol_getrf_config_for(ctx, p, n, n, &c, &source))
+                printf("#   n = %d: %s\n", n, bchol_last_error(ctx));
+            else
+                printf("#   n = %d: getrf: %s\n", n, source);
+        }
         const int bad = bench_one(ctx, &o, n, &row);
         printf("%6d %8lld", n, row.batch);
         if (has_b) printf(" %5d", o.nrhs);

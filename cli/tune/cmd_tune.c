@@ -76,7 +76,10 @@ static void usage(FILE *f)
             "                      data already interleaved: the interleaved routines' own\n"
             "                      entries), separate n >= 32; vbatched, timed on orders uniform\n"
             "                      in [1, n], where fused fits; solve, the substitution solve\n"
-            "                      of potrs/posv, at each --nrhs)\n"
+            "                      of potrs/posv, at each --nrhs); getrf-fused, getrf-blocked and\n"
+            "                      getrf-workitem (getrf names the three) only where named: LU's\n"
+            "                      variants, timed and checked as getrf_batched, competing with\n"
+            "                      each other only (workitem on CPUs only)\n"
             "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
             "                      (default 1,16); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
@@ -193,7 +196,7 @@ static int variants_arg(const char *list)
     if (!*list || strlen(list) >= sizeof copy) return -1;
     snprintf(copy, sizeof copy, "%s", list);
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
-        if (!tune_variant_named(name)) return -1;
+        if (!tune_variant_named(name) && strcmp(name, "getrf")) return -1; /* "getrf": its variants */
     return list[strlen(list) - 1] == ',' || list[0] == ',' || strstr(list, ",,") ? -1 : 0;
 }
 
@@ -523,8 +526,10 @@ static void settings_defaults(tune_options *o, const bchol_device_info *dev)
     if (!*o->space.precisions) snprintf(o->space.precisions, sizeof o->space.precisions, "%s", dev->fp64 ? "sd" : "s");
     if (!*o->space.variants) {
         o->space.variants[0] = 0;
+        /* getrf's variants only where named: they time another routine */
         for (int i = 0; tune_variants[i]; i++) {
-            if (i) strcat(o->space.variants, ",");
+            if (tune_variants[i]->lu) continue;
+            if (*o->space.variants) strcat(o->space.variants, ",");
             strcat(o->space.variants, tune_variants[i]->name);
         }
     }
@@ -605,13 +610,17 @@ static int in_group(const cJSON *r, char precision, int n)
 
 /* The confirmation round a record of a size takes part in: 0 for the strided
  * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
- * nrhs for the solve's (each nrhs its own round). vbatched and the solve compete with
- * nothing else: a round of their own means that adding or resuming them at a size re-times
+ * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's. vbatched, the solve
+ * and getrf compete with nothing else: a round of their own means that adding or resuming them at a size re-times
  * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
  * 78 strided entries by the noise of their confirmation round). */
 #define VBATCHED_ROUND (-1)
+#define LU_ROUND (-2)
 
-static int variant_round(const tune_variant *v, int nrhs) { return v && v->variable_sizes ? VBATCHED_ROUND : nrhs; }
+static int variant_round(const tune_variant *v, int nrhs)
+{
+    return v && v->variable_sizes ? VBATCHED_ROUND : v && v->lu ? LU_ROUND : nrhs;
+}
 
 static int round_of(const cJSON *r)
 {
@@ -727,7 +736,10 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
         if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
                             "times decide\n", t->precision, t->n,
-                    rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] ? " (solve)" : "", why);
+                    rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] == LU_ROUND ? " (getrf)"
+                                                 : rounds[k]                ? " (solve)"
+                                                                            : "",
+                    why);
             for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
         }
     }

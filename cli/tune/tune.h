@@ -57,6 +57,7 @@ typedef struct {
     bchol_schedule schedule;
     bchol_order order;
     bchol_solve_params solve;
+    bchol_getrf_config getrf; /* getrf's variants */
 } tune_params;
 
 typedef struct tune_variant {
@@ -72,6 +73,10 @@ typedef struct tune_variant {
     /* 1: times the routine on data already interleaved (the factorization alone), which
      * competes with no other variant either: the entries the native routines run */
     int native;
+    /* 1: times getrf (tune_getrf.c) on the workload's batch, checked as LU; its variants
+     * compete with each other only, and are swept only where --variants names them
+     * ("getrf" names them all) */
+    int lu;
     /* The dense probes (--probe-every-to): how many fastest configurations of each of the
      * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the
@@ -159,6 +164,15 @@ typedef struct tune_workload {
     cl_mem F, B0, B;    /* factors, pristine and working right-hand sides */
     cl_mem ilv;         /* the batch interleaved (interleaved-native; made at its first use) */
     size_t ilv_bytes;
+    /* getrf's batch (made at its first use: tune_workload_lu): general matrices, uniform in
+     * [-1, 1) so that the pivot search interchanges rows, but one with column n/2 zero
+     * (info n/2 + 1), the sample's input, and the pivots */
+    cl_mem lu0, ipiv;
+    long long lu_batch; /* its matrices: batch, fewer on CPUs (tune_lu_batch) */
+    int lu_nsample;
+    long long lu_sample[TUNE_SAMPLES];
+    void *lu_sample_in;
+    int *ipiv_host;
 } tune_workload;
 
 /* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
@@ -168,12 +182,27 @@ int tune_workload_init(tune_workload *w, bchol_context *ctx, char precision, cha
 void tune_workload_free(tune_workload *w);
 /* w->ilv of at least bytes (kept, or made again larger). 0, or -1. */
 int tune_workload_ilv(tune_workload *w, size_t bytes);
+/* The matrices getrf is timed on out of a workload of batch: batch on GPUs; on CPUs at most
+ * about 3e8 / n^3 (a run of some 2e8 flops, tens of ms for the good configurations), at
+ * least 16, so that the slow configurations (the fused kernel on a CPU ran n = 64 at 4x
+ * the workitem variant's time) do not dominate: PoCL's plan of n = 4..512, s and d (156
+ * configurations) measured in 16 minutes on a 2-core EPYC loaded by other jobs, n = 512
+ * 5 of them. */
+long long tune_lu_batch(int gpu, int n, long long batch);
+/* getrf's batch and pivots (kept once made). 0, or -1 with why. */
+int tune_workload_lu(tune_workload *w, char *why, size_t size);
+/* Copies getrf's pristine batch over the working copy (before a getrf run, not timed). */
+int tune_workload_reset_lu(tune_workload *w);
 /* Copies the pristine input over the working copy (not part of the timed call). */
 int tune_workload_reset(tune_workload *w);
 /* After a run: every info against the reference (all 0 but the broken matrix), and the
  * backward error of the sampled matrices (<= 30), of their leading vn-by-vn blocks when
  * variable_sizes. 0, or -1 with the first mismatch. */
 int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t size);
+/* After a getrf run on getrf's batch: every info (0, the singular matrix's n/2 + 1), and
+ * LAPACK's xGET01 ratio ||P*A - L*U|| / (n ||A|| eps) of the sampled matrices with info 0
+ * (<= 30). 0, or -1 with the first mismatch. */
+int tune_workload_verify_lu(tune_workload *w, char *why, size_t size);
 /* After a solve run with nrhs right-hand sides: the residual ||A*X - B|| / (||A|| ||X|| n
  * eps) of the sampled systems (<= 30; the broken matrix is not checked). 0, or -1. */
 int tune_workload_verify_solve(tune_workload *w, int nrhs, char *why, size_t size);

@@ -590,6 +590,62 @@ static void derived_from(const cJSON *section, char *out, size_t size)
              str(section, "name"), str(section, "family"));
 }
 
+/* Whether chosen holds an entry of e's precision and variant. */
+static int has_group(const cJSON *chosen, const cJSON *e)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, chosen)
+    {
+        if (!strcmp(str(x, "precision"), str(e, "precision")) && !strcmp(str(x, "variant"), str(e, "variant")))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * A derived default section takes the choices of the device section it is derived from
+ * (from), and keeps its entries of every precision and variant that section has none of:
+ * so a device that tuned getrf only (a PoCL on another CPU than the one whose Cholesky
+ * entries the family default holds) adds its entries without dropping the others. Every
+ * earlier source is listed in "derived_also", so that --rechoose merges each of them in.
+ */
+static void merge_derived(cJSON *derived, const cJSON *chosen, const char *from)
+{
+    cJSON *merged = cJSON_Duplicate(chosen, 1), *also = cJSON_CreateArray(), *e;
+    const cJSON *old = cJSON_GetObjectItemCaseSensitive(derived, "chosen"), *x;
+    cJSON_ArrayForEach(e, (cJSON *)old)
+    {
+        if (!has_group(chosen, e)) cJSON_AddItemToArray(merged, cJSON_Duplicate(e, 1));
+    }
+    /* the earlier sources: derived_from and derived_also, less from */
+    const char *was = str(derived, "derived_from");
+    if (*was && strcmp(was, from)) cJSON_AddItemToArray(also, cJSON_CreateString(was));
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(derived, "derived_also"))
+    {
+        if (cJSON_IsString(x) && strcmp(x->valuestring, from) && strcmp(x->valuestring, was))
+            cJSON_AddItemToArray(also, cJSON_CreateString(x->valuestring));
+    }
+    replace(derived, "derived_from", cJSON_CreateString(from));
+    if (cJSON_GetArraySize(also)) replace(derived, "derived_also", also);
+    else {
+        cJSON_Delete(also);
+        cJSON_DeleteItemFromObjectCaseSensitive(derived, "derived_also");
+    }
+    replace(derived, "chosen", merged);
+}
+
+/* Whether section d is derived from the device section named from. */
+static int derives_from(const cJSON *d, const char *from)
+{
+    if (!strcmp(str(d, "derived_from"), from)) return 1;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(d, "derived_also"))
+    {
+        if (cJSON_IsString(x) && !strcmp(x->valuestring, from)) return 1;
+    }
+    return 0;
+}
+
 void tune_file_update_chosen(tune_file *f, const char *also_default)
 {
     cJSON *chosen = chosen_of(f);
@@ -616,8 +672,7 @@ void tune_file_update_chosen(tune_file *f, const char *also_default)
     }
     char from[400];
     derived_from(f->section, from, sizeof from);
-    replace(derived, "derived_from", cJSON_CreateString(from));
-    replace(derived, "chosen", cJSON_Duplicate(chosen, 1));
+    merge_derived(derived, chosen, from);
 }
 
 int tune_file_rechoose(const char *path, char *why, size_t size)
@@ -655,7 +710,7 @@ int tune_file_rechoose(const char *path, char *why, size_t size)
         derived_from(s, from, sizeof from);
         cJSON_ArrayForEach(d, devices)
         {
-            if (!strcmp(str(d, "derived_from"), from)) replace(d, "chosen", cJSON_Duplicate(chosen, 1));
+            if (derives_from(d, from)) merge_derived(d, chosen, from);
         }
         for (int i = 0; i < f.nkeys; i++) free(f.keys[i]);
         f.nkeys = 0;

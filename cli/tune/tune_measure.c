@@ -40,7 +40,11 @@ static cJSON *record_head(const tune_workload *w, const tune_item *it)
     cJSON_AddStringToObject(r, "variant", it->v->name);
     cJSON_AddNumberToObject(r, "n", it->n);
     if (it->nrhs) cJSON_AddNumberToObject(r, "nrhs", it->nrhs);
-    cJSON_AddNumberToObject(r, "batch", (double)w->batch);
+    /* getrf's runs take fewer matrices on CPUs (tune_lu_batch) */
+    bchol_device_info d;
+    bchol_context_device_info(w->ctx, &d);
+    const long long batch = it->v->lu ? tune_lu_batch((d.type & CL_DEVICE_TYPE_GPU) != 0, w->n, w->batch) : w->batch;
+    cJSON_AddNumberToObject(r, "batch", (double)batch);
     cJSON_AddItemToObject(r, "params", tune_config_json(it->v, it->cfg));
     if (it->is_default) cJSON_AddTrueToObject(r, "default");
     return r;
@@ -114,8 +118,9 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
             snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
             break;
         }
-        if (k == 0 && (v->solve ? tune_workload_verify_solve(w, t->nrhs, why, sizeof why)
-                             : tune_workload_verify(w, v->variable_sizes, why, sizeof why))) {
+        if (k == 0 && (v->solve  ? tune_workload_verify_solve(w, t->nrhs, why, sizeof why)
+                       : v->lu ? tune_workload_verify_lu(w, why, sizeof why)
+                               : tune_workload_verify(w, v->variable_sizes, why, sizeof why))) {
             st = BCHOL_ERR_ARGUMENT; /* any non-zero: the reason is in why */
             break;
         }

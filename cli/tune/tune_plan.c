@@ -16,6 +16,8 @@ static int variant_selected(const tune_space *o, const char *name)
 {
     char list[sizeof o->variants + 2];
     snprintf(list, sizeof list, ",%s,", o->variants);
+    /* "getrf" names getrf's variants ("getrf-fused", ...) */
+    if (!strncmp(name, "getrf-", 6) && strstr(list, ",getrf,")) return 1;
     char needle[64];
     snprintf(needle, sizeof needle, ",%s,", name);
     return strstr(list, needle) != NULL;
@@ -287,7 +289,8 @@ static void end_bests(const tune_space *o, const tune_file *f, char precision, i
     fastest[0] = fastest[1] = -1;
     for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
-        const int strided = !var->variable_sizes && !var->solve && !var->native && variant_selected(o, var->name);
+        const int strided =
+            !var->variable_sizes && !var->solve && !var->native && !var->lu && variant_selected(o, var->name);
         for (int e = 0; e < 2; e++) {
             best[v][e] = strided ? best_at(f, precision, var, e ? hi : lo, a, recs) : -1;
             if (best[v][e] > 0 && (fastest[e] < 0 || best[v][e] < fastest[e])) fastest[e] = best[v][e];
@@ -338,7 +341,7 @@ static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bch
     int added = 0;
     for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
-        if (var->variable_sizes || var->solve || !variant_selected(o, var->name)) continue;
+        if (var->variable_sizes || var->solve || var->lu || !variant_selected(o, var->name)) continue;
         const int all = is_full_variant(o, var) && m <= o->probe_full_to;
         if (best && ((!all && !var->probe_every_k) || !within_slack(best[v], fastest))) continue;
         const int c = all ? probe_all(p, o, var, base, &t)

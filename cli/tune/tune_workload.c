@@ -36,6 +36,10 @@ void tune_workload_free(tune_workload *w)
     if (w->B0) clReleaseMemObject(w->B0);
     if (w->B) clReleaseMemObject(w->B);
     if (w->ilv) clReleaseMemObject(w->ilv);
+    if (w->ipiv) clReleaseMemObject(w->ipiv);
+    if (w->lu0) clReleaseMemObject(w->lu0);
+    free(w->ipiv_host);
+    free(w->lu_sample_in);
     free(w->vn_host);
     free(w->sample_in);
     free(w->sample_out);
@@ -213,6 +217,80 @@ int tune_workload_ilv(tune_workload *w, size_t bytes)
     return w->ilv ? 0 : -1;
 }
 
+long long tune_lu_batch(int gpu, int n, long long batch)
+{
+    if (gpu) return batch;
+    const double cap = 3e8 / ((double)n * n * n);
+    const long long c = cap < 16 ? 16 : cap > (double)batch ? batch : (long long)cap;
+    return c < batch ? c : batch;
+}
+
+int tune_workload_lu(tune_workload *w, char *why, size_t size)
+{
+    if (w->lu0) return 0;
+    const int n = w->n, dbl = w->precision == 'd';
+    const size_t per = (size_t)n * (size_t)n * w->elem;
+    bchol_device_info d;
+    bchol_context_device_info(w->ctx, &d);
+    w->lu_batch = tune_lu_batch((d.type & CL_DEVICE_TYPE_GPU) != 0, n, w->batch);
+    const long long batch = w->lu_batch, broken = batch / 2;
+    /* the sample: both ends, the singular matrix, two between */
+    const long long at[TUNE_SAMPLES] = {0, batch / 4, broken, (3 * batch) / 4, batch - 1};
+    w->lu_nsample = 0;
+    for (int i = 0; i < TUNE_SAMPLES; i++) {
+        int dup = 0;
+        for (int k = 0; k < w->lu_nsample; k++) dup |= w->lu_sample[k] == at[i];
+        if (!dup) w->lu_sample[w->lu_nsample++] = at[i];
+    }
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(w->ctx);
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    w->ipiv_host = malloc((size_t)n * sizeof(int));
+    w->lu_sample_in = malloc(per * TUNE_SAMPLES);
+    size_t chunk = CHUNK_BYTES / per;
+    chunk = chunk < 1 ? 1 : chunk > (size_t)batch ? (size_t)batch : chunk;
+    char *stage = malloc(chunk * per);
+    if (!w->ipiv_host || !w->lu_sample_in || !stage) {
+        free(stage);
+        snprintf(why, size, "out of host memory for getrf's batch");
+        return -1;
+    }
+    w->ipiv = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * (size_t)batch * sizeof(int), NULL, &err);
+    if (w->ipiv) w->lu0 = clCreateBuffer(cl, CL_MEM_READ_ONLY, per * (size_t)batch, NULL, &err);
+    if (!w->lu0) {
+        free(stage);
+        return fail(why, size, "getrf's batch", err);
+    }
+    util_rng rng;
+    util_rng_seed(&rng, (uint64_t)n * 104729u + (uint64_t)w->precision);
+    for (long long first = 0; first < batch && !err; first += (long long)chunk) {
+        long long count = batch - first < (long long)chunk ? batch - first : (long long)chunk;
+        util_fill_uniform(stage, dbl, n, (int)(count * n), n, &rng);
+        if (broken >= first && broken < first + count)
+            memset(stage + (size_t)(broken - first) * per + (size_t)(n / 2) * n * w->elem, 0, (size_t)n * w->elem);
+        for (int k = 0; k < w->lu_nsample; k++)
+            if (w->lu_sample[k] >= first && w->lu_sample[k] < first + count)
+                memcpy((char *)w->lu_sample_in + (size_t)k * per, stage + (size_t)(w->lu_sample[k] - first) * per,
+                       per);
+        err = clEnqueueWriteBuffer(q, w->lu0, CL_TRUE, (size_t)first * per, (size_t)count * per, stage, 0, NULL,
+                                   NULL);
+    }
+    free(stage);
+    return err ? fail(why, size, "writing getrf's batch", err) : 0;
+}
+
+int tune_workload_reset_lu(tune_workload *w)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const size_t bytes = (size_t)w->n * (size_t)w->n * w->elem * (size_t)w->lu_batch;
+    const int poison = -7777;
+    if (clEnqueueCopyBuffer(q, w->lu0, w->A, 0, 0, bytes, 0, NULL, NULL) ||
+        clEnqueueFillBuffer(q, w->ipiv, &poison, sizeof poison, 0, (size_t)w->n * (size_t)w->lu_batch * sizeof(int), 0,
+                            NULL, NULL))
+        return -1;
+    return clFinish(q) ? -1 : 0;
+}
+
 int tune_workload_reset(tune_workload *w)
 {
     cl_command_queue q = bchol_context_queue(w->ctx);
@@ -262,6 +340,44 @@ int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t
         if (!(e <= THRESHOLD)) {
             snprintf(why, size, "verification: matrix %lld has backward error %.3g (> %g)",
                      w->sample[k], e, THRESHOLD);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int tune_workload_verify_lu(tune_workload *w, char *why, size_t size)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const size_t per = (size_t)w->n * (size_t)w->n * w->elem;
+    const int n = w->n, dbl = w->precision == 'd';
+    if (!w->lu0) {
+        snprintf(why, size, "verification: getrf's batch was never made");
+        return -1;
+    }
+    cl_int err = clEnqueueReadBuffer(q, w->info, CL_TRUE, 0, (size_t)w->lu_batch * sizeof(int), w->info_host, 0,
+                                     NULL, NULL);
+    if (err) return fail(why, size, "reading info", err);
+    const long long broken = w->lu_batch / 2;
+    for (long long b = 0; b < w->lu_batch; b++) {
+        const int want = b == broken ? n / 2 + 1 : 0;
+        if (w->info_host[b] != want) {
+            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b, w->info_host[b], want);
+            return -1;
+        }
+    }
+    for (int k = 0; k < w->lu_nsample; k++) {
+        const long long b = w->lu_sample[k];
+        if (w->info_host[b]) continue; /* the singular matrix: its info is checked above */
+        char *out = (char *)w->sample_out + (size_t)k * per;
+        err = clEnqueueReadBuffer(q, w->A, CL_TRUE, (size_t)b * per, per, out, 0, NULL, NULL);
+        if (!err)
+            err = clEnqueueReadBuffer(q, w->ipiv, CL_TRUE, (size_t)b * (size_t)n * sizeof(int),
+                                      (size_t)n * sizeof(int), w->ipiv_host, 0, NULL, NULL);
+        if (err) return fail(why, size, "reading the results", err);
+        const double r = util_lu_residual((char *)w->lu_sample_in + (size_t)k * per, out, w->ipiv_host, dbl, n, n);
+        if (!(r <= THRESHOLD)) {
+            snprintf(why, size, "verification: matrix %lld has LU residual %.3g (> %g)", b, r, THRESHOLD);
             return -1;
         }
     }

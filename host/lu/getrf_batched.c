@@ -1,7 +1,7 @@
 /* bchol_{s,d}getrf_batched and bchol_{s,d}getrf_nopiv_batched: argument checks (shared
- * with the routines that factor, by argument position), quick returns, the variant. */
+ * with the routines that factor, by argument position), quick returns, the enqueue of the
+ * chosen variant (the choice: getrf_choose.c). */
 #include "lu/lu.h"
-#include "blas/clblast_gemm.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -91,116 +91,6 @@ bchol_status bchol__check_getrf_args(bchol_context *ctx, const char *routine,
         uses[(*nuses)++] = (bchol_buffer_use){pos->info, "info", info, 0, bchol__info_bytes(batch),
                                               BCHOL__WRITE, BCHOL_ERR_INFO};
     }
-    return BCHOL_SUCCESS;
-}
-
-/* The fused kernel holds a matrix whole in local memory. */
-static int fits(const bchol_context *ctx, bchol_precision p, int m, int n)
-{
-    bchol_getrf_params prm = {0};
-    bchol__getrf_fused_params(ctx, p, m, n, &prm);
-    return bchol__getrf_fused_local_bytes(p, m, n, prm.lx) <= bchol__usable_local_mem(ctx);
-}
-
-int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p)
-{
-    int n = 1;
-    if (!fits(ctx, p, 1, 1)) return 0;
-    while (n < (1 << 20) && fits(ctx, p, 2 * n, 2 * n)) n *= 2;
-    for (int step = n / 2; step > 0; step /= 2)
-        if (fits(ctx, p, n + step, n + step)) n += step;
-    return n;
-}
-
-/* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
- * ",gemm=own|clblast", ",panel=global", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
- * regs' and workitem's matrices per group) and ",load=staged|direct" (regs) in any order;
- * -1 where malformed. */
-static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
-{
-    char *end;
-    const long v = strtol(s + skip, &end, 10);
-    if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_env(const char *s, bchol_getrf_choice *c)
-{
-    size_t len = strcspn(s, ",");
-    if (len == 5 && !strncmp(s, "fused", 5)) c->variant = BCHOL_GETRF_FUSED;
-    else if (len == 4 && !strncmp(s, "auto", 4)) c->variant = BCHOL_GETRF_AUTO;
-    else if (len == 7 && !strncmp(s, "blocked", 7)) c->variant = BCHOL_GETRF_BLOCKED;
-    else if (len == 8 && !strncmp(s, "workitem", 8)) c->variant = BCHOL_GETRF_WORKITEM;
-    else if (len == 4 && !strncmp(s, "regs", 4)) c->variant = BCHOL_GETRF_REGS;
-    else return -1;
-    for (s += len; *s == ','; s += len) {
-        s++;
-        len = strcspn(s, ",");
-        if (!strncmp(s, "nb=", 3)) {
-            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
-        } else if (!strncmp(s, "lx=", 3)) {
-            if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
-        } else if (!strncmp(s, "tbc=", 4)) {
-            if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
-        } else if (len == 11 && !strncmp(s, "load=staged", 11)) {
-            c->load = BCHOL_GETRF_LOAD_STAGED;
-        } else if (len == 11 && !strncmp(s, "load=direct", 11)) {
-            c->load = BCHOL_GETRF_LOAD_DIRECT;
-        } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
-            c->panel_in_place = 1;
-        } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
-            c->gemm = BCHOL_GEMM_OWN;
-        } else if (len == 12 && !strncmp(s, "gemm=clblast", 12)) {
-            c->gemm = BCHOL_GEMM_CLBLAST;
-        } else {
-            return -1;
-        }
-    }
-    return *s ? -1 : 0;
-}
-
-bchol_status bchol__getrf_choose(bchol_context *ctx, const char *routine, bchol_precision p,
-                                 int m, int n, bchol_getrf_choice *c)
-{
-    *c = (bchol_getrf_choice){0};
-    const char *env = getenv("BCHOL_GETRF");
-    if (env && *env && parse_env(env, c))
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
-                           "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]"
-                           "[,load=staged|direct]", routine, env);
-    const int big = m > n ? m : n;
-    const int cross = p == BCHOL_D ? ctx->backend->getrf_crossover_d : ctx->backend->getrf_crossover_s;
-    const int fit = m <= 0 || n <= 0 || fits(ctx, p, m, n);
-    const int wi_to = p == BCHOL_D ? ctx->backend->getrf_workitem_to_d : ctx->backend->getrf_workitem_to_s;
-    const int regs_to = p == BCHOL_D ? ctx->backend->getrf_regs_to_d : ctx->backend->getrf_regs_to_s;
-    if (c->variant == BCHOL_GETRF_AUTO && big <= wi_to) c->variant = BCHOL_GETRF_WORKITEM;
-    if (c->variant == BCHOL_GETRF_AUTO && big <= regs_to && bchol__getrf_regs_fits(ctx, p, m, n))
-        c->variant = BCHOL_GETRF_REGS;
-    if (c->variant == BCHOL_GETRF_REGS && m > 0 && n > 0) {
-        bchol_status st = bchol__getrf_regs_check(ctx, routine, p, m, n);
-        if (st) return st;
-    }
-    if (c->variant == BCHOL_GETRF_AUTO)
-        c->variant = fit && big <= cross ? BCHOL_GETRF_FUSED : BCHOL_GETRF_BLOCKED;
-    if (c->variant == BCHOL_GETRF_FUSED && !fit)
-        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                           "%s: %d-by-%d matrices do not fit the fused LU kernel's local memory on "
-                           "this device (%llu bytes usable; square matrices up to n = %d)",
-                           routine, m, n, (unsigned long long)bchol__usable_local_mem(ctx),
-                           bchol__getrf_max_n(ctx, p));
-    if (c->nb <= 0) c->nb = ctx->backend->getrf_nb > 0 ? ctx->backend->getrf_nb : 16;
-    if (c->gemm <= 0) {
-        const int from = ctx->backend->getrf_clblast_d_from;
-        c->gemm = p == BCHOL_D && from > 0 && big >= from && bchol__clblast_available()
-                      ? BCHOL_GEMM_CLBLAST
-                      : BCHOL_GEMM_OWN;
-    }
-    if (c->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: the blocked getrf's CLBlast GEMM was asked for (BCHOL_GETRF); this "
-                           "bchol was built without CLBlast", routine);
     return BCHOL_SUCCESS;
 }
 

@@ -14,8 +14,8 @@ uint64_t bchol__getrf_fused_local_bytes(bchol_precision p, int m, int n, int lx)
 
 /* Work-items per matrix: one per row up to 64 rows (each owns rows tx, tx+lx, ... beyond),
  * so that the rank-1 update of a row runs on one work-item. Matrices per group: up to
- * about 32 work-items a group for small m, within local memory. A tuning entry can take
- * this function's place later. */
+ * about 32 work-items a group for small m, within local memory. Fields already set (a
+ * getrf-fused tuning entry, BCHOL_GETRF's lx/tbc) are kept. */
 void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int m, int n,
                                bchol_getrf_params *prm)
 {

@@ -76,8 +76,8 @@ typedef struct {
     int row0, in_place;
 } bchol_getrf_params;
 
-/* The default shape for m-by-n matrices on ctx's device (a tuning entry can later take
- * this place). */
+/* The default shape for m-by-n matrices on ctx's device, for the fields <= 0 (a
+ * getrf-fused tuning entry sets both). */
 void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int m, int n,
                                bchol_getrf_params *prm);
 /* Local memory of one matrix in the fused kernel with lx work-items. */
@@ -140,17 +140,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 
 /* ---- the blocked variant (getrf_blocked.c, cl_kernels/lu/getrf_blocked.cl) ------------ */
 
-/* Which getrf variant runs: auto (the dispatcher's rule), fused (the matrix whole in
- * local memory), blocked (right-looking, nb-wide panels), workitem (one work-item per
- * matrix in global memory, for CPUs) or regs (a work-item per column, the column in
- * registers, for small orders on GPUs). */
-typedef enum {
-    BCHOL_GETRF_AUTO = 0,
-    BCHOL_GETRF_FUSED,
-    BCHOL_GETRF_BLOCKED,
-    BCHOL_GETRF_WORKITEM,
-    BCHOL_GETRF_REGS
-} bchol_getrf_variant;
+/* Which getrf variant runs: bchol_getrf_variant (bchol.h). */
 
 /* How the regs kernel moves columns between global memory and registers: the driver's
  * choice (0), through local memory (coalesced) or straight down each column. */
@@ -169,9 +159,11 @@ typedef struct {
 } bchol_getrf_choice;
 
 /*
- * The variant and parameters for m-by-n matrices: BCHOL_GETRF ("fused", "workitem[,tbc=T]",
- * "regs[,tbc=T][,load=staged|direct]" or "blocked[,nb=NB][,gemm=own|clblast][,panel=global]")
- * where set, else auto; auto takes the workitem variant where max(m, n) <= the backend's
+ * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
+ * "workitem[,tbc=T]", "regs[,tbc=T][,load=staged|direct]" or
+ * "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes the
+ * tuning table's getrf entry for max(m, n) where its variant can run the size (tuning.h),
+ * else the backend's rule: the workitem variant where max(m, n) <= the backend's
  * getrf_workitem_to_s/_d, else the regs variant where max(m, n) <= getrf_regs_to_s/_d and
  * it can run, else the fused kernel where the matrix fits local memory and max(m, n) <= the
  * backend's getrf_crossover_s/_d, the blocked variant otherwise. Fails (nothing enqueued)

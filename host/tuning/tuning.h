@@ -25,6 +25,25 @@
  * not compete with the strided variants either. */
 #define BCHOL__VARIANT_ILV_NATIVE ((bchol_variant)102)
 
+/* Entries of getrf ("getrf-fused", "getrf-blocked", "getrf-workitem" in files): one per
+ * variant, precision and measured n (= max(m, n) of the calls it serves), its parameters in
+ * the entry's getrf field; among the variants measured at a size the fastest runs. They
+ * never compete with the Cholesky variants. Each getrf variant has its own number from
+ * BCHOL__VARIANT_GETRF_FIRST on (a new one takes the next, and its row in tuning_file.c);
+ * a bchol that does not know a variant's name skips its entries. BCHOL__VARIANT_GETRF asks
+ * bchol__tuning_lookup for the fastest of them. */
+#define BCHOL__VARIANT_GETRF ((bchol_variant)103)
+#define BCHOL__VARIANT_GETRF_FIRST 104
+#define BCHOL__VARIANT_GETRF_MAX 8 /* numbers FIRST .. FIRST + MAX - 1 */
+#define BCHOL__VARIANT_GETRF_FUSED ((bchol_variant)104)
+#define BCHOL__VARIANT_GETRF_BLOCKED ((bchol_variant)105)
+#define BCHOL__VARIANT_GETRF_WORKITEM ((bchol_variant)106)
+
+static inline int bchol__variant_is_getrf(bchol_variant v)
+{
+    return (int)v >= BCHOL__VARIANT_GETRF_FIRST && (int)v < BCHOL__VARIANT_GETRF_FIRST + BCHOL__VARIANT_GETRF_MAX;
+}
+
 /* Whether entries of v are the strided factorization's (fused, separate, interleaved):
  * the variants that BCHOL_VARIANT_AUTO chooses among. */
 static inline int bchol__variant_is_strided(bchol_variant v)
@@ -43,6 +62,7 @@ typedef struct bchol_tuning_entry {
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
     bchol_solve_params solve; /* solve entries only (variant BCHOL_SOLVE_SUBST) */
+    bchol_getrf_config getrf; /* getrf entries only (getrf.variant set from the entry's) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next
                             measured size - 1) take `between` instead of params; 0: none */
@@ -102,6 +122,7 @@ typedef struct {
  * BCHOL__VARIANT_VBATCHED or BCHOL__VARIANT_SOLVE), then its nearest
  * measured size at or below n (the smallest when n is below all), then among the variants
  * measured at that size the fastest one (the crossover between variants).
+ * BCHOL__VARIANT_GETRF: the same over getrf's variants.
  */
 bchol_tuning_pick bchol__tuning_lookup(const bchol_tuning *t, const bchol_device_info *dev,
                                        char precision, bchol_variant variant, int n);

@@ -16,7 +16,8 @@
  * "between_to": at most next - 1, the entry's own parameters serving the sizes above it
  * (the tuner's pick from the two ends' times, cli/tune/tune_file.c).
  * Solve entries also name the nrhs they were measured at (required; one entry per
- * precision, n and nrhs).
+ * precision, n and nrhs). getrf's entries are one variant each ("getrf-fused": lx, tbc;
+ * "getrf-blocked": nb, gemm; "getrf-workitem": tbc), n being max(m, n).
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
 #include "tuning/tuning.h"
@@ -102,24 +103,48 @@ static const param_def solve_params[] = {
     {"tbc", S(tbc), 1, 64, NULL, 0},
 };
 
+#define G(field) offsetof(bchol_tuning_entry, getrf.field)
+
+static const param_def getrf_fused_params[] = {
+    {"lx", G(lx), 1, 1024, NULL, 0},
+    {"tbc", G(tbc), 1, 64, NULL, 0},
+};
+
+static const param_def getrf_blocked_params[] = {
+    {"nb", G(nb), 1, 64, NULL, 0},
+    {"gemm", G(gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels, 0},
+};
+
+static const param_def getrf_workitem_params[] = {
+    {"tbc", G(tbc), 1, 64, NULL, 0},
+};
+
+/* getrf: the bchol_getrf_variant of a getrf row (0 for the others) */
 static const struct {
     const char *name;
     bchol_variant variant;
     const param_def *params;
     int nparams;
+    bchol_getrf_variant getrf;
 } variants[] = {
-    {"fused", BCHOL_VARIANT_FUSED, fused_params, sizeof fused_params / sizeof fused_params[0]},
+    {"fused", BCHOL_VARIANT_FUSED, fused_params, sizeof fused_params / sizeof fused_params[0], BCHOL_GETRF_AUTO},
     {"separate", BCHOL_VARIANT_SEPARATE, separate_params,
-     sizeof separate_params / sizeof separate_params[0]},
+     sizeof separate_params / sizeof separate_params[0], BCHOL_GETRF_AUTO},
     {"interleaved", BCHOL_VARIANT_INTERLEAVED, interleaved_params,
-     sizeof interleaved_params / sizeof interleaved_params[0]},
+     sizeof interleaved_params / sizeof interleaved_params[0], BCHOL_GETRF_AUTO},
     {"workitem", BCHOL_VARIANT_WORKITEM, workitem_params,
-     sizeof workitem_params / sizeof workitem_params[0]},
+     sizeof workitem_params / sizeof workitem_params[0], BCHOL_GETRF_AUTO},
     {"interleaved-native", BCHOL__VARIANT_ILV_NATIVE, interleaved_params,
-     sizeof interleaved_params / sizeof interleaved_params[0]},
+     sizeof interleaved_params / sizeof interleaved_params[0], BCHOL_GETRF_AUTO},
     {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,
-     sizeof vbatched_params / sizeof vbatched_params[0]},
-    {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0]},
+     sizeof vbatched_params / sizeof vbatched_params[0], BCHOL_GETRF_AUTO},
+    {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
+    {"getrf-fused", BCHOL__VARIANT_GETRF_FUSED, getrf_fused_params,
+     sizeof getrf_fused_params / sizeof getrf_fused_params[0], BCHOL_GETRF_FUSED},
+    {"getrf-blocked", BCHOL__VARIANT_GETRF_BLOCKED, getrf_blocked_params,
+     sizeof getrf_blocked_params / sizeof getrf_blocked_params[0], BCHOL_GETRF_BLOCKED},
+    {"getrf-workitem", BCHOL__VARIANT_GETRF_WORKITEM, getrf_workitem_params,
+     sizeof getrf_workitem_params / sizeof getrf_workitem_params[0], BCHOL_GETRF_WORKITEM},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -200,6 +225,8 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
         return reject(why, why_size, "%s.%s: expected an object, found %s", path, key, type_name(obj));
     memset(&e->params, 0, sizeof e->params);
     memset(&e->solve, 0, sizeof e->solve);
+    memset(&e->getrf, 0, sizeof e->getrf);
+    e->getrf.variant = variants[vi].getrf;
     e->etm = e->schedule = e->order = 0;
     if (variants[vi].variant == BCHOL__VARIANT_SOLVE) e->solve.variant = BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields, interleaved-native ones the

@@ -23,10 +23,16 @@ int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *
     return v + a + n;
 }
 
+#define MAX_SERVED BCHOL__VARIANT_GETRF_MAX
+
 /* The variants whose entries serve a request, in the order the entries are sorted (AUTO: the
- * strided variants; vbatched and solve entries were timed on other work). */
-static int served_variants(bchol_variant variant, bchol_variant out[4])
+ * strided variants; vbatched and solve entries were timed on other work; GETRF: getrf's). */
+static int served_variants(bchol_variant variant, bchol_variant out[MAX_SERVED])
 {
+    if (variant == BCHOL__VARIANT_GETRF) {
+        for (int k = 0; k < BCHOL__VARIANT_GETRF_MAX; k++) out[k] = (bchol_variant)(BCHOL__VARIANT_GETRF_FIRST + k);
+        return BCHOL__VARIANT_GETRF_MAX;
+    }
     if (variant != BCHOL_VARIANT_AUTO) {
         out[0] = variant;
         return 1;
@@ -78,9 +84,9 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
                                          int *below_smallest)
 {
     const bchol_tuning_entry *e = s->entries;
-    bchol_variant vs[4];
+    bchol_variant vs[MAX_SERVED];
     const int nv = served_variants(variant, vs);
-    int lo[4], hi[4], have = 0, below = -1, smallest = -1;
+    int lo[MAX_SERVED], hi[MAX_SERVED], have = 0, below = -1, smallest = -1;
     for (int k = 0; k < nv; k++) {
         lo[k] = lower_bound(e, 0, s->nentries, precision, vs[k], INT_MIN, INT_MIN);
         hi[k] = lower_bound(e, lo[k], s->nentries, precision, vs[k], INT_MAX, INT_MAX);

@@ -71,7 +71,10 @@
 #             keeps (options not given come from the file); TUNE_ARGS="--set
 #             unroll=tiles,full" brings full unrolling back (builds of minutes, most over
 #             the limit). TUNE_VARIANTS=solve (with the shipped file: its other variants'
-#             records are kept and not timed again) tunes the solve alone in one call. A
+#             records are kept and not timed again) tunes the solve alone in one call;
+#             TUNE_VARIANTS=getrf TUNE_FRACTION=1 getrf's variants alone (getrf-fused and
+#             getrf-blocked on GPUs: about 206 configurations over n = 4..512, s and d, by
+#             the grid in cli/tune/tune_getrf.c; `--dry-run` gives the count). A
 #             call of `tune` takes at most TUNE_MINUTES plus the build of bchol (12 s on
 #             the H200's 16 cores), one more build limit for the configuration started
 #             last and the report; with TUNE_MINUTES=9.0 two calls made back to back
