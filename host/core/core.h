@@ -19,6 +19,9 @@ static inline size_t bchol__elem_size(bchol_precision p) { return p == BCHOL_D ?
 /* ceil(a / b) for b > 0 (a + b - 1 would overflow for a bound near INT_MAX). */
 static inline int bchol__ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
+/* min(a, b) of ints, for shapes and block sizes. */
+static inline int bchol__min_int(int a, int b) { return a < b ? a : b; }
+
 struct bchol_program_entry; /* program_cache.c */
 struct bchol_tuning;        /* tuning.h */
 
