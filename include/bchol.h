@@ -432,7 +432,8 @@ BCHOL_API bchol_status bchol_dposv_batched(bchol_context *ctx, char uplo, int n,
  * larger than one device allocation), solve, copy back, wait. Matrix b starts at
  * A + b*stride_a and its right-hand sides at B + b*stride_b. Only the n-by-nrhs block of
  * each matrix changes in B, and for posv only the referenced triangle in A; posv's info
- * must hold batch ints.
+ * must hold batch ints. A piece is copied back only once its work has run; a device out
+ * of memory fails the call (the pieces are not halved, unlike potrf's).
  */
 BCHOL_API bchol_status bchol_spotrs_batched_host(bchol_context *ctx, char uplo, int n,
                                                  int nrhs, const float *A, int lda,
@@ -1274,6 +1275,7 @@ BCHOL_API bchol_status bchol_dgetrs_interleaved(bchol_context *ctx, char trans, 
  * Synchronous conveniences on host arrays (copy in, compute, copy back, wait), as the
  * Cholesky _host forms: matrix b at A + b*stride_a, its pivots at ipiv + b*stride_p, its
  * right-hand sides at B + b*stride_b; only what the device routine may write changes.
+ * getrf halves its pieces on out of memory as potrf does; gesv, as posv, does not.
  */
 BCHOL_API bchol_status bchol_sgetrf_batched_host(bchol_context *ctx, int m, int n, float *A,
                                                  int lda, int64_t stride_a, int *ipiv,

@@ -4,7 +4,7 @@
  *
  *   test_getrf --precision s|d --m M --n N [--batch B] [--lda-pad P] [--stride-pad S]
  *              [--piv-pad Q] [--offset O] [--offset-p OP] [--mode types|nopiv|host|args]
- *              [--seed X]
+ *              [--seed X] [--refuse-buffers K]
  *
  * types: the batch cycles through LAPACK dchkge's matrix types 1-11 (below) and three of
  *   bchol's: a NaN (12) and an infinity (13) in column c < min(m, n), whose info is c+1
@@ -17,7 +17,10 @@
  *   its subnormal pivot, Inf, so its factors are no reference there: the residual is);
  *   and everything outside the m-by-n blocks and the min(m, n) pivots of each matrix
  *   (padding rows, gaps, the buffers' heads and tails, poisoned) bit for bit unchanged.
- * host: the same through the host form.
+ * host: the same through the host form. --refuse-buffers K: the first K device allocations
+ *   of the call are refused (cl_shim), which the host form must absorb by halving its
+ *   piece K times; the call must succeed, the same checks apply, and the K refusals must
+ *   have happened.
  * nopiv: diagonally dominant matrices (columns), plus a zero at (0,0) (info 1) and a NaN
  *   on the diagonal at c (info c+1) every fifth matrix; A = L*U, same checks.
  * args: every bad argument named with its status, batch = 0, m or n = 0, a size beyond
@@ -32,6 +35,7 @@
 #include "bchol.h"
 #include "test_skip.h"
 #include "bchol_util.h"
+#include "cl_shim.h"
 
 #include <lapacke.h>
 
@@ -48,7 +52,7 @@
 
 typedef struct {
     char precision, mode[16];
-    int m, n, lda_pad, stride_pad, piv_pad;
+    int m, n, lda_pad, stride_pad, piv_pad, refuse_buffers;
     long long batch, offset, offset_p;
     unsigned long long seed;
 } options;
@@ -57,7 +61,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: test_getrf --precision s|d --m M --n N [--batch B] [--lda-pad P] "
                     "[--stride-pad S] [--piv-pad Q] [--offset O] [--offset-p OP] "
-                    "[--mode types|nopiv|host|args] [--seed X]\n");
+                    "[--mode types|nopiv|host|args] [--seed X] [--refuse-buffers K]\n");
     exit(2);
 }
 
@@ -80,6 +84,7 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--offset-p")) o.offset_p = atoll(v);
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--refuse-buffers")) o.refuse_buffers = atoi(v);
         else usage();
     }
     if (!m_given) o.m = o.n;
@@ -352,7 +357,15 @@ static int factor_case(const options *o, bchol_context *ctx)
     for (long long b = 0; b < o->batch + 4; b++) info[b] = -12345;
 
     run_shape r = {ctx, dbl, !nopiv, host, m, n, lda, stride, o->offset, stride_p, o->offset_p, o->batch};
+    if (o->refuse_buffers) shim_fail(SHIM_BUFFER, 1, o->refuse_buffers, CL_MEM_OBJECT_ALLOCATION_FAILURE);
     bchol_status st = run(&r, a, total, p, ptotal, info);
+    const long long refused = shim_faults();
+    shim_fail(SHIM_ANY, 0, 0, CL_SUCCESS);
+    if (refused != o->refuse_buffers) {
+        fprintf(stderr, "FAILED: %lld device allocations refused, %d asked for (%s: %s)\n",
+                refused, o->refuse_buffers, bchol_status_string(st), bchol_last_error(ctx));
+        return 1;
+    }
     const char *forced = getenv("BCHOL_GETRF");
     if (st == BCHOL_ERR_UNSUPPORTED_SIZE && forced && !strncmp(forced, "fused", 5)) {
         /* the fused kernel forced on a device whose local memory cannot hold the matrix

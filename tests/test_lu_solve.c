@@ -15,6 +15,8 @@
  *                 [--lda-pad P] [--ldb-pad P] [--piv-pad P] [--stride-pad S]
  *                 [--offset-a O] [--offset-b O] [--offset-p O] [--seed X]
  *   test_lu_solve --mode args-getrs|args-getri|args-gesv|args-host
+ *   (args-host also refuses the host form a device allocation: out of memory, nothing
+ *   changed)
  *
  * getrs and getri get factors from LAPACKE_?getrf on the host, so they do not depend on
  * bchol's getrf. For getri the B options describe C. --kind singular: matrix b with
@@ -26,6 +28,7 @@
 #include "bchol.h"
 #include "test_skip.h"
 #include "bchol_util.h"
+#include "cl_shim.h"
 
 #include <lapacke.h>
 #include <math.h>
@@ -616,6 +619,22 @@ static void args_host(void)
     int zeroed = !inf[0] && !inf[1] && !inf[2];
     printf("%-40s %-40s %s\n", "n = 0: info = 0", "", zeroed ? "ok" : "FAILED");
     afail += !zeroed;
+    /* a refused device allocation fails the call (gesv does not halve its pieces, unlike
+     * getrf) and leaves every array as it was */
+    for (int e = 0; e < ASA * AB; e++) a[e] = (float)(e % 7) + 1;
+    for (int e = 0; e < ASB * AB; e++) b[e] = (float)(e % 5) - 2;
+    for (int e = 0; e < AN * AB; e++) p[e] = -e;
+    inf[0] = inf[1] = inf[2] = 9;
+    float a0[ASA * AB], b0[ASB * AB];
+    int p0[AN * AB];
+    memcpy(a0, a, sizeof a), memcpy(b0, b, sizeof b), memcpy(p0, p, sizeof p);
+    shim_fail(SHIM_BUFFER, 1, 1, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    HOST("a device allocation refused", BCHOL_ERR_OUT_OF_MEMORY, "clCreateBuffer", AN, AK, a, AN, ASA, p, AN, b, AN, ASB, AB, inf);
+    shim_fail(SHIM_ANY, 0, 0, CL_SUCCESS);
+    const int kept = !memcmp(a, a0, sizeof a) && !memcmp(b, b0, sizeof b) &&
+                     !memcmp(p, p0, sizeof p) && inf[0] == 9 && inf[1] == 9 && inf[2] == 9;
+    printf("%-40s %-40s %s\n", "refused allocation: arrays kept", "", kept ? "ok" : "FAILED");
+    afail += !kept;
 #undef HOST
 }
 

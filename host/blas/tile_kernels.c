@@ -1,8 +1,6 @@
 /* Shapes, build options and device checks of the GEMM-tile kernels (tile_kernels.h). */
 #include "blas/tile_kernels.h"
 
-static int min_int(int a, int b) { return a < b ? a : b; }
-
 static int pow2_at_least(int x)
 {
     int p = 1;
@@ -11,7 +9,7 @@ static int pow2_at_least(int x)
 }
 
 /* K is at most nb: chunks of 16, or the whole of a smaller nb. */
-static int k_chunk(int nb) { return min_int(16, pow2_at_least(nb)); }
+static int k_chunk(int nb) { return bchol__min_int(16, pow2_at_least(nb)); }
 
 /* 16 x 16 work-items with (tile/16)^2 results each, or rx x cx with rx <= cx where fewer
  * work-items are allowed (wg a power of two up to 256). */
@@ -25,7 +23,7 @@ bchol_tile_shape bchol__syrk_shape(int nb, int tile, int wg)
 
 bchol_tile_shape bchol__trsm_shape(int nb, int tile, int wg)
 {
-    const int cx = min_int(min_int(16, pow2_at_least(nb)), wg), rx = wg / cx;
+    const int cx = bchol__min_int(bchol__min_int(16, pow2_at_least(nb)), wg), rx = wg / cx;
     const int wn = bchol__ceil_div(nb, cx), wm = tile > rx ? tile / rx : 1;
     return (bchol_tile_shape){rx * wm, cx * wn, wm, wn, k_chunk(nb)};
 }

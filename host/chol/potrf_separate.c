@@ -18,8 +18,6 @@ static const char *const syrk_files[] = {"common/common.cl", "blas/gemm_tile.cl"
 
 #define WORKSPACE_CAP BCHOL_SEPARATE_WORKSPACE_CAP
 
-static int min_int(int a, int b) { return a < b ? a : b; }
-
 /* At least nb work-items (TRTRI gives each a row; nb <= 64), at most cap. */
 static size_t panel_wg(const bchol_params *prm, size_t cap)
 {
@@ -138,7 +136,7 @@ static bchol_status factor_chunk(bchol_call *call, bchol_precision p, const bcho
     cl_int ld = lda, nn = n;
     bchol_status st;
     for (cl_int j = 0; j < n; j += prm->nb) {
-        const int jb = min_int(prm->nb, n - j), m2 = n - j - jb;
+        const int jb = bchol__min_int(prm->nb, n - j), m2 = n - j - jb;
         bchol_arg pa[] = {BCHOL_ARG(A), BCHOL_ARG(off), BCHOL_ARG(ld), BCHOL_ARG(str),
                           BCHOL_ARG(info), BCHOL_ARG(W), BCHOL_ARG(nn), BCHOL_ARG(j),
                           BCHOL_ARG(first), BCHOL_ARG(cnt), BCHOL_ARG(g0)};

@@ -1,14 +1,31 @@
 /* bchol_{s,d}potrs_batched_host and bchol_{s,d}posv_batched_host: synchronous solves on
- * host arrays, in pieces that keep A and B each within one device allocation. */
+ * host arrays, in pieces that keep A and B each within one device allocation (core's
+ * bchol__host_pieces; a piece the device refuses memory for fails the call). */
 #include "chol/chol.h"
 
 #include <stdio.h>
 
-/* Matrices per piece so that count-1 strides plus one matrix fit max_alloc bytes. */
-static uint64_t fit(uint64_t max_alloc, uint64_t last, int64_t stride, size_t es)
+typedef struct {
+    const char *routine;
+    bchol_precision p;
+    int factor;
+    char uplo;
+    int n, nrhs, lda, ldb;
+    int64_t stride_a, stride_b;
+} solve_piece;
+
+/* bufs: A, then B where nrhs > 0 */
+static bchol_status run_piece(bchol_context *ctx, void *arg, const cl_mem *bufs, cl_mem info,
+                              int64_t count, cl_event *ev)
 {
-    if ((uint64_t)stride * es == 0) return UINT64_MAX;
-    return (max_alloc - last * es) / ((uint64_t)stride * es) + 1;
+    const solve_piece *j = arg;
+    cl_mem B = j->nrhs > 0 ? bufs[1] : NULL;
+    return j->factor ? bchol__posv_batched(ctx, j->routine, j->p, j->uplo, j->n, j->nrhs, bufs[0],
+                                           0, j->lda, j->stride_a, B, 0, j->ldb, j->stride_b,
+                                           count, info, ev)
+                     : bchol__potrs_batched(ctx, j->routine, j->p, NULL, j->uplo, j->n, j->nrhs,
+                                            bufs[0], 0, j->lda, j->stride_a, B, 0, j->ldb,
+                                            j->stride_b, count, ev);
 }
 
 /* The caller's arrays must lie in the address space (pieces are found by pointer arithmetic
@@ -97,61 +114,13 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
     }
 
     const size_t es = bchol__elem_size(p);
-    const uint64_t max_alloc = ctx->info.max_alloc;
-    const uint64_t last_a = (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n;
-    const uint64_t last_b = solve ? (uint64_t)(nrhs - 1) * (uint64_t)ldb + (uint64_t)n : 0;
-    if (last_a * es > max_alloc || last_b * es > max_alloc)
-        return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,
-                           "%s: one matrix exceeds the device's largest allocation (%llu bytes)",
-                           routine, (unsigned long long)max_alloc);
-    uint64_t per_chunk = (uint64_t)batch, f = fit(max_alloc, last_a, stride_a, es);
-    if (f < per_chunk) per_chunk = f;
-    if (solve && (f = fit(max_alloc, last_b, stride_b, es)) < per_chunk) per_chunk = f;
-
-    cl_int err = CL_SUCCESS;
-    cl_command_queue q = ctx->queue;
-    for (int64_t b0 = 0; b0 < batch && !st; b0 += (int64_t)per_chunk) {
-        int64_t count = batch - b0 < (int64_t)per_chunk ? batch - b0 : (int64_t)per_chunk;
-        uint64_t span_a = (uint64_t)(count - 1) * (uint64_t)stride_a + last_a;
-        uint64_t span_b = solve ? (uint64_t)(count - 1) * (uint64_t)stride_b + last_b : 0;
-        char *hA = (char *)A + (size_t)b0 * (size_t)stride_a * es;
-        char *hB = solve ? (char *)B + (size_t)b0 * (size_t)stride_b * es : NULL;
-        cl_mem dA = NULL, dB = NULL, dI = NULL;
-        dA = clCreateBuffer(ctx->cl_ctx, factor ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, span_a * es,
-                            NULL, &err);
-        if (dA && solve)
-            dB = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, span_b * es, NULL, &err);
-        if (dA && (dB || !solve) && factor)
-            dI = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, (size_t)count * sizeof(cl_int),
-                                NULL, &err);
-        if (!dA || (solve && !dB) || (factor && !dI)) {
-            st = bchol__fail_cl(ctx, err, routine);
-        } else if ((err =
-                        clEnqueueWriteBuffer(q, dA, CL_FALSE, 0, span_a * es, hA, 0, NULL, NULL)) ||
-                   (solve && (err = clEnqueueWriteBuffer(q, dB, CL_FALSE, 0, span_b * es, hB, 0,
-                                                         NULL, NULL)))) {
-            st = bchol__fail_cl(ctx, err, "clEnqueueWriteBuffer");
-        } else {
-            st = factor ? bchol__posv_batched(ctx, routine, p, uplo, n, nrhs, dA, 0, lda, stride_a,
-                                              dB, 0, ldb, stride_b, count, dI, NULL)
-                        : bchol__potrs_batched(ctx, routine, p, NULL, uplo, n, nrhs, dA, 0, lda,
-                                               stride_a, dB, 0, ldb, stride_b, count, NULL);
-            if (!st && ((factor && (err = clEnqueueReadBuffer(q, dA, CL_FALSE, 0, span_a * es, hA,
-                                                              0, NULL, NULL))) ||
-                        (solve && (err = clEnqueueReadBuffer(q, dB, CL_FALSE, 0, span_b * es, hB, 0,
-                                                             NULL, NULL))) ||
-                        (factor && (err = clEnqueueReadBuffer(q, dI, CL_FALSE, 0,
-                                                              (size_t)count * sizeof(cl_int),
-                                                              info + b0, 0, NULL, NULL)))))
-                st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
-        }
-        /* Wait before releasing: the copies use the caller's memory. */
-        clFinish(q);
-        if (dI) clReleaseMemObject(dI);
-        if (dB) clReleaseMemObject(dB);
-        if (dA) clReleaseMemObject(dA);
-    }
-    return st;
+    solve_piece piece = {routine, p, factor, uplo, n, nrhs, lda, ldb, stride_a, stride_b};
+    const bchol__host_job job = {routine, factor ? "factorization and solve" : "solve", 0,
+                                 run_piece, &piece};
+    const bchol__host_array arrays[] = {
+        {A, stride_a, (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n, es, factor},
+        {B, stride_b, (uint64_t)(nrhs - 1) * (uint64_t)ldb + (uint64_t)n, es, 1}};
+    return bchol__host_pieces(ctx, &job, arrays, solve ? 2 : 1, factor ? info : NULL, batch);
 }
 
 bchol_status bchol_spotrs_batched_host(bchol_context *ctx, char uplo, int n, int nrhs,

@@ -19,6 +19,9 @@ static inline size_t bchol__elem_size(bchol_precision p) { return p == BCHOL_D ?
 /* ceil(a / b) for b > 0 (a + b - 1 would overflow for a bound near INT_MAX). */
 static inline int bchol__ceil_div(int a, int b) { return a > 0 ? (a - 1) / b + 1 : (a + b - 1) / b; }
 
+/* min(a, b) of ints, for shapes and block sizes. */
+static inline int bchol__min_int(int a, int b) { return a < b ? a : b; }
+
 struct bchol_program_entry; /* program_cache.c */
 struct bchol_tuning;        /* tuning.h */
 
@@ -230,6 +233,44 @@ int bchol__batch_span(int64_t offset, int64_t stride, int64_t batch, int ld, int
 bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routine,
                                     bchol_status bad, const char *what, const void *ptr,
                                     uint64_t elems, size_t es);
+
+/* ---- the piece loop of the host-array forms (host_pieces.c) ---------------------------- */
+
+enum { BCHOL__HOST_ARRAYS_MAX = 3 };
+
+/* One of the caller's arrays of a host form: batch matrices, each stride elements after
+ * the one before (stride >= 1), each last elements from its first to its last. Every array
+ * goes to the device whole over a piece's span (what lies between the matrices comes back
+ * as it was); out: the routine may write it and it comes back (0: read only there). */
+typedef struct {
+    void *host;
+    int64_t stride;
+    uint64_t last;
+    size_t elem;
+    int out;
+} bchol__host_array;
+
+/* The device routine on one piece of count matrices: bufs[i] holds array i's piece from
+ * offset 0, info (NULL where the form has none) count ints; *event: its last command. */
+typedef bchol_status (*bchol__piece_fn)(bchol_context *ctx, void *arg, const cl_mem *bufs,
+                                        cl_mem info, int64_t count, cl_event *event);
+
+typedef struct {
+    const char *routine; /* names the messages */
+    const char *work;    /* names a failed execution of run in its message */
+    int halve;           /* out of device memory before anything came back: halve the piece */
+    bchol__piece_fn run;
+    void *arg;
+} bchol__host_job;
+
+/* Runs job on batch matrices of the checked, non-empty host arrays (at most
+ * BCHOL__HOST_ARRAYS_MAX) in pieces that one device allocation holds, one set of device
+ * buffers reused for every piece; info (batch ints, or NULL) and the arrays marked out
+ * change together, a piece at a time, only after its run has finished. Fails
+ * BCHOL_ERR_OUT_OF_MEMORY where one matrix exceeds the device's largest allocation. */
+bchol_status bchol__host_pieces(bchol_context *ctx, const bchol__host_job *job,
+                                const bchol__host_array *arrays, int narrays, int *info,
+                                int64_t batch);
 
 /* ---- how a call uses its buffers (check_access.c) ------------------------------------ */
 

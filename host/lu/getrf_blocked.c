@@ -18,8 +18,6 @@
 
 static const char *const swap_files[] = {"common/common.cl", "lu/getrf_blocked.cl", NULL};
 
-static int min_int(int a, int b) { return a < b ? a : b; }
-
 /* getrf_swap_trsm with CW columns per group (32, fewer where the 2*nb rows of them do
  * not fit local memory) over 256 work-items, fewer where the built kernel takes fewer. */
 static bchol_status swap_kernel(bchol_context *ctx, bchol_precision p, int nb, int pivot,
@@ -53,7 +51,7 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
                                   int64_t stride_p, int64_t batch, cl_mem info)
 {
     bchol_context *ctx = call->ctx;
-    const int kmin = min_int(m, n), nb = c->nb;
+    const int kmin = bchol__min_int(m, n), nb = c->nb;
     const uint64_t usable = bchol__usable_local_mem(ctx);
     const uint64_t need = (uint64_t)2 * nb * bchol__elem_size(p) + (uint64_t)5 * nb * sizeof(cl_int);
     if (need > usable)
@@ -64,11 +62,11 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
     int cw = 0;
     size_t wg = 0;
     bchol_status st;
-    if (n > min_int(nb, kmin) && (st = swap_kernel(ctx, p, nb, pivot, &swap, &cw, &wg))) return st;
+    if (n > bchol__min_int(nb, kmin) && (st = swap_kernel(ctx, p, nb, pivot, &swap, &cw, &wg))) return st;
 
     const uint64_t ld = (uint64_t)lda;
     for (int j = 0; j < kmin; j += nb) {
-        const int jb = min_int(nb, kmin - j), mp = m - j;
+        const int jb = bchol__min_int(nb, kmin - j), mp = m - j;
         /* 1. the panel */
         bchol_getrf_params prm = {0};
         prm.row0 = j;
@@ -76,7 +74,7 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
         if (c->panel_in_place ||
             (uint64_t)prm.tbc * bchol__getrf_fused_local_bytes(p, mp, jb, prm.lx) > usable) {
             prm.in_place = 1;
-            prm.lx = min_int(mp, 64);
+            prm.lx = bchol__min_int(mp, 64);
             prm.tbc = prm.lx >= 32 ? 1 : 32 / prm.lx;
         }
         if ((st = bchol__getrf_fused(call, p, &prm, pivot, mp, jb, A,

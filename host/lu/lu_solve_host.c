@@ -1,16 +1,26 @@
 /* bchol_{s,d}gesv_batched_host: synchronous gesv on host arrays, in pieces that keep A,
- * ipiv and B each within one device allocation (as solve_batched_host.c). A, ipiv and B
- * go to the device and come back whole over each piece's span, so what lies between the
- * matrices (and between their pivots) comes back as it was. */
+ * ipiv and B each within one device allocation (core's bchol__host_pieces; a piece the
+ * device refuses memory for fails the call). ipiv goes in too, so what lies between the
+ * pivots comes back as it was. */
 #include "lu/lu_solve.h"
 
 #include <stdio.h>
 
-/* Matrices per piece so that count-1 strides plus one matrix fit max_alloc bytes. */
-static uint64_t fit(uint64_t max_alloc, uint64_t last, int64_t stride, size_t es)
+typedef struct {
+    const char *routine;
+    bchol_precision p;
+    int n, nrhs, lda, ldb;
+    int64_t stride_a, stride_p, stride_b;
+} gesv_piece;
+
+/* bufs: A, ipiv, then B where nrhs > 0 */
+static bchol_status run_piece(bchol_context *ctx, void *arg, const cl_mem *bufs, cl_mem info,
+                              int64_t count, cl_event *ev)
 {
-    if ((uint64_t)stride * es == 0) return UINT64_MAX;
-    return (max_alloc - last * es) / ((uint64_t)stride * es) + 1;
+    const gesv_piece *j = arg;
+    return bchol__gesv_batched(ctx, j->routine, j->p, j->n, j->nrhs, bufs[0], 0, j->lda,
+                               j->stride_a, bufs[1], 0, j->stride_p, j->nrhs > 0 ? bufs[2] : NULL,
+                               0, j->ldb, j->stride_b, count, info, ev);
 }
 
 /* The caller's arrays must lie in the address space (pieces are found by pointer
@@ -106,63 +116,14 @@ static bchol_status gesv_host(bchol_context *ctx, const char *routine, bchol_pre
     }
     if ((st = bchol__getrf_check_size(ctx, routine, p, n, n))) return st;
 
-    const size_t es = bchol__elem_size(p), is = sizeof(cl_int);
-    const uint64_t max_alloc = ctx->info.max_alloc;
-    const uint64_t last_a = (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n;
-    const uint64_t last_p = (uint64_t)n;
-    const uint64_t last_b = solve ? (uint64_t)(nrhs - 1) * (uint64_t)ldb + (uint64_t)n : 0;
-    if (last_a * es > max_alloc || last_b * es > max_alloc)
-        return bchol__fail(ctx, BCHOL_ERR_OUT_OF_MEMORY,
-                           "%s: one matrix exceeds the device's largest allocation (%llu bytes)",
-                           routine, (unsigned long long)max_alloc);
-    uint64_t per_chunk = (uint64_t)batch, f = fit(max_alloc, last_a, stride_a, es);
-    if (f < per_chunk) per_chunk = f;
-    if ((f = fit(max_alloc, last_p, stride_p, is)) < per_chunk) per_chunk = f;
-    if (solve && (f = fit(max_alloc, last_b, stride_b, es)) < per_chunk) per_chunk = f;
-
-    cl_int err = CL_SUCCESS;
-    cl_command_queue q = ctx->queue;
-    for (int64_t b0 = 0; b0 < batch && !st; b0 += (int64_t)per_chunk) {
-        int64_t count = batch - b0 < (int64_t)per_chunk ? batch - b0 : (int64_t)per_chunk;
-        uint64_t span_a = (uint64_t)(count - 1) * (uint64_t)stride_a + last_a;
-        uint64_t span_p = (uint64_t)(count - 1) * (uint64_t)stride_p + last_p;
-        uint64_t span_b = solve ? (uint64_t)(count - 1) * (uint64_t)stride_b + last_b : 0;
-        char *hA = (char *)A + (size_t)b0 * (size_t)stride_a * es;
-        int *hP = ipiv + (size_t)b0 * (size_t)stride_p;
-        char *hB = solve ? (char *)B + (size_t)b0 * (size_t)stride_b * es : NULL;
-        cl_mem dA = NULL, dP = NULL, dB = NULL, dI = NULL;
-        dA = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, span_a * es, NULL, &err);
-        if (dA) dP = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, span_p * is, NULL, &err);
-        if (dP && solve) dB = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, span_b * es, NULL, &err);
-        if (dP && (dB || !solve))
-            dI = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, (size_t)count * is, NULL, &err);
-        if (!dI) {
-            st = bchol__fail_cl(ctx, err, routine);
-        } else if ((err = clEnqueueWriteBuffer(q, dA, CL_FALSE, 0, span_a * es, hA, 0, NULL, NULL)) ||
-                   (err = clEnqueueWriteBuffer(q, dP, CL_FALSE, 0, span_p * is, hP, 0, NULL, NULL)) ||
-                   (solve &&
-                    (err = clEnqueueWriteBuffer(q, dB, CL_FALSE, 0, span_b * es, hB, 0, NULL, NULL)))) {
-            st = bchol__fail_cl(ctx, err, "clEnqueueWriteBuffer");
-        } else {
-            st = bchol__gesv_batched(ctx, routine, p, n, nrhs, dA, 0, lda, stride_a, dP, 0, stride_p,
-                                     dB, 0, ldb, stride_b, count, dI, NULL);
-            if (!st &&
-                ((err = clEnqueueReadBuffer(q, dA, CL_FALSE, 0, span_a * es, hA, 0, NULL, NULL)) ||
-                 (err = clEnqueueReadBuffer(q, dP, CL_FALSE, 0, span_p * is, hP, 0, NULL, NULL)) ||
-                 (solve &&
-                  (err = clEnqueueReadBuffer(q, dB, CL_FALSE, 0, span_b * es, hB, 0, NULL, NULL))) ||
-                 (err = clEnqueueReadBuffer(q, dI, CL_FALSE, 0, (size_t)count * is, info + b0, 0,
-                                            NULL, NULL))))
-                st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
-        }
-        /* Wait before releasing: the copies use the caller's memory. */
-        clFinish(q);
-        if (dI) clReleaseMemObject(dI);
-        if (dB) clReleaseMemObject(dB);
-        if (dP) clReleaseMemObject(dP);
-        if (dA) clReleaseMemObject(dA);
-    }
-    return st;
+    const size_t es = bchol__elem_size(p);
+    gesv_piece piece = {routine, p, n, nrhs, lda, ldb, stride_a, stride_p, stride_b};
+    const bchol__host_job job = {routine, "factorization and solve", 0, run_piece, &piece};
+    const bchol__host_array arrays[] = {
+        {A, stride_a, (uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n, es, 1},
+        {ipiv, stride_p, (uint64_t)n, sizeof(int), 1},
+        {B, stride_b, (uint64_t)(nrhs - 1) * (uint64_t)ldb + (uint64_t)n, es, 1}};
+    return bchol__host_pieces(ctx, &job, arrays, solve ? 3 : 2, info, batch);
 }
 
 bchol_status bchol_sgesv_batched_host(bchol_context *ctx, int n, int nrhs, float *A, int lda,
