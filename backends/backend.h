@@ -58,6 +58,9 @@ typedef struct bchol_backend {
      * fused kernel: 1 sends every matrix to the blocked path, 0 keeps the fused kernel for
      * those that fit it; the blocked path's panel width (0: getrf_nb). */
     int getrf_vb_all_blocked, getrf_vb_nb;
+    /* getrf_vbatched: 1 runs the workitem kernel (a work-item per matrix, no barriers) on
+     * the whole batch where params ask for nothing else (CPUs). */
+    int getrf_vb_workitem;
     int getri_solve_to_s, getri_solve_to_d, getri_nb_s, getri_nb_d;
     /* Variable-size batches: the fused kernel's tbc, shape and order for a fused share of
      * largest order n (its ib and rpt are fused_defaults'), and the largest n of that share

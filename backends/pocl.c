@@ -211,6 +211,10 @@ const bchol_backend bchol__backend_pocl = {
      * 7580/-/5352. Batch 100 after the triangle-aware trtri (8530868), ms solve/blocked
      * nb 32/nb 64: float n = 128 743/549/278, 256 4752/4686/2172; double 128 657/673/307,
      * 256 6620/4837/2216. */
+    /* getrf_vbatched on CPUs: the workitem getrf per matrix, as the fixed-size getrf
+     * (1.1-24x the blocked variant on the 16-core Xeon, above); it also keeps PoCL 5.0 off
+     * the blocked path's barrier loops (getrf_vb_panel factored wrong there, 2026-11-27). */
+    .getrf_vb_workitem = 1,
     .getri_fused_from = 16,
     .getri_fused_to_s = 64,
     .getri_fused_to_d = 64,

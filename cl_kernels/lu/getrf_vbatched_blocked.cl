@@ -40,6 +40,14 @@
 #endif
 #define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
 
+/* UNIFORM_LOOPS = 1 (PoCL, backends/pocl.c): the panel's loop that holds barriers runs to
+ * NB, a bound fixed at build time, with the steps past the matrix's jb idle, and a group
+ * without work passes its barriers instead of returning: PoCL 5.0 factored wrong under
+ * barrier loops whose trip count came from a load (as in cl_kernels/blas/gemm_tile.cl). */
+#ifndef UNIFORM_LOOPS
+#define UNIFORM_LOOPS 0
+#endif
+
 #define VB_ARGS                                                                                \
     __global REAL *A, __global const long *offsets, __global const int *m_arr,                 \
         __global const int *n_arr, __global const int *lda_arr, __global const int *info,     \
@@ -73,18 +81,28 @@ __kernel void getrf_vb_panel(__global REAL *A, __global const long *offsets,
     __local int sI[WG];
     const int lid = (int)get_local_id(0);
     const ulong b = g0 + get_group_id(0);
-    int m, n, lda;
+    int m = 0, n = 0, lda = 1;
     const int jb = vb_step(b, count, m_arr, n_arr, lda_arr, info, lo_m, lo_n, j, &m, &n, &lda);
+#if !UNIFORM_LOOPS
     if (jb == 0) return;
-    const int info0 = info[b]; /* read by all before work-item 0 writes it, at the end */
-    __global REAL *Ab = A + offsets[b];
-    __global int *Pb = ipiv + offsets_p[b];
+#endif
+    const int live = jb > 0;
+    if (!live) m = 0; /* an idle group's loops run empty */
+    const int info0 = live ? info[b] : 0; /* read by all before work-item 0 writes it */
+    __global REAL *Ab = A + (live ? offsets[b] : 0);
+    __global int *Pb = ipiv + (live ? offsets_p[b] : 0);
     int status = 0;
+#if UNIFORM_LOOPS
+    for (int kk = 0; kk < NB; kk++) {
+        const int k = j + kk, on = kk < jb;
+#else
     for (int k = j; k < j + jb; k++) {
+        const int on = 1;
+#endif
         /* 1. the first row of the largest |a(i,k)|, i >= k */
         REAL best = (REAL)-1;
         int bi = m;
-        for (int i = k + lid; i < m; i += WG) {
+        for (int i = k + lid; i < m && on; i += WG) {
             const REAL v = PIVOT_KEY(AT(i, k));
             if (v > best) {
                 best = v;
@@ -108,20 +126,20 @@ __kernel void getrf_vb_panel(__global REAL *A, __global const long *offsets,
         }
         const int p = sI[0];
         /* 2. rows k and p within the panel (the other columns: getrf_vb_swap_trsm) */
-        if (p != k)
+        if (on && p != k)
             for (int c = j + lid; c < j + jb; c += WG) {
                 const REAL t = AT(k, c);
                 AT(k, c) = AT(p, c);
                 AT(p, c) = t;
             }
-        if (lid == 0) Pb[k] = p + 1;
+        if (on && lid == 0) Pb[k] = p + 1;
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         /* 3. column k below the pivot, rank-1 update of the panel's columns right of k */
-        const REAL d = AT(k, k);
-        if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
+        const REAL d = on ? AT(k, k) : (REAL)1;
+        if (on && status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
-        for (int i = k + 1 + lid; i < m; i += WG) {
+        for (int i = k + 1 + lid; i < m && on; i += WG) {
             REAL l = AT(i, k);
             if (d != (REAL)0) l = recip ? l * inv : l / d;
             AT(i, k) = l;
@@ -129,7 +147,7 @@ __kernel void getrf_vb_panel(__global REAL *A, __global const long *offsets,
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
-    if (lid == 0 && status != 0 && info0 == 0) info[b] = status;
+    if (live && lid == 0 && status != 0 && info0 == 0) info[b] = status;
 }
 
 /* Work-item c of matrix b's tile t: column c of the n - jb outside the panel (left of it,
@@ -174,11 +192,15 @@ __kernel void getrf_vb_gemm(VB_ARGS, const int tiles_m, const int tiles_n, const
     const ulong g = g0 + get_group_id(0), per = (ulong)tiles_m * (ulong)tiles_n;
     const ulong b = g / per;
     const int t = (int)(g % per), tr = t % tiles_m, tc = t / tiles_m;
-    int m, n, lda;
+    int m = 0, n = 0, lda = 1;
     const int jb = vb_step(b, count, m_arr, n_arr, lda_arr, info, lo_m, lo_n, j, &m, &n, &lda);
     const int r0 = j + jb + tr * TS, c0 = j + jb + tc * TS;
-    if (jb == 0 || r0 >= m || c0 >= n) return;
-    __global REAL *Ab = A + offsets[b];
+    const int live = jb > 0 && r0 < m && c0 < n;
+#if !UNIFORM_LOOPS
+    if (!live) return;
+#endif
+    if (!live) m = n = 0; /* an idle group reads and writes nothing */
+    __global REAL *Ab = A + (live ? offsets[b] : 0);
     const int lid = (int)get_local_id(0), li = lid % TS, lj = lid / TS;
     /* L21's rows r0.. and U12's columns c0.. (zeros past the matrix) */
     for (int e = lid; e < NB * TS; e += TS * TS) {

@@ -20,7 +20,9 @@
  * info = the first k+1 where a(k,k) is zero or not finite; the factorization goes on.
  *
  * Build macros: M, N (rows, columns), PIVOT (1: partial pivoting; 0: getrf_nopiv), VW
- * (vector width: 1, 2, 4, 8 or 16), REAL/PRECISION_DOUBLE (common.cl). Any work-group
+ * (vector width: 1, 2, 4, 8 or 16), REAL/PRECISION_DOUBLE (common.cl), VBATCHED (1: the
+ * kernel getrf_workitem_vbatched of variable-size batches, orders read per matrix; M and
+ * N unused; default 0). Any work-group
  * size: work-items are independent; those past the batch return without touching memory.
  */
 #ifndef M
@@ -35,8 +37,9 @@
 #ifndef VW
 #define VW 8
 #endif
-
-#define K (M < N ? M : N)
+#ifndef VBATCHED
+#define VBATCHED 0
+#endif
 
 #define WI_CAT_(a, b) a##b
 #define WI_CAT(a, b) WI_CAT_(a, b)
@@ -58,30 +61,19 @@ typedef WI_CAT(REAL, VW) REALV;
 
 #define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
 
-/*
- * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
- * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]; work-item l of
- * work-group g0 + g takes matrix (g0 + g)*local_size + l of the batch's count.
- */
-__kernel void getrf_workitem(__global REAL *A, const ulong offset, const int lda,
-                             const ulong stride, __global int *ipiv, const ulong offset_p,
-                             const ulong stride_p, __global int *info, const ulong count,
-                             const ulong g0)
+/* getf2 on the m-by-n matrix at Ab (leading dimension lda), its pivots at Pb (unused
+ * where PIVOT = 0); returns info. */
+inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m, const int n)
 {
-    const ulong b = (g0 + get_group_id(0)) * get_local_size(0) + get_local_id(0);
-    if (b >= count) return;
-    __global REAL *Ab = A + offset + b * stride;
-#if PIVOT
-    __global int *Pb = ipiv + offset_p + b * stride_p;
-#endif
+    const int kmax = m < n ? m : n;
     int status = 0;
-    for (int k = 0; k < K; k++) {
+    for (int k = 0; k < kmax; k++) {
         __global REAL *ck = Ab + (size_t)k * lda;
 #if PIVOT
         /* 1. pivot search */
         REAL best = PIVOT_KEY(ck[k]);
         int p = k;
-        for (int i = k + 1; i < M; i++) {
+        for (int i = k + 1; i < m; i++) {
             const REAL v = PIVOT_KEY(ck[i]);
             if (v > best) {
                 best = v;
@@ -92,7 +84,7 @@ __kernel void getrf_workitem(__global REAL *A, const ulong offset, const int lda
         /* 2. interchange rows k and p */
         if (p != k) {
             __global REAL *r = Ab;
-            for (int j = 0; j < N; j++, r += lda) {
+            for (int j = 0; j < n; j++, r += lda) {
                 const REAL t = r[k];
                 r[k] = r[p];
                 r[p] = t;
@@ -106,21 +98,62 @@ __kernel void getrf_workitem(__global REAL *A, const ulong offset, const int lda
         const int recip = fabs(d) >= SFMIN;
         const REAL inv = (REAL)1 / d;
         int i = k + 1;
-        for (; i + VW <= M; i += VW) {
+        for (; i + VW <= m; i += VW) {
             REALV l = VLOAD(ck + i);
             if (scale) l = recip ? l * (REALV)inv : l / (REALV)d;
             VSTORE(l, ck + i);
             __global REAL *cj = ck + lda;
-            for (int j = k + 1; j < N; j++, cj += lda)
+            for (int j = k + 1; j < n; j++, cj += lda)
                 VSTORE(fma(-l, (REALV)cj[k], VLOAD(cj + i)), cj + i);
         }
-        for (; i < M; i++) {
+        for (; i < m; i++) {
             REAL l = ck[i];
             if (scale) l = recip ? l * inv : l / d;
             ck[i] = l;
             __global REAL *cj = ck + lda;
-            for (int j = k + 1; j < N; j++, cj += lda) cj[i] = fma(-l, cj[k], cj[i]);
+            for (int j = k + 1; j < n; j++, cj += lda) cj[i] = fma(-l, cj[k], cj[i]);
         }
     }
-    info[b] = status;
+    return status;
 }
+
+#if VBATCHED
+/*
+ * Variable sizes (getrf_vbatched on CPUs): matrix b has m[b] rows, n[b] columns, leading
+ * dimension lda[b], starts at element offsets[b] of A, its pivots at offsets_p[b] of ipiv.
+ * The device checks ran before: a matrix with info[b] != 0 (rejected) or m[b] or n[b] = 0
+ * is not touched. Work-item l of work-group g0 + g takes matrix (g0 + g)*local_size + l.
+ */
+__kernel void getrf_workitem_vbatched(__global REAL *A, __global const long *offsets,
+                                      __global const int *m_arr, __global const int *n_arr,
+                                      __global const int *lda_arr, __global int *ipiv,
+                                      __global const long *offsets_p, __global int *info,
+                                      const ulong count, const ulong g0)
+{
+    const ulong b = (g0 + get_group_id(0)) * get_local_size(0) + get_local_id(0);
+    if (b >= count || info[b] != 0) return;
+    const int m = m_arr[b], n = n_arr[b];
+    if (m <= 0 || n <= 0) return;
+    info[b] = getf2(A + offsets[b], lda_arr[b], ipiv + offsets_p[b], m, n);
+}
+#else
+/*
+ * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
+ * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]; work-item l of
+ * work-group g0 + g takes matrix (g0 + g)*local_size + l of the batch's count.
+ */
+__kernel void getrf_workitem(__global REAL *A, const ulong offset, const int lda,
+                             const ulong stride, __global int *ipiv, const ulong offset_p,
+                             const ulong stride_p, __global int *info, const ulong count,
+                             const ulong g0)
+{
+    const ulong b = (g0 + get_group_id(0)) * get_local_size(0) + get_local_id(0);
+    if (b >= count) return;
+#if PIVOT
+    __global int *Pb = ipiv + offset_p + b * stride_p;
+#else
+    __global int *Pb = ipiv;
+#endif
+    info[b] = getf2(A + offset + b * stride, lda, Pb, M, N);
+}
+#endif

@@ -8,6 +8,8 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define CHECK_WG BCHOL__CHECK_WG
 #define CHECK_BLOCK (BCHOL__CHECK_WG * BCHOL__CHECK_PER_ITEM)
@@ -146,6 +148,21 @@ static bchol_status enqueue_fused(bchol_call *call, bchol_precision p, bchol_get
     return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
 }
 
+/* Whether the workitem kernel takes the whole batch: BCHOL_GETRF=workitem[,...] on any
+ * device; otherwise where BCHOL_GETRF is unset or auto, the backend says so
+ * (getrf_vb_workitem: CPUs) and params ask for nothing of the fused or blocked path. */
+static int use_workitem(const bchol_context *ctx, const bchol_lu_params *prm)
+{
+    const char *env = getenv("BCHOL_GETRF");
+    if (env && *env) {
+        const size_t len = strcspn(env, ",");
+        if (len == 8 && !strncmp(env, "workitem", 8)) return 1;
+        if (!(len == 4 && !strncmp(env, "auto", 4))) return 0;
+    }
+    return ctx->backend->getrf_vb_workitem && prm->lx <= 0 && prm->tbc <= 0 && prm->nb <= 0 &&
+           prm->fused_max == 0;
+}
+
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
                                            const bchol_lu_params *prm, int max_m, int max_n,
                                            int max_k, cl_mem m, cl_mem n, cl_mem lda,
@@ -154,6 +171,9 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
 {
     bchol_context *ctx = call->ctx;
     if (max_m <= 0 || max_n <= 0 || batch == 0) return BCHOL_SUCCESS;
+    if (use_workitem(ctx, prm))
+        return bchol__getrf_workitem_vbatched(call, p, 0, max_m, m, n, lda, offsets_a, A,
+                                              offsets_p, ipiv, batch, info);
     /* The split: the fused kernel takes every matrix where the largest fits it whole, else
      * those with m, n <= the largest square order that fits (lo); the blocked path the
      * rest (or every matrix, where the backend says getrf_vb_all_blocked). fused_max > 0

@@ -32,6 +32,7 @@ static bchol_status get_kernels(bchol_context *ctx, bchol_precision p, int nb, v
         bchol__options_add(&o, "-D NB=%d", nb);
         bchol__options_add(&o, "-D WG=%d", wg);
         bchol__options_add(&o, "-D TS=%d", ts);
+        if (ctx->backend->uniform_barrier_loops) bchol__options_add(&o, "-D UNIFORM_LOOPS=1");
         cl_kernel *ks[3] = {&k->panel, &k->swap, &k->gemm};
         int fit = 1;
         for (int i = 0; i < 3; i++) {

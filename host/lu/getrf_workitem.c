@@ -45,3 +45,30 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
                         BCHOL_ARG(g0)};
     return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
 }
+
+bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group,
+                                            int max_m, cl_mem m, cl_mem n, cl_mem lda,
+                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                            cl_mem ipiv, int64_t batch, cl_mem info)
+{
+    bchol_context *ctx = call->ctx;
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D VBATCHED=1");
+    bchol__options_add(&o, "-D VW=%d", vector_width(p, max_m));
+    cl_kernel kernel;
+    bchol_status st;
+    if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem_vbatched", &kernel)))
+        return st;
+    size_t local = (size_t)(group > 0 ? group : 8);
+    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
+    if (local > limit) local = limit;
+    const uint64_t groups = ((uint64_t)batch + local - 1) / local;
+    cl_ulong count = (cl_ulong)batch, g0 = 0;
+    bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets_a), BCHOL_ARG(m),
+                        BCHOL_ARG(n),    BCHOL_ARG(lda),       BCHOL_ARG(ipiv),
+                        BCHOL_ARG(offsets_p), BCHOL_ARG(info), BCHOL_ARG(count),
+                        BCHOL_ARG(g0)};
+    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
+}

@@ -15,8 +15,8 @@ typedef enum {
 /* The fused kernel keeps a row of n in registers. */
 #define BCHOL_GETRI_FUSED_MAX 64
 
-/* The path and the blocked path's block width nb (1..64), GEMM (BCHOL_GEMM_OWN or
- * BCHOL_GEMM_CLBLAST) and matrices a piece of the batch (0: as many as the workspace cap
+/* The path and the blocked path's block width nb (1..64), GEMM (always BCHOL_GEMM_OWN:
+ * see bchol__getri_choose) and matrices a piece of the batch (0: as many as the workspace cap
  * allows; tests set fewer to reach several pieces). */
 typedef struct {
     bchol_getri_path path;
@@ -25,7 +25,7 @@ typedef struct {
 
 /*
  * The path for order n > 0: BCHOL_GETRI ("solve", "fused", "auto" or
- * "blocked[,nb=NB][,gemm=own|clblast][,chunk=M]") where set, else auto; auto takes the fused kernel where
+ * "blocked[,nb=NB][,chunk=M]") where set, else auto; auto takes the fused kernel where
  * the backend's getri_fused_from <= n <= getri_fused_to_s/_d (at most
  * BCHOL_GETRI_FUSED_MAX), else the solve where n <= getri_solve_to_s/_d, else the blocked
  * path with the backend's getri_nb_s/_d and bchol's GEMM (CLBlast's only when asked). Fails with

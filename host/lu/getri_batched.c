@@ -4,13 +4,12 @@
  * (lu/getri.cl, getri_fused.c, getri_blocked.c). */
 #include "lu/getri.h"
 #include "lu/lu_solve.h"
-#include "blas/clblast_gemm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* BCHOL_GETRI: "solve", "fused", "auto" or "blocked" followed by ",nb=NB",
- * ",gemm=own|clblast" and ",chunk=M" (blocked only) in any order; -1 where malformed. */
+ * and ",chunk=M" (blocked only) in any order; -1 where malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
 {
     char *end;
@@ -36,10 +35,6 @@ static int parse_env(const char *s, bchol_getri_choice *c)
             if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
         } else if (!strncmp(s, "chunk=", 6)) {
             if (parse_int(s, len, 6, 1, 1 << 30, &c->chunk)) return -1;
-        } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
-            c->gemm = BCHOL_GEMM_OWN;
-        } else if (len == 12 && !strncmp(s, "gemm=clblast", 12)) {
-            c->gemm = BCHOL_GEMM_CLBLAST;
         } else {
             return -1;
         }
@@ -55,7 +50,7 @@ bchol_status bchol__getri_choose(bchol_context *ctx, const char *routine, bchol_
     if (env && *env && parse_env(env, c))
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
                            "%s: BCHOL_GETRI = \"%s\": expected solve, fused, auto or "
-                           "blocked[,nb=1..64][,gemm=own|clblast][,chunk=M]", routine, env);
+                           "blocked[,nb=1..64][,chunk=M]", routine, env);
     const bchol_backend *be = ctx->backend;
     const int dbl = p == BCHOL_D;
     if (c->path == BCHOL_GETRI_AUTO) {
@@ -72,12 +67,9 @@ bchol_status bchol__getri_choose(bchol_context *ctx, const char *routine, bchol_
                            "takes n <= %d", routine, n, BCHOL_GETRI_FUSED_MAX);
     const int nb = dbl ? be->getri_nb_d : be->getri_nb_s;
     if (c->nb <= 0) c->nb = nb > 0 ? nb : 32;
-    /* bchol's GEMM unless asked: CLBlast's measured within 4% of it (backends/nvidia.c) */
-    if (c->gemm <= 0) c->gemm = BCHOL_GEMM_OWN;
-    if (c->gemm == BCHOL_GEMM_CLBLAST && !bchol__clblast_available())
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: the blocked getri's CLBlast GEMM was asked for (BCHOL_GETRI); "
-                           "this bchol was built without CLBlast", routine);
+    /* bchol's GEMM: CLBlast's ran within 4% of it on the H200 and inverted wrong on PoCL
+     * 5.0 (getri_blk_clblast_d_n70, 2026-11-27, cause not found), so getri has no CLBlast */
+    c->gemm = BCHOL_GEMM_OWN;
     return BCHOL_SUCCESS;
 }
 

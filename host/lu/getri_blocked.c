@@ -17,7 +17,6 @@
  * the work: a singular matrix's C is never written. The batch goes in pieces whose
  * workspace fits WORKSPACE_CAP and max_alloc. */
 #include "lu/getri.h"
-#include "blas/clblast_gemm.h"
 #include "blas/gemm_batched.h"
 
 static const char *const getri_files[] = {"common/common.cl", "lu/getri.cl", NULL};
@@ -66,15 +65,6 @@ static bchol_status trsm(bchol_call *call, const getri_kernels *k, cl_kernel ker
     return bchol__launch_groups(call, kernel, args, 11, 10, (units + k->wg - 1) / k->wg, k->wg);
 }
 
-static bchol_status gemm(bchol_call *call, bchol_precision p, int use_clblast, int m, int nn,
-                         int kk, double alpha, const bchol_gemm_operand *X,
-                         const bchol_gemm_operand *Y, double beta, const bchol_gemm_operand *Z,
-                         int64_t count)
-{
-    return use_clblast ? bchol__clblast_gemm(call, p, 'N', 'N', m, nn, kk, alpha, X, Y, beta, Z, count)
-                       : bchol__gemm_batched(call, p, m, nn, kk, alpha, X, Y, beta, Z, count);
-}
-
 /* inv(A) of count matrices from the one at A + off_a into W, then C. */
 static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bchol_getri_choice *c,
                                  const getri_kernels *k, int n, cl_mem A, cl_ulong off_a,
@@ -83,7 +73,7 @@ static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bcho
                                  cl_ulong str_c, cl_mem W, cl_ulong b0, int64_t count,
                                  cl_mem info)
 {
-    const int nb = c->nb, clb = c->gemm == BCHOL_GEMM_CLBLAST;
+    const int nb = c->nb;
     const uint64_t nn = (uint64_t)n * (uint64_t)n, ld = (uint64_t)lda;
     bchol_status st;
 
@@ -101,7 +91,7 @@ static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bcho
             const bchol_gemm_operand V1 = {W, (uint64_t)i * n + (uint64_t)i, nn, n};
             const bchol_gemm_operand U12 = {A, off_a + (uint64_t)j * ld + (uint64_t)i, str_a, lda};
             const bchol_gemm_operand V12 = {W, (uint64_t)j * n + (uint64_t)i, nn, n};
-            if ((st = gemm(call, p, clb, nb, jb, j - i, 1.0, &V1, &U12, 0.0, &V12, count)))
+            if ((st = bchol__gemm_batched(call, p, nb, jb, j - i, 1.0, &V1, &U12, 0.0, &V12, count)))
                 return st;
         }
         if ((st = trsm(call, k, k->upper, A, off_a, lda, str_a, W, n, j, jb, count))) return st;
@@ -113,7 +103,7 @@ static bchol_status invert_piece(bchol_call *call, bchol_precision p, const bcho
             const bchol_gemm_operand X2 = {W, (uint64_t)(j + jb) * n, nn, n};
             const bchol_gemm_operand L21 = {A, off_a + (uint64_t)j * ld + (uint64_t)(j + jb), str_a, lda};
             const bchol_gemm_operand X1 = {W, (uint64_t)j * n, nn, n};
-            if ((st = gemm(call, p, clb, n, jb, n - j - jb, -1.0, &X2, &L21, 1.0, &X1, count)))
+            if ((st = bchol__gemm_batched(call, p, n, jb, n - j - jb, -1.0, &X2, &L21, 1.0, &X1, count)))
                 return st;
         }
         if ((st = trsm(call, k, k->lower, A, off_a, lda, str_a, W, n, j, jb, count))) return st;

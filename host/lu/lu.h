@@ -184,6 +184,14 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
 
 /* ---- the workitem variant (getrf_workitem.c, cl_kernels/lu/getrf_workitem.cl) -------- */
 
+/* Enqueues the workitem getrf of a variable-size batch after its device checks (matrices
+ * with info[b] != 0 or m[b], n[b] = 0 untouched): one work-item a matrix, group per
+ * work-group (<= 0: 8), vectors sized for max_m. */
+bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group,
+                                            int max_m, cl_mem m, cl_mem n, cl_mem lda,
+                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
+                                            cl_mem ipiv, int64_t batch, cl_mem info);
+
 /* Enqueues the workitem getrf of a checked batch with m, n > 0 and batch > 0: group
  * matrices (one a work-item) per work-group (<= 0: 8). */
 bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
