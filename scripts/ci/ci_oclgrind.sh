@@ -76,7 +76,7 @@ CASES=(
   "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
   "gesv_vbatched_bad_s|$T/test_lu_vbatched --routine gesv --precision s --nmax 5 --batch 90 --bad 1 --singular 1 --gap 1"
   "getrs_vbatched_dT|$T/test_lu_vbatched --routine getrs --precision d --nmax 6 --batch 10 --trans T --gap 1"
-  "getrf_vbatched_workitem_s|env BCHOL_GETRF=workitem $T/test_lu_vbatched --routine getrf --precision s --nmax 7 --batch 20 --shape mixed --bad 1 --singular 1 --gap 1"
+  "getrf_vbatched_workitem_s|env BCHOL_GETRF=workitem $T/test_lu_vbatched --routine getrf --precision s --nmax 5 --batch 90 --shape mixed --bad 1 --singular 1 --gap 1"
   "getrf_vbatched_rect_bad_s|$T/test_lu_vbatched --routine getrf --precision s --nmax 5 --batch 90 --shape mixed --bad 1 --gap 1"
   "getrf_vbatched_split_d|$T/test_lu_vbatched --routine getrf --precision d --nmax 11 --batch 7 --shape mixed --fused-max 4 --nb 3 --singular 1 --gap 1"
 )
