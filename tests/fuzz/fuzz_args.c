@@ -194,12 +194,17 @@ static int params_ok(const bchol_params *p, int n) {
     const int ilv_ok = p->inb <= 64 && p->looking <= BCHOL_LOOKING_TOP && p->unroll <= BCHOL_UNROLL_FULL &&
                        p->chunking <= BCHOL_STAGED && p->chunk <= 1024 && p->math <= BCHOL_MATH_FAST &&
                        (p->unroll != BCHOL_UNROLL_FULL || n <= 64);
-    const int fused_ok = ilv_ok && p->variant <= BCHOL_VARIANT_INTERLEAVED &&
+    const int fused_ok = ilv_ok && p->variant <= BCHOL_VARIANT_WORKITEM &&
                          p->ib <= 32 && p->tbc <= 64 && p->rpt <= 64 && p->shape <= BCHOL_SHAPE_SHRINK;
+    /* workitem variant: wnb <= 32, wvec 1/2/4/8/16, wmr <= 2, wgroup <= 256 (0: default) */
+    const int wvec_ok = p->wvec <= 0 || p->wvec == 1 || p->wvec == 2 || p->wvec == 4 ||
+                        p->wvec == 8 || p->wvec == 16;
+    const int workitem_ok = p->wnb <= 32 && wvec_ok && p->wmr <= 2 && p->wgroup <= 256;
     /* separate variant: tile one of 16..128 (or default), CLBlast only when built in */
     const int tile_ok = p->tile <= 0 || p->tile == 16 || p->tile == 32 || p->tile == 64 || p->tile == 128;
     const int gemm_ok = p->gemm <= BCHOL_GEMM_OWN || (p->gemm == BCHOL_GEMM_CLBLAST && HAVE_CLBLAST);
-    return fused_ok && p->nb <= 64 && p->pb <= 64 && gemm_ok && tile_ok && p->gb <= (1 << 24);
+    return fused_ok && workitem_ok && p->nb <= 64 && p->pb <= 64 && gemm_ok && tile_ok &&
+           p->gb <= (1 << 24);
 }
 
 /* Elements a strided batch spans, or -1 beyond 2^62. */
@@ -265,8 +270,8 @@ static cl_mem pick_buffer(reader *r, guarded *small, guarded *big) {
 
 static void fuzz_device(reader *r, char prec, int ex) {
     /* one read per statement: the order of the input's bytes is fixed */
-    bchol_params prm;
-    prm.variant = (bchol_variant)((int8_t)u8(r) % 5);
+    bchol_params prm = {0}; /* the fields not drawn below take their defaults */
+    prm.variant = (bchol_variant)((int8_t)u8(r) % 6);
     prm.ib = (int8_t)u8(r) % 40;
     prm.tbc = (int8_t)u8(r) % 70;
     prm.rpt = (int8_t)u8(r) % 70;
