@@ -183,12 +183,13 @@ void tune_workload_free(tune_workload *w);
 /* w->ilv of at least bytes (kept, or made again larger). 0, or -1. */
 int tune_workload_ilv(tune_workload *w, size_t bytes);
 /* The matrices getrf is timed on out of a workload of batch: batch on GPUs; on CPUs at most
- * about 3e8 / n^3 (a run of some 2e8 flops, tens of ms for the good configurations), at
- * least 16, so that the slow configurations (the fused kernel on a CPU ran n = 64 at 4x
- * the workitem variant's time) do not dominate: PoCL's plan of n = 4..512, s and d (156
- * configurations) measured in 16 minutes on a 2-core EPYC loaded by other jobs, n = 512
- * 5 of them. */
-long long tune_lu_batch(int gpu, int n, long long batch);
+ * about 1.5e8 * cores / n^3 (a run of some 1e8 flops a core, tens of ms for the good
+ * configurations), at least 16 and 4 a core, so that every core has matrices (a batch of
+ * 16 at n = 512 left 14 of the 16-core Xeon's cores idle and chose the blocked variant
+ * there) and the slow configurations (the fused kernel on a CPU ran n = 64 at 4x the
+ * workitem variant's time) do not dominate: PoCL's plan of n = 4..512, s and d (156
+ * configurations) measured in 16 minutes on a 2-core EPYC loaded by other jobs. */
+long long tune_lu_batch(const bchol_device_info *dev, int n, long long batch);
 /* getrf's batch and pivots (kept once made). 0, or -1 with why. */
 int tune_workload_lu(tune_workload *w, char *why, size_t size);
 /* Copies getrf's pristine batch over the working copy (before a getrf run, not timed). */

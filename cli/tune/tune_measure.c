@@ -43,7 +43,7 @@ static cJSON *record_head(const tune_workload *w, const tune_item *it)
     /* getrf's runs take fewer matrices on CPUs (tune_lu_batch) */
     bchol_device_info d;
     bchol_context_device_info(w->ctx, &d);
-    const long long batch = it->v->lu ? tune_lu_batch((d.type & CL_DEVICE_TYPE_GPU) != 0, w->n, w->batch) : w->batch;
+    const long long batch = it->v->lu ? tune_lu_batch(&d, w->n, w->batch) : w->batch;
     cJSON_AddNumberToObject(r, "batch", (double)batch);
     cJSON_AddItemToObject(r, "params", tune_config_json(it->v, it->cfg));
     if (it->is_default) cJSON_AddTrueToObject(r, "default");

@@ -217,11 +217,13 @@ int tune_workload_ilv(tune_workload *w, size_t bytes)
     return w->ilv ? 0 : -1;
 }
 
-long long tune_lu_batch(int gpu, int n, long long batch)
+long long tune_lu_batch(const bchol_device_info *dev, int n, long long batch)
 {
-    if (gpu) return batch;
-    const double cap = 3e8 / ((double)n * n * n);
-    const long long c = cap < 16 ? 16 : cap > (double)batch ? batch : (long long)cap;
+    if (dev->type & CL_DEVICE_TYPE_GPU) return batch;
+    const double cores = dev->compute_units > 2 ? dev->compute_units : 2;
+    const double floor = cores * 4 > 16 ? cores * 4 : 16;
+    const double cap = 1.5e8 * cores / ((double)n * n * n);
+    const long long c = cap < floor ? (long long)floor : cap > (double)batch ? batch : (long long)cap;
     return c < batch ? c : batch;
 }
 
@@ -232,7 +234,7 @@ int tune_workload_lu(tune_workload *w, char *why, size_t size)
     const size_t per = (size_t)n * (size_t)n * w->elem;
     bchol_device_info d;
     bchol_context_device_info(w->ctx, &d);
-    w->lu_batch = tune_lu_batch((d.type & CL_DEVICE_TYPE_GPU) != 0, n, w->batch);
+    w->lu_batch = tune_lu_batch(&d, n, w->batch);
     const long long batch = w->lu_batch, broken = batch / 2;
     /* the sample: both ends, the singular matrix, two between */
     const long long at[TUNE_SAMPLES] = {0, batch / 4, broken, (3 * batch) / 4, batch - 1};
