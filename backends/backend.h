@@ -46,7 +46,7 @@ typedef struct bchol_backend {
      * per matrix, cl_kernels/lu/getrf_workitem.cl), per precision; 0: never. */
     int getrf_workitem_to_s, getrf_workitem_to_d;
     /* getrf: the largest max(m, n) the dispatcher gives the regs variant (a work-item per
-     * column, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
+     * row, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
      * precision; 0: never. */
     int getrf_regs_to_s, getrf_regs_to_d;
     /* getri (host/lu/getri_batched.c): the fused dgetri kernel for getri_fused_from <= n <=

@@ -179,13 +179,15 @@ const bchol_backend bchol__backend_nvidia = {
      * 504, 510; 32 610, 688, 727, 723; 64 1066, 1118 (4 does not fit); double 8 97, 153, 186,
      * 193; 16 243, 291, 306, 313; 32 465, 514, 521 (8 does not fit) -- results/2026-11-27-h200-lu. */
     .getrf_group = 128,
-    /* The regs getrf (a work-item per column, the column in registers, one barrier per
-     * step) against the fused kernel, H200, batch 16384, Gflop/s (2026-11-27, 1b766ca,
-     * results/2026-11-27-h200-lu/getrf-regs.txt): float n = 4 84/63, 8 346/226, 16 471/508,
-     * 32 502/725, 64 304/1119; double 4 65/55, 8 180/198, 16 240/314, 32 203/521. tbc and
-     * load=direct changed little. It wins at the smallest orders only. */
-    .getrf_regs_to_s = 8,
-    .getrf_regs_to_d = 4,
+    /* The regs getrf (a work-item per row, the row in registers, two barriers per step)
+     * against the fused kernel, H200, batch 16384 (3000 at 96, 128), Gflop/s (2026-11-27,
+     * results/2026-11-27-h200-lu/getrf-rows.txt): float n = 4 95/64, 8 537/229, 16 1553/510,
+     * 32 2331/725, 64 2298/1118, 96 1938/1105, 128 373 (its 128 registers a row spill; fused
+     * cannot hold 128); double 4 83/61, 8 412/204, 16 1002/315, 32 1656/522, 64 1189/735,
+     * 96 770 (fused cannot hold it). tbc changed little from n = 16; the driver's ~128
+     * work-items a group ran n = 4, 8 fastest. */
+    .getrf_regs_to_s = 96,
+    .getrf_regs_to_d = 64,
     /* Variable sizes straddling the fixed-size crossover: the fused kernel alone ran float
      * batches of max_n = 384 and 512 (batch 1000) at 3247-3319 and 4544-4661 Gflop/s on
      * the H200 (2026-11-24, b52b669), the separate variant alone at 2853 and 4321 (d648591),

@@ -1070,13 +1070,13 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * blocked variant otherwise. Pivots, info and the untouched memory are the same in both;
  * the factors differ by rounding. Two more take small orders first: workitem (one
  * work-item per matrix, for CPUs: PoCL up to max(m, n) = 512) and regs (a work-item per
- * column holding it in registers, for GPUs: NVIDIA up to max(m, n) = 8 float, 4 double;
- * it needs n work-items in one work-group). Where a tuning file (bchol tune --variants
+ * row holding it in registers, for GPUs: NVIDIA up to max(m, n) = 96 float, 64 double;
+ * it needs m work-items in one work-group). Where a tuning file (bchol tune --variants
  * getrf) has getrf entries for the device, the nearest measured size at or below max(m, n)
  * picks the variant and its parameters instead (bchol_getrf_config_for); an entry whose
  * variant cannot run the size (fused past local memory) leaves the choice to the defaults.
  * The environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T]",
- * "regs[,tbc=T][,load=staged|direct]" or
+ * "regs[,tbc=T]" or
  * "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
  * fused kernel's shape) overrides both (tests, benchmarks, the tuner); "fused" on a matrix
  * that does not fit, or "regs" where it cannot run, fails with BCHOL_ERR_UNSUPPORTED_SIZE

@@ -550,16 +550,16 @@ static int args_case(bchol_context *ctx)
         setenv("BCHOL_GETRF", "fused", 1);
         expect("too large", ctx, S(4000, 4000, big, 0, 4000, (int64_t)4000 * 4000, bigp, 0, 4000, 1, dI, NULL),
                BCHOL_ERR_UNSUPPORTED_SIZE, "local memory");
-        /* the regs variant asked for with more columns than a work-group's work-items (a
-         * 1-by-n matrix: A stays small) */
+        /* the regs variant asked for with more rows than a work-group's work-items (an
+         * m-by-1 matrix: A stays small) */
         bchol_device_info di;
         if (bchol_context_device_info(ctx, &di) == BCHOL_SUCCESS && di.max_work_group < 4000 * 4000) {
             const int wide = (int)di.max_work_group + 1;
             setenv("BCHOL_GETRF", "regs", 1);
-            expect("regs too wide", ctx, S(1, wide, big, 0, 1, wide, bigp, 0, 1, 1, dI, NULL),
-                   BCHOL_ERR_UNSUPPORTED_SIZE, "regs LU kernel takes a work-item per column");
+            expect("regs too tall", ctx, S(wide, 1, big, 0, wide, wide, bigp, 0, 1, 1, dI, NULL),
+                   BCHOL_ERR_UNSUPPORTED_SIZE, "regs LU kernel takes a work-item per row");
         }
-        setenv("BCHOL_GETRF", "regs,load=both", 1);
+        setenv("BCHOL_GETRF", "regs,load=direct", 1); /* an option of an earlier regs kernel */
         expect("BCHOL_GETRF load", ctx, S(4, 4, big, 0, 4, 16, bigp, 0, 4, 1, dI, NULL),
                BCHOL_ERR_ARGUMENT, "BCHOL_GETRF");
         setenv("BCHOL_GETRF", "blocked,nb=0", 1);

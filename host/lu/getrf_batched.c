@@ -115,7 +115,7 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
         return bchol__getrf_workitem(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,
                                      ipiv, offset_p, stride_p, batch, info);
     if (c.variant == BCHOL_GETRF_REGS)
-        return bchol__getrf_regs(call, p, c.tbc, c.load, pivot, m, n, A, offset_a, lda, stride_a,
+        return bchol__getrf_regs(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,
                                  ipiv, offset_p, stride_p, batch, info);
     if (c.variant == BCHOL_GETRF_BLOCKED)
         return bchol__getrf_blocked(call, p, &c, pivot, m, n, A, offset_a, lda, stride_a, ipiv,

@@ -39,8 +39,7 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p) {
 
 /* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
  * ",gemm=own|clblast", ",panel=global", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
- * regs' and workitem's matrices per group) and ",load=staged|direct" (regs) in any order;
- * -1 where malformed. */
+ * regs' and workitem's matrices per group) in any order; -1 where malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out) {
     char *end;
     const long v = strtol(s + skip, &end, 10);
@@ -72,10 +71,6 @@ static int parse_env(const char *s, bchol_getrf_choice *c) {
             if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
         } else if (!strncmp(s, "tbc=", 4)) {
             if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
-        } else if (len == 11 && !strncmp(s, "load=staged", 11)) {
-            c->load = BCHOL_GETRF_LOAD_STAGED;
-        } else if (len == 11 && !strncmp(s, "load=direct", 11)) {
-            c->load = BCHOL_GETRF_LOAD_DIRECT;
         } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
             c->panel_in_place = 1;
         } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
@@ -179,8 +174,7 @@ static bchol_status choose(bchol_context *ctx, const char *routine, bchol_precis
         return bchol__fail(
             ctx, BCHOL_ERR_ARGUMENT,
             "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
-            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]"
-            "[,load=staged|direct]",
+            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]",
             routine, env);
     const int big = m > n ? m : n;
     const char *who = ctx->backend->family;

@@ -1,21 +1,20 @@
-/* Driver of the regs getrf (cl_kernels/lu/getrf_regs.cl): a work-item per column, the
- * column in registers, one barrier per step; for small orders on GPUs (issue 30). Picks
- * the matrices per work-group and the staging of loads and stores, fits both to the
- * device's work-group and local-memory limits, and launches the batch in slices. */
+/* Driver of the regs getrf (cl_kernels/lu/getrf_regs.cl): a work-item per row, the row in
+ * registers, two barriers per step; for small orders on GPUs (issue 30). Picks the
+ * matrices per work-group, fits them to the device's work-group and local-memory limits,
+ * and launches the batch in slices. */
 #include "lu/lu.h"
 
 static const char *const regs_files[] = {"common/common.cl", "lu/getrf_regs.cl", NULL};
 
 /* Work-items a group aims at by default: several warps, so that a barrier of one matrix
- * leaves others to run (the fused kernel's groups of 128 on the H200). */
+ * leaves others to run (on the H200, 1-8 matrices a group cost within 10% of each other
+ * from n = 24 and 128 work-items ran the small orders fastest). */
 #define REGS_GROUP 128
 
-/* Local memory of one matrix: column k's two buffers, and where staged, the matrix with
- * an odd leading dimension (the kernel's LDS). */
-static uint64_t local_bytes(bchol_precision p, int m, int n, int staged)
+/* Local memory of one matrix: the pivot keys (m) and the pivot row (n). */
+static uint64_t local_bytes(bchol_precision p, int m, int n)
 {
-    const uint64_t es = bchol__elem_size(p);
-    return 2 * (uint64_t)m * es + (staged ? (uint64_t)(m | 1) * (uint64_t)n * es : 0);
+    return ((uint64_t)m + (uint64_t)n) * bchol__elem_size(p);
 }
 
 /* Work-items a kernel may take on this device before any is built: the device's limit,
@@ -29,37 +28,29 @@ static size_t device_wg_limit(const bchol_context *ctx)
 
 int bchol__getrf_regs_fits(const bchol_context *ctx, bchol_precision p, int m, int n)
 {
-    return (size_t)n <= device_wg_limit(ctx) &&
-           local_bytes(p, m, n, 0) <= bchol__usable_local_mem(ctx);
+    return (size_t)m <= device_wg_limit(ctx) &&
+           local_bytes(p, m, n) <= bchol__usable_local_mem(ctx);
 }
 
 bchol_status bchol__getrf_regs_check(bchol_context *ctx, const char *routine, bchol_precision p,
                                      int m, int n)
 {
-    if ((size_t)n > device_wg_limit(ctx))
+    if ((size_t)m > device_wg_limit(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                           "%s: the regs LU kernel takes a work-item per column; %d columns are "
-                           "more than the %zu work-items a work-group may have on this device",
-                           routine, n, device_wg_limit(ctx));
-    if (local_bytes(p, m, n, 0) > bchol__usable_local_mem(ctx))
+                           "%s: the regs LU kernel takes a work-item per row; %d rows are more "
+                           "than the %zu work-items a work-group may have on this device",
+                           routine, m, device_wg_limit(ctx));
+    if (local_bytes(p, m, n) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                           "%s: the regs LU kernel's column buffers for %d rows need %llu bytes "
-                           "of local memory; the device has %llu",
-                           routine, m, (unsigned long long)local_bytes(p, m, n, 0),
+                           "%s: the regs LU kernel's pivot keys and row for %d-by-%d matrices "
+                           "need %llu bytes of local memory; the device has %llu",
+                           routine, m, n, (unsigned long long)local_bytes(p, m, n),
                            (unsigned long long)bchol__usable_local_mem(ctx));
     return BCHOL_SUCCESS;
 }
 
-/* The largest tbc <= want whose groups fit local memory (0: not even one matrix). */
-static int fit_tbc(const bchol_context *ctx, bchol_precision p, int m, int n, int staged, int want)
-{
-    const uint64_t per = local_bytes(p, m, n, staged);
-    const uint64_t fit = bchol__usable_local_mem(ctx) / per;
-    return fit < (uint64_t)want ? (int)fit : want;
-}
-
 static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, int pivot, int m, int n,
-                               int tbc, int staged, cl_kernel *k)
+                               int tbc, cl_kernel *k)
 {
     bchol_options o;
     bchol__options_init(&o);
@@ -68,49 +59,42 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, int pivot,
     bchol__options_add(&o, "-D N=%d", n);
     bchol__options_add(&o, "-D TBC=%d", tbc);
     bchol__options_add(&o, "-D PIVOT=%d", pivot);
-    bchol__options_add(&o, "-D STAGE=%d", staged);
     return bchol__get_kernel(ctx, regs_files, &o, "getrf_regs", k);
 }
 
-bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int load, int pivot,
-                               int m, int n, cl_mem A, int64_t offset_a, int lda,
-                               int64_t stride_a, cl_mem ipiv, int64_t offset_p, int64_t stride_p,
-                               int64_t batch, cl_mem info)
+bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int pivot, int m,
+                               int n, cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
+                               cl_mem ipiv, int64_t offset_p, int64_t stride_p, int64_t batch,
+                               cl_mem info)
 {
     bchol_context *ctx = call->ctx;
     bchol_status st;
     if ((st = bchol__getrf_regs_check(ctx, "getrf regs kernel", p, m, n))) return st;
-    /* matrices per group: the caller's, else about REGS_GROUP work-items (at most 64) */
+    /* matrices per group: the caller's, else about REGS_GROUP work-items (at most 64),
+     * within the work-group and local-memory limits */
     const size_t wg = device_wg_limit(ctx);
-    int want = tbc > 0 ? tbc : (n >= REGS_GROUP ? 1 : REGS_GROUP / n);
-    if (want > 64) want = 64;
-    if ((size_t)want * (size_t)n > wg) want = (int)(wg / (size_t)n);
-    /* staged where one matrix's copy fits with its buffers (unless told), else direct */
-    int staged = load == BCHOL_GETRF_LOAD_DIRECT ? 0 : fit_tbc(ctx, p, m, n, 1, want) > 0;
-    if (load == BCHOL_GETRF_LOAD_STAGED && !staged)
-        return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                           "getrf regs kernel: staging a %d-by-%d matrix needs %llu bytes of "
-                           "local memory; the device has %llu",
-                           m, n, (unsigned long long)local_bytes(p, m, n, 1),
-                           (unsigned long long)bchol__usable_local_mem(ctx));
-    tbc = fit_tbc(ctx, p, m, n, staged, want);
+    if (tbc <= 0) tbc = m >= REGS_GROUP ? 1 : REGS_GROUP / m;
+    if (tbc > 64) tbc = 64;
+    if ((size_t)tbc * (size_t)m > wg) tbc = (int)(wg / (size_t)m);
+    const uint64_t fit = bchol__usable_local_mem(ctx) / local_bytes(p, m, n);
+    if ((uint64_t)tbc > fit) tbc = (int)fit;
 
     /* The kernel is built for its work-group size (reqd_work_group_size): where the built
      * kernel takes fewer work-items, put fewer matrices in a group and build again. */
     cl_kernel kernel = NULL;
     for (;;) {
-        if ((st = get_kernel(ctx, p, pivot, m, n, tbc, staged, &kernel))) return st;
+        if ((st = get_kernel(ctx, p, pivot, m, n, tbc, &kernel))) return st;
         const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        if ((size_t)n * (size_t)tbc <= limit) break;
-        if (tbc == 1 || (size_t)n > limit)
+        if ((size_t)m * (size_t)tbc <= limit) break;
+        if (tbc == 1 || (size_t)m > limit)
             return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                               "getrf regs kernel: %d columns need as many work-items; the built "
+                               "getrf regs kernel: %d rows need as many work-items; the built "
                                "kernel takes at most %zu",
-                               n, limit);
-        tbc = (int)(limit / (size_t)n);
+                               m, limit);
+        tbc = (int)(limit / (size_t)m);
     }
 
-    const size_t local = (size_t)n * (size_t)tbc;
+    const size_t local = (size_t)m * (size_t)tbc;
     const uint64_t groups = ((uint64_t)batch + (uint64_t)tbc - 1) / (uint64_t)tbc;
     cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a, count = (cl_ulong)batch;
     cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;

@@ -142,10 +142,6 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 
 /* Which getrf variant runs: bchol_getrf_variant (bchol.h). */
 
-/* How the regs kernel moves columns between global memory and registers: the driver's
- * choice (0), through local memory (coalesced) or straight down each column. */
-enum { BCHOL_GETRF_LOAD_AUTO = 0, BCHOL_GETRF_LOAD_STAGED, BCHOL_GETRF_LOAD_DIRECT };
-
 /* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
  * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
 typedef struct {
@@ -155,12 +151,11 @@ typedef struct {
     int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
                          * workitem: tbc = matrices (work-items) per work-group (0: 8);
                          * regs: tbc = matrices per work-group (0: the driver's) */
-    int load;           /* regs: BCHOL_GETRF_LOAD_* */
 } bchol_getrf_choice;
 
 /*
  * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
- * "workitem[,tbc=T]", "regs[,tbc=T][,load=staged|direct]" or
+ * "workitem[,tbc=T]", "regs[,tbc=T]" or
  * "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes the
  * tuning table's getrf entry for max(m, n) where its variant can run the size (tuning.h),
  * else the backend's rule: the workitem variant where max(m, n) <= the backend's
@@ -201,19 +196,18 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
 
 /* ---- the regs variant (getrf_regs.c, cl_kernels/lu/getrf_regs.cl) --------------------- */
 
-/* 1 where the regs kernel can factor m-by-n matrices on ctx's device: n work-items fit a
- * work-group and the column buffers of m rows fit local memory. */
+/* 1 where the regs kernel can factor m-by-n matrices on ctx's device: m work-items fit a
+ * work-group and the pivot keys and row (m + n elements) fit local memory. */
 int bchol__getrf_regs_fits(const bchol_context *ctx, bchol_precision p, int m, int n);
 /* BCHOL_ERR_UNSUPPORTED_SIZE, naming routine and the limit, where it cannot (builds
  * nothing). */
 bchol_status bchol__getrf_regs_check(bchol_context *ctx, const char *routine, bchol_precision p,
                                      int m, int n);
 /* Enqueues the regs getrf of a checked batch with m, n > 0 and batch > 0: tbc matrices per
- * work-group (<= 0: about 128 work-items), columns moved as load (BCHOL_GETRF_LOAD_*;
- * auto: staged where a matrix fits local memory). */
-bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int load, int pivot,
-                               int m, int n, cl_mem A, int64_t offset_a, int lda,
-                               int64_t stride_a, cl_mem ipiv, int64_t offset_p, int64_t stride_p,
-                               int64_t batch, cl_mem info);
+ * work-group (<= 0: about 128 work-items). */
+bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int pivot, int m,
+                               int n, cl_mem A, int64_t offset_a, int lda, int64_t stride_a,
+                               cl_mem ipiv, int64_t offset_p, int64_t stride_p, int64_t batch,
+                               cl_mem info);
 
 #endif /* BCHOL_LU_H */
