@@ -1074,7 +1074,8 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * it needs m work-items in one work-group). Where a tuning file (bchol tune --variants
  * getrf) has getrf entries for the device, the nearest measured size at or below max(m, n)
  * picks the variant and its parameters instead (bchol_getrf_config_for); an entry whose
- * variant cannot run the size (fused past local memory) leaves the choice to the defaults.
+ * variant cannot run the size (fused past local memory, regs past its work-group or local
+ * memory) leaves the choice to the defaults.
  * The environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T]",
  * "regs[,tbc=T]" or
  * "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the

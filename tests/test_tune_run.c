@@ -1721,8 +1721,13 @@ static void getrf_run(void)
     snprintf(out, sizeof out, "%s/plan.txt", dir);
     int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf", "--dry-run");
     CHECK(rc == 0 && file_contains(out, "s getrf-fused 24 ") && file_contains(out, "s getrf-blocked 24 ") &&
-              !file_contains(out, "s fused ") && !file_contains(out, "s solve "),
-          "dry run: exit %d, or its plan is not getrf's alone", rc);
+              !file_contains(out, "s fused ") && !file_contains(out, "s solve ") && !file_contains(out, "getrf-regs"),
+          "dry run: exit %d, or its plan is not getrf's alone (regs: GPUs only)", rc);
+    /* regs alone on a CPU: an empty plan, not a failure */
+    rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf-regs",
+             "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "# 0 configurations to measure") && !file_contains(out, "getrf-regs"),
+          "dry run of getrf-regs on a CPU: exit %d, or it plans something", rc);
     rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf", "--set",
              "lx=4,8", "--set", "tbc=1", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
     CHECK(rc == 0, "the getrf sweep: exit %d", rc);

@@ -1352,7 +1352,12 @@ static void case_getrf(void)
              "{\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 64, \"params\": {\"tbc\": 4}, "
              "\"ms\": 5.0}, "
              "{\"precision\": \"d\", \"variant\": \"getrf-fused\", \"n\": 64, \"params\": {\"lx\": 64, "
-             "\"tbc\": 64}, \"ms\": 1.0}");
+             "\"tbc\": 64}, \"ms\": 1.0}, "
+             "{\"precision\": \"s\", \"variant\": \"getrf-regs\", \"n\": 8, \"params\": {\"tbc\": 4}, "
+             "\"ms\": 0.1}, "
+             "{\"precision\": \"d\", \"variant\": \"getrf-regs\", \"n\": %zu, \"params\": {\"tbc\": 1}, "
+             "\"ms\": 0.1}",
+             d.max_work_group + 1); /* regs: a work-item per column, so one column too many */
     section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
     file_of(text, sizeof text, sec);
     snprintf(path, sizeof path, "%s/getrf.json", dir);
@@ -1376,6 +1381,16 @@ static void case_getrf(void)
               strstr(src, "needs more local memory"),
           "d 64: source \"%s\"", src);
     printf("d 64:    %s\n", src);
+    /* a regs entry runs regs with its tbc; where regs cannot run the size, the defaults */
+    CHECK(!bchol_getrf_config_for(ctx, 's', 8, 8, &c, &src) && c.variant == BCHOL_GETRF_REGS && c.tbc == 4 &&
+              strstr(src, "s getrf-regs entry for n = 8, measured at this size") && strstr(src, "-> regs tbc=4"),
+          "s 8: variant %d tbc %d, source \"%s\"", c.variant, c.tbc, src);
+    printf("s 8:     %s\n", src);
+    const int past = (int)d.max_work_group + 1;
+    CHECK(!bchol_getrf_config_for(ctx, 'd', past, past, &c, &src) && c.variant != BCHOL_GETRF_REGS &&
+              strstr(src, "backend") && strstr(src, "its regs kernel cannot run"),
+          "d %d: variant %d, source \"%s\"", past, c.variant, src);
+    printf("d %d: %s\n", past, src);
     setenv("BCHOL_GETRF", "workitem,tbc=2", 1);
     CHECK(!bchol_getrf_config_for(ctx, 's', 64, 64, &c, &src) && c.variant == BCHOL_GETRF_WORKITEM && c.tbc == 2 &&
               strstr(src, "BCHOL_GETRF"),
@@ -1391,6 +1406,15 @@ static void case_getrf(void)
     CHECK(tuned == nb8 && nb8 != nb16, "s 64: %ld launches with the entry, %ld with nb = 8, %ld with nb = 16", tuned,
           nb8, nb16);
     printf("launches: entry %ld, blocked nb=8 %ld, nb=16 %ld\n", tuned, nb8, nb16);
+    /* the regs entry runs (PoCL runs regs slowly but right): groups of its 4 matrices of 8
+     * columns, not the driver's 16 */
+    getrf_run(ctx, 's', 8, 6, NULL);
+    const size_t regs_local = shim_last_local();
+    getrf_run(ctx, 's', 8, 6, "regs");
+    const size_t default_local = shim_last_local();
+    CHECK(regs_local == 32 && default_local != regs_local, "s 8: %zu work-items a group with the entry, %zu with regs' default",
+          regs_local, default_local);
+    printf("s 8 groups: entry %zu work-items, regs default %zu\n", regs_local, default_local);
     bchol_device_info di;
     bchol_context_device_info(ctx, &di);
     if (di.fp64) getrf_run(ctx, 'd', 64, 6, NULL); /* the defaults, the entry not fitting */

@@ -639,8 +639,9 @@ static void case_solve(void)
                   "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
 }
 
-/* getrf's entries: one per variant ("getrf-fused", "getrf-blocked", "getrf-workitem") and
- * size, a variant of a newer bchol ("getrf-regs") skipped; the fastest variant measured at
+/* getrf's entries: one per variant ("getrf-fused", "getrf-blocked", "getrf-workitem",
+ * "getrf-regs", whose tbc 0 names the driver's group) and size, a variant of a newer bchol
+ * ("getrf-tiled") skipped; the fastest variant measured at
  * the nearest size at or below n is picked, apart from the Cholesky lookups. */
 static const char *const getrf_file =
     "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
@@ -651,7 +652,9 @@ static const char *const getrf_file =
     "      {\"precision\": \"s\", \"variant\": \"getrf-fused\", \"n\": 64, \"params\": {\"lx\": 16, \"tbc\": 4}, "
     "\"ms\": 2.0},\n"
     "      {\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 64, \"params\": {\"tbc\": 8}, \"ms\": 1.5},\n"
-    "      {\"precision\": \"s\", \"variant\": \"getrf-regs\", \"n\": 64, \"params\": {\"rows\": 4}, \"ms\": 0.1},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-tiled\", \"n\": 64, \"params\": {\"rows\": 4}, \"ms\": 0.1},\n"
+    "      {\"precision\": \"s\", \"variant\": \"getrf-regs\", \"n\": 64, \"params\": {\"tbc\": 0}, \"ms\": 4.0},\n"
+    "      {\"precision\": \"d\", \"variant\": \"getrf-regs\", \"n\": 8, \"params\": {\"tbc\": 16}, \"ms\": 0.2},\n"
     "      {\"precision\": \"s\", \"variant\": \"getrf-fused\", \"n\": 16, \"params\": {\"lx\": 4, \"tbc\": 2}, "
     "\"ms\": 0.5},\n"
     "      {\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 16, \"params\": {\"tbc\": 16}, \"ms\": 0.7},\n"
@@ -678,7 +681,7 @@ static void case_getrf(void)
     bchol_tuning t = {0};
     char why[512] = "";
     CHECK(parse(&t, getrf_file, why, sizeof why) == 0, "the getrf file rejected: %s", why);
-    CHECK(t.nsections == 1 && t.sections[0].nentries == 7, "%d entries kept, wanted 7 (getrf-regs skipped)",
+    CHECK(t.nsections == 1 && t.sections[0].nentries == 9, "%d entries kept, wanted 9 (getrf-tiled skipped)",
           t.nsections ? t.sections[0].nentries : -1);
     const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
     /* the fastest at the nearest measured size at or below n; the smallest below all */
@@ -694,6 +697,9 @@ static void case_getrf(void)
         {'s', 16, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 0},
         {'s', 3, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 1},
         {'d', 100, BCHOL_GETRF_WORKITEM, 0, 4, 0, 0, 0},
+        {'d', 8, BCHOL_GETRF_REGS, 0, 16, 0, 0, 0},
+        {'d', 31, BCHOL_GETRF_REGS, 0, 16, 0, 0, 0},
+        {'d', 5, BCHOL_GETRF_REGS, 0, 16, 0, 0, 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         bchol_tuning_pick p = bchol__tuning_lookup(&t, &d, want[i].p, BCHOL__VARIANT_GETRF, want[i].n);
@@ -731,10 +737,20 @@ static void case_getrf(void)
                   "chosen[0].params.gemm: expected \"own\" or \"clblast\", found another string");
     rejects_getrf("getrf: workitem tbc 0", "\"tbc\": 8", "\"tbc\": 0",
                   "chosen[2].params.tbc: expected an integer in 1..64");
+    rejects_getrf("getrf: regs tbc -1", "\"tbc\": 16}, \"ms\": 0.2", "\"tbc\": -1}, \"ms\": 0.2",
+                  "chosen[5].params.tbc: expected an integer in 0..64");
+    rejects_getrf("getrf: regs tbc 65", "\"tbc\": 16}, \"ms\": 0.2", "\"tbc\": 65}, \"ms\": 0.2",
+                  "chosen[5].params.tbc: expected an integer in 0..64");
+    rejects_getrf("getrf: regs tbc 2.5", "\"tbc\": 16}, \"ms\": 0.2", "\"tbc\": 2.5}, \"ms\": 0.2",
+                  "chosen[5].params.tbc: expected an integer in 0..64");
+    rejects_getrf("getrf: regs tbc a string", "\"tbc\": 16}, \"ms\": 0.2", "\"tbc\": \"16\"}, \"ms\": 0.2",
+                  "chosen[5].params.tbc: expected an integer in 0..64, found a string");
+    rejects_getrf("getrf: regs no tbc", "\"tbc\": 16}, \"ms\": 0.2", "\"rows\": 16}, \"ms\": 0.2",
+                  "chosen[5].params.tbc: expected an integer in 0..64, found nothing (missing)");
     rejects_getrf("getrf: no params", "\"params\": {\"tbc\": 8}, ", "",
                   "chosen[2].params: expected an object, found nothing (missing)");
     rejects_getrf("getrf: a duplicate", "\"variant\": \"getrf-fused\", \"n\": 16", "\"variant\": \"getrf-fused\", \"n\": 64",
-                  "chosen[4]: a second s getrf-fused entry for n = 64");
+                  "chosen[6]: a second s getrf-fused entry for n = 64");
     rejects_getrf("getrf: between", "\"params\": {\"tbc\": 8}, ", "\"params\": {\"tbc\": 8}, \"between\": {\"tbc\": 4}, \"between_to\": 70, ",
                   "chosen[2].between: only fused and separate entries have one");
 }

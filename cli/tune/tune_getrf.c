@@ -1,11 +1,11 @@
-/* getrf's search spaces, one variant each ("getrf-fused", "getrf-blocked", "getrf-workitem";
- * `--variants getrf` names them all): the fused kernel's work-items per matrix lx and
- * matrices per group tbc; the blocked variant's panel width nb and trailing GEMM; the
- * workitem variant's matrices per group tbc. A configuration runs through
+/* getrf's search spaces, one variant each ("getrf-fused", "getrf-blocked", "getrf-workitem",
+ * "getrf-regs"; `--variants getrf` names them all): the fused kernel's work-items per matrix
+ * lx and matrices per group tbc; the blocked variant's panel width nb and trailing GEMM; the
+ * workitem and regs variants' matrices per group tbc. A configuration runs through
  * bchol_{s,d}getrf_batched with BCHOL_GETRF naming it (the override the library reads at
  * every call), so that what is timed is what the dispatcher runs for a tuning entry; the
  * result is checked by LAPACK's xGET01 ratio and every info (tune_workload_verify_lu).
- * The three compete with each other at a size (the entry with the fastest time runs), never
+ * They compete with each other at a size (the entry with the fastest time runs), never
  * with the Cholesky variants. A new getrf variant is a table here, its row in
  * host/tuning/tuning_file.c and its name in tune_variants.c. */
 #include "tune.h"
@@ -20,6 +20,7 @@ enum { NB, GEMM }; /* blocked */
 static const char *const fused_names[] = {"lx", "tbc"};
 static const char *const blocked_names[] = {"nb", "gemm"};
 static const char *const workitem_names[] = {"tbc"};
+static const char *const regs_names[] = {"tbc"};
 static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
 static const char *const *const plain2[] = {NULL, NULL};
 static const char *const *const blocked_labels[] = {NULL, gemm_labels};
@@ -33,6 +34,12 @@ static void env_text(const bchol_getrf_config *g, char *out, size_t size) {
     case BCHOL_GETRF_BLOCKED:
         snprintf(out, size, "blocked,nb=%d,gemm=%s", g->nb,
                  g->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own");
+        break;
+    case BCHOL_GETRF_REGS: /* tbc 0: the driver's group (BCHOL_GETRF takes 1..64) */
+        if (g->tbc > 0)
+            snprintf(out, size, "regs,tbc=%d", g->tbc);
+        else
+            snprintf(out, size, "regs");
         break;
     default:
         snprintf(out, size, "workitem,tbc=%d", g->tbc);
@@ -253,6 +260,59 @@ static void workitem_defaults(bchol_context *ctx, const tune_target *t, int *c) 
     workitem_from(&p, c);
 }
 
+/* ---- regs ------------------------------------------------------------------------------ */
+
+/* Orders the regs variant is swept at: it keeps a column (soon a row) per work-item in
+ * registers, meant for small orders; larger ones are the fused and blocked variants'. */
+#define REGS_MAX_N 128
+
+/* tbc: matrices per group, on GPUs only (on CPUs a work-item per column in one group is
+ * the workitem variant's ground, and PoCL runs regs slowly); nothing where the kernel
+ * cannot run n (a matrix's n work-items past the group limit, or its two column buffers
+ * past local memory: bchol__getrf_regs_fits) or past REGS_MAX_N. The defaults' tbc 0 (the
+ * driver's group, about 128 work-items) is measured beside them. */
+static int regs_values(int param, const tune_target *t, int *out, int max) {
+    static const int tbcs[] = {1, 2, 4, 8, 16, 32};
+    (void)param;
+    const unsigned long long column2 = 2ull * (unsigned long long)t->n * tune_elem(t);
+    if (!tune_is_gpu(t) || t->n > REGS_MAX_N || (size_t)t->n > t->dev.max_work_group ||
+        column2 > t->dev.local_mem_usable)
+        return 0;
+    return tune_copy_list(tbcs, 6, out, max);
+}
+
+/* A group of tbc matrices takes n*tbc work-items (m*tbc once the kernel has a work-item
+ * per row: the same for the tuner's square matrices); past the device's limit, or where
+ * even unstaged buffers overflow local memory, the driver would quietly run fewer. */
+static const char *regs_prune(const int *c, const tune_target *t, char *why, size_t size) {
+    const unsigned long long tbc = c[0] > 0 ? (unsigned long long)c[0] : 1;
+    if (tbc * (unsigned long long)t->n > t->dev.max_work_group) {
+        snprintf(why, size, "%llu work-items per group; the device takes %zu",
+                 tbc * (unsigned long long)t->n, t->dev.max_work_group);
+        return "work-group size";
+    }
+    const unsigned long long local = tbc * 2ull * (unsigned long long)t->n * tune_elem(t);
+    if (local > t->dev.local_mem_usable) {
+        snprintf(why, size, "needs %llu bytes of local memory; a kernel may use %llu", local,
+                 (unsigned long long)t->dev.local_mem_usable);
+        return "local memory";
+    }
+    return NULL;
+}
+
+static void regs_to(const int *c, tune_params *p) {
+    *p = (tune_params){0};
+    p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_REGS, .tbc = c[0]};
+}
+
+static void regs_from(const tune_params *p, int *c) { c[0] = p->getrf.tbc; }
+
+static void regs_defaults(bchol_context *ctx, const tune_target *t, int *c) {
+    tune_params p = {0};
+    variant_defaults(ctx, t, "regs", &p.getrf);
+    regs_from(&p, c);
+}
+
 const tune_variant tune_getrf_fused = {
     .name = "getrf-fused",
     .variant = BCHOL_VARIANT_AUTO, /* no Cholesky variant */
@@ -299,6 +359,23 @@ const tune_variant tune_getrf_workitem = {
     .to_params = workitem_to,
     .from_params = workitem_from,
     .defaults = workitem_defaults,
+    .prepare = prepare,
+    .run = run,
+};
+
+const tune_variant tune_getrf_regs = {
+    .name = "getrf-regs",
+    .variant = BCHOL_VARIANT_AUTO,
+    .lu = 1,
+    .nparams = 1,
+    .param_names = regs_names,
+    .launch_params = 0, /* tbc is the program's macro (TBC) */
+    .labels = plain2,
+    .values = regs_values,
+    .prune = regs_prune,
+    .to_params = regs_to,
+    .from_params = regs_from,
+    .defaults = regs_defaults,
     .prepare = prepare,
     .run = run,
 };

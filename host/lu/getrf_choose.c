@@ -103,6 +103,15 @@ static int cannot_run(const bchol_context *ctx, bchol_precision p, int m, int n,
                  g->lx, g->tbc, m, n);
         return 1;
     }
+    /* regs is tuned on GPUs at sizes it runs; a file from another device may name it where
+     * it cannot, and forcing it would fail the call */
+    if (g->variant == BCHOL_GETRF_REGS && !bchol__getrf_regs_fits(ctx, p, m, n)) {
+        snprintf(why, size,
+                 "its regs kernel cannot run %d-by-%d here (a work-item per column must fit "
+                 "one work-group, the column buffers local memory)",
+                 m, n);
+        return 1;
+    }
     if (g->variant == BCHOL_GETRF_BLOCKED && g->gemm == BCHOL_GEMM_CLBLAST &&
         !bchol__clblast_available()) {
         snprintf(why, size, "it names CLBlast's GEMM; this bchol was built without CLBlast");

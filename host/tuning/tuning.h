@@ -25,7 +25,8 @@
  * not compete with the strided variants either. */
 #define BCHOL__VARIANT_ILV_NATIVE ((bchol_variant)102)
 
-/* Entries of getrf ("getrf-fused", "getrf-blocked", "getrf-workitem" in files): one per
+/* Entries of getrf ("getrf-fused", "getrf-blocked", "getrf-workitem", "getrf-regs" in
+ * files): one per
  * variant, precision and measured n (= max(m, n) of the calls it serves), its parameters in
  * the entry's getrf field; among the variants measured at a size the fastest runs. They
  * never compete with the Cholesky variants. Each getrf variant has its own number from
@@ -38,6 +39,7 @@
 #define BCHOL__VARIANT_GETRF_FUSED ((bchol_variant)104)
 #define BCHOL__VARIANT_GETRF_BLOCKED ((bchol_variant)105)
 #define BCHOL__VARIANT_GETRF_WORKITEM ((bchol_variant)106)
+#define BCHOL__VARIANT_GETRF_REGS ((bchol_variant)107)
 
 static inline int bchol__variant_is_getrf(bchol_variant v)
 {

@@ -17,7 +17,9 @@
  * (the tuner's pick from the two ends' times, cli/tune/tune_file.c).
  * Solve entries also name the nrhs they were measured at (required; one entry per
  * precision, n and nrhs). getrf's entries are one variant each ("getrf-fused": lx, tbc;
- * "getrf-blocked": nb, gemm; "getrf-workitem": tbc), n being max(m, n).
+ * "getrf-blocked": nb, gemm; "getrf-workitem": tbc; "getrf-regs": tbc, 0 naming the
+ * driver's default group, which the tuner measures as the untuned configuration), n being
+ * max(m, n).
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
 #include "tuning/tuning.h"
@@ -119,6 +121,10 @@ static const param_def getrf_workitem_params[] = {
     {"tbc", G(tbc), 1, 64, NULL, 0},
 };
 
+static const param_def getrf_regs_params[] = {
+    {"tbc", G(tbc), 0, 64, NULL, 0},
+};
+
 /* getrf: the bchol_getrf_variant of a getrf row (0 for the others) */
 static const struct {
     const char *name;
@@ -145,6 +151,8 @@ static const struct {
      sizeof getrf_blocked_params / sizeof getrf_blocked_params[0], BCHOL_GETRF_BLOCKED},
     {"getrf-workitem", BCHOL__VARIANT_GETRF_WORKITEM, getrf_workitem_params,
      sizeof getrf_workitem_params / sizeof getrf_workitem_params[0], BCHOL_GETRF_WORKITEM},
+    {"getrf-regs", BCHOL__VARIANT_GETRF_REGS, getrf_regs_params,
+     sizeof getrf_regs_params / sizeof getrf_regs_params[0], BCHOL_GETRF_REGS},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
