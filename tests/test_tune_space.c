@@ -71,7 +71,7 @@ int main(void)
         {"GPU s n = 64: 32 groups of 64 too many", target(gpu, 1024, 48 << 10, 's', 64), "1 2 4 8 16 32",
          "1 2 4 8 16"},
         {"GPU d n = 128", target(gpu, 1024, 48 << 10, 'd', 128), "1 2 4 8 16 32", "1 2 4 8"},
-        {"GPU d n = 64, 2 KiB local: two matrices' columns", target(gpu, 1024, 2048, 'd', 64),
+        {"GPU d n = 64, 2 KiB local: two matrices' keys and rows", target(gpu, 1024, 2048, 'd', 64),
          "1 2 4 8 16 32", "1 2"},
         {"GPU s n = 129: past regs' orders", target(gpu, 1024, 48 << 10, 's', 129), "", ""},
         {"GPU s n = 96, groups of 64: a matrix too many", target(gpu, 64, 48 << 10, 's', 96), "", ""},

@@ -262,28 +262,29 @@ static void workitem_defaults(bchol_context *ctx, const tune_target *t, int *c) 
 
 /* ---- regs ------------------------------------------------------------------------------ */
 
-/* Orders the regs variant is swept at: it keeps a column (soon a row) per work-item in
- * registers, meant for small orders; larger ones are the fused and blocked variants'. */
+/* Orders the regs variant is swept at: it keeps a row per work-item in registers, meant
+ * for small orders (on the H200 its rows spill at float n = 128); larger ones are the
+ * fused and blocked variants'. */
 #define REGS_MAX_N 128
 
-/* tbc: matrices per group, on GPUs only (on CPUs a work-item per column in one group is
- * the workitem variant's ground, and PoCL runs regs slowly); nothing where the kernel
- * cannot run n (a matrix's n work-items past the group limit, or its two column buffers
- * past local memory: bchol__getrf_regs_fits) or past REGS_MAX_N. The defaults' tbc 0 (the
+/* tbc: matrices per group, on GPUs only (on CPUs small orders are the workitem variant's
+ * ground, and PoCL runs regs slowly); nothing where the kernel cannot run n (a matrix's n
+ * work-items past the group limit, or its pivot keys and row, 2n elements for the tuner's
+ * square matrices, past local memory: bchol__getrf_regs_fits) or past REGS_MAX_N. The defaults' tbc 0 (the
  * driver's group, about 128 work-items) is measured beside them. */
 static int regs_values(int param, const tune_target *t, int *out, int max) {
     static const int tbcs[] = {1, 2, 4, 8, 16, 32};
     (void)param;
-    const unsigned long long column2 = 2ull * (unsigned long long)t->n * tune_elem(t);
+    const unsigned long long keys_row = 2ull * (unsigned long long)t->n * tune_elem(t);
     if (!tune_is_gpu(t) || t->n > REGS_MAX_N || (size_t)t->n > t->dev.max_work_group ||
-        column2 > t->dev.local_mem_usable)
+        keys_row > t->dev.local_mem_usable)
         return 0;
     return tune_copy_list(tbcs, 6, out, max);
 }
 
-/* A group of tbc matrices takes n*tbc work-items (m*tbc once the kernel has a work-item
- * per row: the same for the tuner's square matrices); past the device's limit, or where
- * even unstaged buffers overflow local memory, the driver would quietly run fewer. */
+/* A group of tbc matrices takes m*tbc work-items (n*tbc for the tuner's square matrices)
+ * and 2n elements of local memory a matrix; past either limit the driver would quietly
+ * run fewer. */
 static const char *regs_prune(const int *c, const tune_target *t, char *why, size_t size) {
     const unsigned long long tbc = c[0] > 0 ? (unsigned long long)c[0] : 1;
     if (tbc * (unsigned long long)t->n > t->dev.max_work_group) {

@@ -107,8 +107,8 @@ static int cannot_run(const bchol_context *ctx, bchol_precision p, int m, int n,
      * it cannot, and forcing it would fail the call */
     if (g->variant == BCHOL_GETRF_REGS && !bchol__getrf_regs_fits(ctx, p, m, n)) {
         snprintf(why, size,
-                 "its regs kernel cannot run %d-by-%d here (a work-item per column must fit "
-                 "one work-group, the column buffers local memory)",
+                 "its regs kernel cannot run %d-by-%d here (a work-item per row must fit "
+                 "one work-group, the pivot keys and row local memory)",
                  m, n);
         return 1;
     }
