@@ -695,6 +695,32 @@ static int run_args(void)
         clReleaseMemObject(bigA);
     }
 
+    {
+        /* a malformed BCHOL_GETRF is an error of the routines that factor, as for the
+         * fixed-size ones, before anything is enqueued (A keeps its marks); the solve alone
+         * does not read it */
+        setenv("BCHOL_GETRF", "workitem,bogus", 1);
+        const double mark[64] = {[0] = 7.0, [9] = -3.0};
+        cl_mem Am = upload(c, sizeof mark, mark);
+        expect("getrf: BCHOL_GETRF malformed",
+               bchol_dgetrf_vbatched(c, m, n, lda, oa, Am, opv, P, 2, info, NULL),
+               BCHOL_ERR_ARGUMENT, "BCHOL_GETRF = \"workitem,bogus\"");
+        expect("gesv: BCHOL_GETRF malformed",
+               bchol_dgesv_vbatched(c, n, k, lda, ldb, oa, Am, opv, P, ob, B, 2, info, NULL),
+               BCHOL_ERR_ARGUMENT, "BCHOL_GETRF");
+        expect("getrs: BCHOL_GETRF not read",
+               bchol_dgetrs_vbatched(c, 'N', n, k, lda, ldb, oa, Am, opv, P, ob, B, 2, info, NULL),
+               BCHOL_SUCCESS, NULL);
+        double back[64];
+        clEnqueueReadBuffer(bchol_context_queue(c), Am, CL_TRUE, 0, sizeof back, back, 0, NULL,
+                            NULL);
+        expect("getrf/gesv: A untouched", memcmp(back, mark, sizeof mark) ? BCHOL_ERR_ARGUMENT
+                                                                           : BCHOL_SUCCESS,
+               BCHOL_SUCCESS, NULL);
+        unsetenv("BCHOL_GETRF");
+        clReleaseMemObject(Am);
+    }
+
     /* getrs_vbatched(ctx 1, trans 2, n 3, nrhs 4, lda 5, ldb 6, offsets_a 7, A 8, offsets_p 9,
      * ipiv 10, offsets_b 11, B 12, batch 13, info 14) */
     expect("getrs: trans", bchol_dgetrs_vbatched(c, 'C', n, k, lda, ldb, oa, A, opv, P, ob, B, 2,

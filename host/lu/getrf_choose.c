@@ -169,14 +169,7 @@ static int take_tuned(bchol_context *ctx, bchol_precision p, int m, int n, int b
     return 1;
 }
 
-/* The choice, and why (why may be NULL). */
-static bchol_status choose(bchol_context *ctx, const char *routine, bchol_precision p, int m, int n,
-                           bchol_getrf_choice *c, char *why, size_t size) {
-    char scratch[8];
-    if (!why) {
-        why = scratch;
-        size = sizeof scratch;
-    }
+bchol_status bchol__getrf_env(bchol_context *ctx, const char *routine, bchol_getrf_choice *c) {
     *c = (bchol_getrf_choice){0};
     const char *env = getenv("BCHOL_GETRF");
     if (env && *env && parse_env(env, c))
@@ -185,6 +178,20 @@ static bchol_status choose(bchol_context *ctx, const char *routine, bchol_precis
             "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
             "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]",
             routine, env);
+    return BCHOL_SUCCESS;
+}
+
+/* The choice, and why (why may be NULL). */
+static bchol_status choose(bchol_context *ctx, const char *routine, bchol_precision p, int m, int n,
+                           bchol_getrf_choice *c, char *why, size_t size) {
+    char scratch[8];
+    if (!why) {
+        why = scratch;
+        size = sizeof scratch;
+    }
+    bchol_status st = bchol__getrf_env(ctx, routine, c);
+    if (st) return st;
+    const char *env = getenv("BCHOL_GETRF");
     const int big = m > n ? m : n;
     const char *who = ctx->backend->family;
     int tuned = 0;

@@ -151,19 +151,17 @@ static bchol_status enqueue_fused(bchol_call *call, bchol_precision p, bchol_get
 /* Whether the workitem kernel takes the whole batch: BCHOL_GETRF=workitem[,...] on any
  * device; otherwise where BCHOL_GETRF is unset or auto, the backend says so
  * (getrf_vb_workitem: CPUs) and params ask for nothing of the fused or blocked path. */
-static int use_workitem(const bchol_context *ctx, const bchol_lu_params *prm)
+static int use_workitem(const bchol_context *ctx, bchol_getrf_variant forced,
+                        const bchol_lu_params *prm)
 {
-    const char *env = getenv("BCHOL_GETRF");
-    if (env && *env) {
-        const size_t len = strcspn(env, ",");
-        if (len == 8 && !strncmp(env, "workitem", 8)) return 1;
-        if (!(len == 4 && !strncmp(env, "auto", 4))) return 0;
-    }
+    if (forced == BCHOL_GETRF_WORKITEM) return 1;
+    if (forced != BCHOL_GETRF_AUTO) return 0;
     return ctx->backend->getrf_vb_workitem && prm->lx <= 0 && prm->tbc <= 0 && prm->nb <= 0 &&
            prm->fused_max == 0;
 }
 
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
+                                           bchol_getrf_variant forced,
                                            const bchol_lu_params *prm, int max_m, int max_n,
                                            int max_k, cl_mem m, cl_mem n, cl_mem lda,
                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
@@ -171,7 +169,7 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
 {
     bchol_context *ctx = call->ctx;
     if (max_m <= 0 || max_n <= 0 || batch == 0) return BCHOL_SUCCESS;
-    if (use_workitem(ctx, prm))
+    if (use_workitem(ctx, forced, prm))
         return bchol__getrf_workitem_vbatched(call, p, 0, max_m, m, n, lda, offsets_a, A,
                                               offsets_p, ipiv, batch, info);
     /* The split: the fused kernel takes every matrix where the largest fits it whole, else
@@ -282,6 +280,8 @@ bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine,
     if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 8))) return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    bchol_getrf_choice env;
+    if ((st = bchol__getrf_env(ctx, routine, &env))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
     size_t a_bytes = 0, p_bytes = 0;
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
@@ -307,9 +307,9 @@ bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine,
     if ((uint64_t)max_m > a_elems) max_m = (int)a_elems;
     if ((uint64_t)max_n > a_elems) max_n = (int)a_elems;
     if (!st)
-        st = bchol__getrf_vbatched_enqueue(&call, p, ex ? params : &defaults, max_m, max_n,
-                                           bchol__vbatched_reach(a_elems, INT_MAX), m, n, lda,
-                                           offsets_a, A, offsets_p, ipiv, batch, info);
+        st = bchol__getrf_vbatched_enqueue(&call, p, env.variant, ex ? params : &defaults, max_m,
+                                           max_n, bchol__vbatched_reach(a_elems, INT_MAX), m, n,
+                                           lda, offsets_a, A, offsets_p, ipiv, batch, info);
     bchol__vcheck_release(&vc);
     return bchol__call_end(&call, st, event);
 }

@@ -123,6 +123,8 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 11))) return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
+    bchol_getrf_choice env = {0}; /* gesv's factorization: BCHOL_GETRF, read before anything runs */
+    if (factor && (st = bchol__getrf_env(ctx, routine, &env))) return st;
     if (batch == 0) return BCHOL_SUCCESS;
     size_t a_bytes = 0, p_bytes = 0, b_bytes = 0;
     clGetMemObjectInfo(A, CL_MEM_SIZE, sizeof a_bytes, &a_bytes, NULL);
@@ -169,8 +171,8 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     }
     const bchol_lu_params fprm = {0, 0, 0, 0};
     if (!st && factor)
-        st = bchol__getrf_vbatched_enqueue(&call, p, &fprm, run_n, run_n, run_n, n, n, lda,
-                                           offsets_a, A, offsets_p, ipiv, batch, info);
+        st = bchol__getrf_vbatched_enqueue(&call, p, env.variant, &fprm, run_n, run_n, run_n, n, n,
+                                           lda, offsets_a, A, offsets_p, ipiv, batch, info);
     if (!st && plan.kernel)
         st = bchol__getrs_vbatched_enqueue(&call, &plan, n, nrhs, lda, ldb, offsets_a, A,
                                            offsets_p, ipiv, offsets_b, B, batch, info);

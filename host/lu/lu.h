@@ -104,9 +104,12 @@ int bchol__vbatched_reach(uint64_t a_elems, int max_n);
 /* Enqueues the LU of a checked variable-size batch (bounds max_m, max_n, and max_k of
  * min(m, n)): the fused kernel (getrf_vbatched, built for the largest sizes it takes) on
  * the matrices that fit its local memory, the blocked path on the rest; matrices with
- * info[b] != 0 or m[b], n[b] = 0 are skipped. prm: lx, tbc, nb <= 0 take the defaults;
- * fused_max as bchol_lu_params. Square callers pass n as m. */
+ * info[b] != 0 or m[b], n[b] = 0 are skipped. forced: the variant BCHOL_GETRF names
+ * (bchol__getrf_env; workitem sends the whole batch to the workitem kernel, auto leaves
+ * it to the backend). prm: lx, tbc, nb <= 0 take the defaults; fused_max as
+ * bchol_lu_params. Square callers pass n as m. */
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
+                                           bchol_getrf_variant forced,
                                            const bchol_lu_params *prm, int max_m, int max_n,
                                            int max_k, cl_mem m, cl_mem n, cl_mem lda,
                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
@@ -152,6 +155,10 @@ typedef struct {
                          * workitem: tbc = matrices (work-items) per work-group (0: 8);
                          * regs: tbc = matrices per work-group (0: the driver's) */
 } bchol_getrf_choice;
+
+/* BCHOL_GETRF parsed into c (all zero, variant auto, where unset or empty), the one reader
+ * of the variable for every LU routine; BCHOL_ERR_ARGUMENT naming routine where malformed. */
+bchol_status bchol__getrf_env(bchol_context *ctx, const char *routine, bchol_getrf_choice *c);
 
 /*
  * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
