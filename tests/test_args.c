@@ -312,8 +312,8 @@ static void case_build_failure(void)
         mkdir(path, 0700);
     }
     /* every kernel file a potrf call may read (the dispatcher may pick either variant) */
-    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl", "chol/potrf_workitem.cl",
-                           "layout/interleave.cl"};
+    const char *files[] = {"common/common.cl", "common/vector.cl", "chol/potrf_fused.cl",
+                           "chol/potrf_workitem.cl", "layout/interleave.cl"};
     const int nfiles = sizeof files / sizeof files[0];
     for (int i = 0; i < nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);

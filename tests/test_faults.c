@@ -472,7 +472,11 @@ static void case_build(void) {
     f = fopen(path, "w");
     fputs("__kernel void potrf_fused_step(__global REAL *A) { A[0] = undefined_name; }\n", f);
     fclose(f);
-    /* the workitem variant, where the dispatcher picks it (PoCL) */
+    /* the workitem variant, where the dispatcher picks it (PoCL), and the vector header it
+     * is built with (empty: the broken kernel uses none of it) */
+    snprintf(path, sizeof path, "%s/common/vector.cl", dir);
+    f = fopen(path, "w");
+    fclose(f);
     snprintf(path, sizeof path, "%s/chol/potrf_workitem.cl", dir);
     f = fopen(path, "w");
     fputs("__kernel void potrf_workitem(__global REAL *A) { A[0] = undefined_name; }\n", f);
@@ -493,6 +497,8 @@ static void case_build(void) {
     snprintf(path, sizeof path, "%s/chol/potrf_fused.cl", dir);
     remove(path);
     snprintf(path, sizeof path, "%s/chol/potrf_workitem.cl", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/common/vector.cl", dir);
     remove(path);
     snprintf(path, sizeof path, "%s/common/common.cl", dir);
     remove(path);

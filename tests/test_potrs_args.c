@@ -380,8 +380,8 @@ static void case_build_failure(void)
         fclose(f);
     }
     /* the other kernels come from the source tree */
-    const char *files[] = {"common/common.cl", "chol/potrf_fused.cl"};
-    for (int i = 0; i < 2; i++) {
+    const char *files[] = {"common/common.cl", "common/vector.cl", "chol/potrf_fused.cl"};
+    for (int i = 0; i < 3; i++) {
         char from[512], to[512];
         snprintf(from, sizeof from, "%s/%s", BCHOL_SOURCE_KERNELS, files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);

@@ -25,18 +25,16 @@
  * A pivot that is not positive and finite stops the matrix: info = its column + 1.
  *
  * Build macros: N (order; VBATCHED = 1 builds the variable-size kernel instead, each
- * matrix's order read at run time), NB (block width, 1..32), VW (vector width: 1, 2, 4, 8 or 16),
- * MR (vectors (lower) or rows (upper) of the update's register tile: 1 or 2), UPPER,
- * REAL/PRECISION_DOUBLE (common.cl). Any work-group size: work-items are independent.
+ * matrix's order read at run time), NB (block width, 1..32), VW (vector width: 1, 2, 4, 8
+ * or 16; common/vector.cl), MR (vectors (lower) or rows (upper) of the update's register
+ * tile: 1 or 2), UPPER, REAL/PRECISION_DOUBLE (common.cl). Any work-group size: work-items
+ * are independent.
  */
 #ifndef N
 #define N 16
 #endif
 #ifndef NB
 #define NB 8
-#endif
-#ifndef VW
-#define VW 8
 #endif
 #ifndef MR
 #define MR 2
@@ -48,43 +46,12 @@
 #define VBATCHED 0
 #endif
 
-#define WI_CAT_(a, b) a##b
-#define WI_CAT(a, b) WI_CAT_(a, b)
-#if VW == 1
-typedef REAL REALV;
-#define VLOAD(p) (*(p))
-#define VSTORE(v, p) (*(p) = (v))
-#else
-typedef WI_CAT(REAL, VW) REALV;
-#define VLOAD(p) WI_CAT(vload, VW)(0, p)
-#define VSTORE(v, p) WI_CAT(vstore, VW)(v, 0, p)
-#endif
-
 /* Element (i, j) of the lower factor in the stored triangle. */
 #if UPPER
 #define ELEM(A, lda, i, j) (A)[(j) + (size_t)(i) * (lda)]
 #else
 #define ELEM(A, lda, i, j) (A)[(i) + (size_t)(j) * (lda)]
 #endif
-
-/* The sum of a vector's elements. */
-inline REAL hsum(REALV v)
-{
-#if VW == 1
-    return v;
-#elif VW == 2
-    return v.s0 + v.s1;
-#elif VW == 4
-    return (v.s0 + v.s1) + (v.s2 + v.s3);
-#elif VW == 8
-    const WI_CAT(REAL, 4) h = v.lo + v.hi;
-    return (h.s0 + h.s1) + (h.s2 + h.s3);
-#else
-    const WI_CAT(REAL, 8) h8 = v.lo + v.hi;
-    const WI_CAT(REAL, 4) h = h8.lo + h8.hi;
-    return (h.s0 + h.s1) + (h.s2 + h.s3);
-#endif
-}
 
 /* POTF2 of the diagonal block at (j0, j0), already updated: returns 0 or the failed
  * column + 1. Row-oriented (Crout), so each inner sum runs along a row of L. */

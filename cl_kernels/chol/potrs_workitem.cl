@@ -23,14 +23,11 @@
  *
  * n, nrhs and the layout are run-time arguments: one program per (NR, UPPER, precision),
  * and VBATCHED = 1 builds the variable-size kernel (sizes and layout per system) instead.
- * Build macros: NR (right-hand sides per pass, 1..32), VW (vector width 1, 2, 4, 8, 16),
- * UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl). Any work-group size.
+ * Build macros: NR (right-hand sides per pass, 1..32), VW (vector width 1, 2, 4, 8, 16;
+ * common/vector.cl), UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl). Any work-group size.
  */
 #ifndef NR
 #define NR 1
-#endif
-#ifndef VW
-#define VW 8
 #endif
 #ifndef UPPER
 #define UPPER 0
@@ -38,37 +35,6 @@
 #ifndef VBATCHED
 #define VBATCHED 0
 #endif
-
-#define WS_CAT_(a, b) a##b
-#define WS_CAT(a, b) WS_CAT_(a, b)
-#if VW == 1
-typedef REAL REALV;
-#define VLOAD(p) (*(p))
-#define VSTORE(v, p) (*(p) = (v))
-#else
-typedef WS_CAT(REAL, VW) REALV;
-#define VLOAD(p) WS_CAT(vload, VW)(0, p)
-#define VSTORE(v, p) WS_CAT(vstore, VW)(v, 0, p)
-#endif
-
-/* The sum of a vector's elements. */
-inline REAL ws_hsum(REALV v)
-{
-#if VW == 1
-    return v;
-#elif VW == 2
-    return v.s0 + v.s1;
-#elif VW == 4
-    return (v.s0 + v.s1) + (v.s2 + v.s3);
-#elif VW == 8
-    const WS_CAT(REAL, 4) h = v.lo + v.hi;
-    return (h.s0 + h.s1) + (h.s2 + h.s3);
-#else
-    const WS_CAT(REAL, 8) h8 = v.lo + v.hi;
-    const WS_CAT(REAL, 4) h = h8.lo + h8.hi;
-    return (h.s0 + h.s1) + (h.s2 + h.s3);
-#endif
-}
 
 /* x(c) -= s(c) * col(i0:i1) for nr columns x of B: the axpy step, along contiguous memory. */
 #define AXPY_STEP(nr)                                                                          \
@@ -111,7 +77,7 @@ inline REAL ws_hsum(REALV v)
             for (int c = 0; c < (nr); c++) s[c] = mad(l, Bb[i + (size_t)c * ldb], s[c]);       \
         }                                                                                      \
         PRAGMA_UNROLL                                                                          \
-        for (int c = 0; c < (nr); c++) s[c] += ws_hsum(acc[c]);                                \
+        for (int c = 0; c < (nr); c++) s[c] += hsum(acc[c]);                                \
     }
 
 /* Solves nr columns of B from Bb (leading dimension ldb) with the factor at Ab. */

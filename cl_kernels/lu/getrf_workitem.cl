@@ -20,10 +20,10 @@
  * info = the first k+1 where a(k,k) is zero or not finite; the factorization goes on.
  *
  * Build macros: M, N (rows, columns), PIVOT (1: partial pivoting; 0: getrf_nopiv), VW
- * (vector width: 1, 2, 4, 8 or 16), REAL/PRECISION_DOUBLE (common.cl), VBATCHED (1: the
- * kernel getrf_workitem_vbatched of variable-size batches, orders read per matrix; M and
- * N unused; default 0). Any work-group
- * size: work-items are independent; those past the batch return without touching memory.
+ * (vector width: 1, 2, 4, 8 or 16; common/vector.cl), REAL/PRECISION_DOUBLE (common.cl),
+ * VBATCHED (1: the kernel getrf_workitem_vbatched of variable-size batches, orders read
+ * per matrix; M and N unused; default 0). Any work-group size: work-items are
+ * independent; those past the batch return without touching memory.
  */
 #ifndef M
 #define M 8
@@ -34,23 +34,8 @@
 #ifndef PIVOT
 #define PIVOT 1
 #endif
-#ifndef VW
-#define VW 8
-#endif
 #ifndef VBATCHED
 #define VBATCHED 0
-#endif
-
-#define WI_CAT_(a, b) a##b
-#define WI_CAT(a, b) WI_CAT_(a, b)
-#if VW == 1
-typedef REAL REALV;
-#define VLOAD(p) (*(p))
-#define VSTORE(v, p) (*(p) = (v))
-#else
-typedef WI_CAT(REAL, VW) REALV;
-#define VLOAD(p) WI_CAT(vload, VW)(0, p)
-#define VSTORE(v, p) WI_CAT(vstore, VW)(v, 0, p)
 #endif
 
 #if PRECISION_DOUBLE

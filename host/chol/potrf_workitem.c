@@ -3,7 +3,7 @@
  * variable sizes. */
 #include "chol/chol.h"
 
-static const char *const workitem_files[] = {"common/common.cl", "chol/potrf_workitem.cl", NULL};
+static const char *const workitem_files[] = {"common/common.cl", "common/vector.cl", "chol/potrf_workitem.cl", NULL};
 
 /* n > 0: the fixed-size kernel of order n; 0: the variable-size one. */
 static bchol_status prepare(bchol_context *ctx, bchol_precision p, const bchol_params *prm,

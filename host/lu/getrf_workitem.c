@@ -3,7 +3,7 @@
  * grid limits ask). For CPUs (issue 30). */
 #include "lu/lu.h"
 
-static const char *const workitem_files[] = {"common/common.cl", "lu/getrf_workitem.cl", NULL};
+static const char *const workitem_files[] = {"common/common.cl", "common/vector.cl", "lu/getrf_workitem.cl", NULL};
 
 /* Vectors of 8 floats or 4 doubles (a 256-bit register), no wider than the rows. */
 static int vector_width(bchol_precision p, int m)
