@@ -11,6 +11,7 @@
 #include "bchol_util.h"
 #include "options.h"
 #include "commands.h"
+#include "bench_vb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,28 +123,21 @@ static int run_size(bchol_context *ctx, const options *o, int nmax)
     const int dbl = o->precision == 'd';
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
-    bchol_device_info dev;
-    bchol_context_device_info(ctx, &dev);
-    if ((uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * nmax * es)) {
-        fprintf(stderr, "bchol bench --routine getrf --vbatched: --batch %lld matrices of up to "
-                        "nmax = %d exceed the device's largest allocation (%llu bytes)\n",
-                batch, nmax, (unsigned long long)dev.max_alloc);
+    if (bench_vb_fits(ctx, "bchol bench --routine getrf --vbatched", "matrices", batch, nmax,
+                      nmax, es))
         return -1;
-    }
     util_rng rng;
     util_rng_seed(&rng, o->seed + (unsigned long long)nmax);
     int *n = malloc(batch * sizeof *n), *info = malloc(batch * sizeof *info);
     int64_t *oa = malloc(batch * sizeof *oa), *op = malloc(batch * sizeof *op);
     int64_t ta = 0, tp = 0;
     double flops = 0;
-    int max_n = 0;
+    const int max_n = bench_vb_orders(o->dist, nmax, batch, &rng, n);
     for (long long b = 0; b < batch; b++) {
-        n[b] = util_random_order(o->dist, nmax, &rng);
         oa[b] = ta;
         op[b] = tp;
         ta += (int64_t)n[b] * n[b];
         tp += n[b];
-        max_n = n[b] > max_n ? n[b] : max_n;
         flops += 2.0 * n[b] * n[b] * n[b] / 3;
     }
     void *a = malloc((size_t)ta * es), *f = malloc((size_t)ta * es);

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "commands.h"
 #include "cpu_peer.h"
+#include "bench_vb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,16 +129,9 @@ static int run_size(bchol_context *ctx, const options *o, int nmax) {
     const int dbl = o->precision == 'd', k = o->nrhs;
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
-    bchol_device_info dev;
-    bchol_context_device_info(ctx, &dev);
     /* the matrices (nmax-by-nmax at most) and right-hand sides within one allocation each */
-    if ((uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * nmax * es) ||
-        (uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * k * es)) {
-        fprintf(stderr, "bchol bench --solve --vbatched: --batch %lld systems of up to nmax = %d "
-                        "exceed the device's largest allocation (%llu bytes)\n",
-                batch, nmax, (unsigned long long)dev.max_alloc);
+    if (bench_vb_fits(ctx, "bchol bench --solve --vbatched", "systems", batch, nmax, k, es))
         return -1;
-    }
     util_rng rng;
     util_rng_seed(&rng, o->seed + (unsigned long long)nmax);
     int *n = malloc(batch * sizeof *n), *nr = malloc(batch * sizeof *nr);
@@ -145,16 +139,14 @@ static int run_size(bchol_context *ctx, const options *o, int nmax) {
     int64_t *oa = malloc(batch * sizeof *oa), *ob = malloc(batch * sizeof *ob);
     int64_t ta = 0, tb = 0;
     double flops_posv = 0, flops_potrs = 0;
-    int max_n = 0;
+    const int max_n = bench_vb_orders(o->dist, nmax, batch, &rng, n);
     for (long long b = 0; b < batch; b++) {
-        n[b] = util_random_order(o->dist, nmax, &rng);
         nr[b] = k;
         ld[b] = n[b] > 1 ? n[b] : 1;
         oa[b] = ta;
         ob[b] = tb;
         ta += (int64_t)n[b] * n[b];
         tb += (int64_t)n[b] * k;
-        max_n = n[b] > max_n ? n[b] : max_n;
         flops_potrs += 2.0 * n[b] * n[b] * k;
         flops_posv += (double)n[b] * n[b] * n[b] / 3 + 2.0 * n[b] * n[b] * k;
     }

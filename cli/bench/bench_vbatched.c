@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "cpu_peer.h"
 #include "cpu_topology.h"
+#include "bench_vb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,14 +321,8 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     const int dbl = o->precision == 'd';
     const size_t es = dbl ? 8 : 4;
     const long long batch = o->batch;
-    bchol_device_info dev;
-    bchol_context_device_info(ctx, &dev);
-    if ((uint64_t)batch > dev.max_alloc / ((uint64_t)nmax * nmax * es)) {
-        fprintf(stderr, "bchol bench --vbatched: --batch %lld matrices of up to nmax = %d exceed "
-                        "the device's largest allocation (%llu bytes)\n",
-                batch, nmax, (unsigned long long)dev.max_alloc);
+    if (bench_vb_fits(ctx, "bchol bench --vbatched", "matrices", batch, nmax, nmax, es))
         return -1;
-    }
     int *n = malloc((size_t)batch * sizeof *n);
     int64_t *off = malloc((size_t)batch * sizeof *off);
     if (!n || !off) {
@@ -340,13 +335,9 @@ static int bench_nmax(bchol_context *ctx, const vb_options *o, int nmax, vb_row 
     util_rng_seed(&rng, o->seed * 1000003ULL + (uint64_t)nmax);
     vb_row *row = &rows[0];
     row->batch = batch;
-    row->max_n = 0;
+    row->max_n = bench_vb_orders(o->dist, nmax, batch, &rng, n);
     row->flops = 0;
-    for (long long b = 0; b < batch; b++) {
-        n[b] = util_random_order(o->dist, nmax, &rng);
-        row->max_n = n[b] > row->max_n ? n[b] : row->max_n;
-        row->flops += util_potrf_flops(n[b]);
-    }
+    for (long long b = 0; b < batch; b++) row->flops += util_potrf_flops(n[b]);
     const size_t elems = (size_t)util_pack(n, n, batch, 0, 0, NULL, off), bytes = elems * es;
     void *a = malloc(bytes), *f = malloc(bytes);
     for (long long b = 0; b < batch; b++)

@@ -294,6 +294,22 @@ typedef struct {
 bchol_status bchol__check_buffer_uses(const bchol_context *ctx, const char *routine,
                                       const bchol_buffer_use *use, int count);
 
+/* ---- a variable-size solve's buffer arguments (vbatched_solve_args.c) ---------------- */
+
+/* The buffers of potrs/posv_vbatched and getrs/gesv_vbatched, in argument order;
+ * offsets_p and ipiv only where the routine has pivots. */
+typedef struct {
+    cl_mem n, nrhs, lda, ldb, offsets_a, A, offsets_p, ipiv, offsets_b, B, info;
+} bchol_vsolve_buffers;
+
+/* batch in [0, 2^60), then for batch > 0 bchol__check_buffer on each buffer in argument
+ * order and bchol__check_buffer_uses on all. n is argument pn, the others follow it in the
+ * order above (with pivots: offsets_p and ipiv after A), batch after B and info after
+ * batch. factor: the call writes A (and ipiv); B and info are always written. */
+bchol_status bchol__check_vsolve_buffers(const bchol_context *ctx, const char *routine, int pn,
+                                         const bchol_vsolve_buffers *a, int pivots,
+                                         int factor, int64_t batch);
+
 /* ---- installation (install_dir.c) ---------------------------------------------------- */
 
 /* The real path of the folder sub (e.g. "tuning") of the data folder (share/bchol) of the

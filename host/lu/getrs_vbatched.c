@@ -76,51 +76,9 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     if (ex && max_nrhs < 0)
         return bchol__fail(ctx, BCHOL_ERR_NRHS, "%s: argument %d (max_nrhs = %d) must be >= 0",
                            routine, pmax + 1, max_nrhs);
-    if (batch < 0 || batch > INT64_MAX / 8)
-        return bchol__fail(ctx, BCHOL_ERR_BATCH,
-                           "%s: argument %d (batch = %lld) must be in [0, 2^60)", routine, pn + 10,
-                           (long long)batch);
-    const uint64_t ints = (uint64_t)batch * sizeof(cl_int);
-    const uint64_t longs = (uint64_t)batch * sizeof(cl_long);
-    if (batch > 0 &&
-        ((st = bchol__check_buffer(ctx, routine, pn, "n", n, ints, BCHOL_ERR_N_ARRAY,
-                                   BCHOL_ERR_N_ARRAY)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 1, "nrhs", nrhs, ints,
-                                   BCHOL_ERR_NRHS_ARRAY, BCHOL_ERR_NRHS_ARRAY)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 2, "lda", lda, ints, BCHOL_ERR_LDA_ARRAY,
-                                   BCHOL_ERR_LDA_ARRAY)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 3, "ldb", ldb, ints, BCHOL_ERR_LDB_ARRAY,
-                                   BCHOL_ERR_LDB_ARRAY)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 4, "offsets_a", offsets_a, longs,
-                                   BCHOL_ERR_OFFSETS_A, BCHOL_ERR_OFFSETS_A)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 5, "A", A, 0, BCHOL_ERR_A,
-                                   BCHOL_ERR_A_SIZE)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 6, "offsets_p", offsets_p, longs,
-                                   BCHOL_ERR_OFFSETS_P, BCHOL_ERR_OFFSETS_P)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 7, "ipiv", ipiv, 0, BCHOL_ERR_IPIV,
-                                   BCHOL_ERR_IPIV_SIZE)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 8, "offsets_b", offsets_b, longs,
-                                   BCHOL_ERR_OFFSETS_B, BCHOL_ERR_OFFSETS_B)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 9, "B", B, 0, BCHOL_ERR_B,
-                                   BCHOL_ERR_B_SIZE)) ||
-         (st = bchol__check_buffer(ctx, routine, pn + 11, "info", info, ints, BCHOL_ERR_INFO,
-                                   BCHOL_ERR_INFO_SIZE))))
-        return st;
-    const int rw = factor ? BCHOL__READ | BCHOL__WRITE : BCHOL__READ;
-    /* which bytes of A, ipiv and B an entry uses is on the device: each is all its buffer */
-    const bchol_buffer_use uses[] = {
-        {pn, "n", n, 0, ints, BCHOL__READ, BCHOL_ERR_N_ARRAY},
-        {pn + 1, "nrhs", nrhs, 0, ints, BCHOL__READ, BCHOL_ERR_NRHS_ARRAY},
-        {pn + 2, "lda", lda, 0, ints, BCHOL__READ, BCHOL_ERR_LDA_ARRAY},
-        {pn + 3, "ldb", ldb, 0, ints, BCHOL__READ, BCHOL_ERR_LDB_ARRAY},
-        {pn + 4, "offsets_a", offsets_a, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_A},
-        {pn + 5, "A", A, 0, 0, rw, BCHOL_ERR_A},
-        {pn + 6, "offsets_p", offsets_p, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_P},
-        {pn + 7, "ipiv", ipiv, 0, 0, rw, BCHOL_ERR_IPIV},
-        {pn + 8, "offsets_b", offsets_b, 0, longs, BCHOL__READ, BCHOL_ERR_OFFSETS_B},
-        {pn + 9, "B", B, 0, 0, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_B},
-        {pn + 11, "info", info, 0, ints, BCHOL__READ | BCHOL__WRITE, BCHOL_ERR_INFO}};
-    if (batch > 0 && (st = bchol__check_buffer_uses(ctx, routine, uses, 11))) return st;
+    const bchol_vsolve_buffers bufs = {n, nrhs, lda, ldb, offsets_a, A, offsets_p, ipiv,
+                                       offsets_b, B, info};
+    if ((st = bchol__check_vsolve_buffers(ctx, routine, pn, &bufs, 1, factor, batch))) return st;
     /* after every argument check: a bad argument is named even without fp64 */
     if ((st = bchol__check_precision(ctx, routine, p))) return st;
     bchol_getrf_choice env = {0}; /* gesv's factorization: BCHOL_GETRF, read before anything runs */
