@@ -1170,6 +1170,21 @@ BCHOL_API bchol_status bchol_dgetrs_batched(bchol_context *ctx, char trans, int 
                                             cl_event *event);
 
 /*
+ * The substitution shape (nt, rpt, tbc in params; variant BCHOL_SOLVE_SUBST) that getrs of
+ * precision 's' or 'd', trans 'N' or 'T', n and nrhs runs, and in *source (may be NULL;
+ * valid until this thread's next call) why: BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" where set,
+ * else the tuning file's "getrs" entry (bchol tune --variants getrs; the nearest measured n
+ * at or below n, then the closest measured nrhs by ratio, as potrs' solve entries), else
+ * the backend's defaults. gesv takes the same; getri's solve path asks with nrhs = n.
+ * With n, nrhs > 0 the kernel is built and the shape fitted to it (nt narrowed to nrhs,
+ * tbc lowered or rpt raised to the work-group the built kernel takes), as the call would:
+ * a later getrs does not pay for the build. Enqueues nothing.
+ */
+BCHOL_API bchol_status bchol_getrs_params(bchol_context *ctx, char precision, char trans, int n,
+                                          int nrhs, bchol_solve_params *params,
+                                          const char **source);
+
+/*
  * bchol_{s,d}gesv_batched: getrf then getrs ('N') in one call. A matrix with info[b] > 0
  * keeps its B untouched (A and ipiv hold getrf's output). Arguments as getrf's (m = n) and
  * getrs's; info as getrf's. n = 0 only sets info to zero, nrhs = 0 only factors, batch = 0

@@ -130,7 +130,7 @@ static double ms_of(const cJSON *r)
 static int file_contains(const char *path, const char *needle)
 {
     FILE *f = fopen(path, "r");
-    static char text[1 << 16];
+    static char text[1 << 20]; /* a default plan's listing: about 100 KB at two sizes */
     size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
     if (f) fclose(f);
     text[len] = 0;
@@ -1802,6 +1802,69 @@ static void getrf_run(void)
     unsetenv("BCHOL_TUNING_FILE");
 }
 
+/* The LU solve's plan (--variants getrs) at n = 8 and 24, nrhs 1: getrs alone (and never in
+ * the default plan), each record checked and timed with its nrhs, an entry at 24; a resume
+ * measures nothing again; bchol_getrs_params and bench --routine getrs --explain name it. */
+static void getrs_run(void)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants",
+                 "getrs", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s getrs 24 nrhs=1 ") && !file_contains(out, "s solve ") &&
+              !file_contains(out, "s fused ") && !file_contains(out, "getrf-"),
+          "dry run: exit %d, or its plan is not getrs' alone", rc);
+    rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s solve 24 nrhs=1 ") && !file_contains(out, "s getrs "),
+          "dry run of the default plan: exit %d, or it plans getrs", rc);
+    rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants", "getrs",
+             "--set", "rpt=1,4", "--set", "tbc=1,2", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
+    CHECK(rc == 0, "the getrs sweep: exit %d", rc);
+    const int ntried = count_tried();
+    cJSON *root = load(file);
+    CHECK(root && ntried >= 4, "the file: %d records", ntried);
+    if (!root) return;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        CHECK(!strcmp(v, "getrs") && rec_nrhs(r) == 1, "a record of %s, nrhs %d", v, rec_nrhs(r));
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+    }
+    int nt = 0, rpt = 0, tbc = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "getrs") ||
+            cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 24 || rec_nrhs(r) != 1)
+            continue;
+        const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
+        nt = param_int(prm, "nt");
+        rpt = param_int(prm, "rpt");
+        tbc = param_int(prm, "tbc");
+    }
+    CHECK(nt > 0, "no getrs entry at n = 24, nrhs = 1");
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == ntried, "resume: exit %d, %d records (wanted %d)", rc, count_tried(), ntried);
+    bchol_context *ctx = context_with(file);
+    if (!ctx || !nt) return;
+    bchol_solve_params p = {0};
+    const char *src = NULL;
+    const char *want = "s getrs entry for n = 24, nrhs = 1 (this n, this nrhs)";
+    CHECK(!bchol_getrs_params(ctx, 's', 'N', 24, 1, &p, &src) && strstr(src, file) && strstr(src, want) &&
+              p.nt == nt && p.rpt == rpt && p.tbc == tbc,
+          "getrs_params at 24: nt %d rpt %d tbc %d, \"%s\", wanted the entry's %d %d %d", p.nt, p.rpt, p.tbc,
+          src ? src : "(null)", nt, rpt, tbc);
+    printf("n = 24: %s\n", src);
+    bchol_context_destroy(ctx);
+    rc = RUN(out, "bench", "--routine", "getrs", "--n", "24", "--batch", "32", "--reps", "1", "--warmup", "0",
+             "--explain");
+    CHECK(rc == 0 && file_contains(out, "#   n = 24: getrs: tuning file") && file_contains(out, want),
+          "bench --routine getrs --explain: exit %d, or no line naming the entry", rc);
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1811,7 +1874,8 @@ static const struct {
              {"vbatched_round", "vbatched round", vbatched_round}, {"probes", "probes between sizes", probes},
              {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
              {"output", "the output file", output_file}, {"input", "what is read from files", input_checks},
-             {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived}};
+             {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived},
+             {"getrs", "getrs", getrs_run}};
 
 int main(int argc, char **argv)
 {
@@ -1821,7 +1885,8 @@ int main(int argc, char **argv)
     while (c < ncases && strcmp(argv[2], cases[c].name)) c++;
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
-                        "native | vbatched_round | probes | probe_ties | probe_every | output | input | getrf | derived]\n");
+                        "native | vbatched_round | probes | probe_ties | probe_every | output | input | getrf | derived | "
+                        "getrs]\n");
         return 2;
     }
     bchol = argv[1];

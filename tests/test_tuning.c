@@ -282,6 +282,23 @@ static void case_bad(const char *kind)
                      "\"between\": {\"ib\": 99, \"tbc\": 1, \"rpt\": 1, \"shape\": \"shrink\"}, "
                      "\"between_to\": 15");
         bad_file(kind, text, "chosen[0].between.ib: expected an integer in 1..32");
+    } else if (!strcmp(kind, "getrs")) {
+        /* the LU solve's entries are checked as the solve's: nrhs required, fields in range */
+        char more[4096], s2[8192], text[16384];
+        snprintf(more, sizeof more,
+                 "%s, {\"precision\": \"s\", \"variant\": \"getrs\", \"n\": 8, \"params\": {\"nt\": 1, "
+                 "\"rpt\": 1, \"tbc\": 1}}",
+                 entries);
+        section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+        file_of(text, sizeof text, s2);
+        bad_file(kind, text, "chosen[2].nrhs: expected an integer in 1..");
+        snprintf(more, sizeof more,
+                 "%s, {\"precision\": \"s\", \"variant\": \"getrs\", \"n\": 8, \"nrhs\": 1, \"params\": "
+                 "{\"nt\": 1, \"rpt\": 65, \"tbc\": 1}}",
+                 entries);
+        section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+        file_of(text, sizeof text, s2);
+        bad_file(kind, text, "chosen[2].params.rpt: expected an integer in 1..64");
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
         section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);
@@ -1014,6 +1031,130 @@ static void case_solve(void)
     remove(path);
 }
 
+static bchol_solve_params getrs_defaults(char precision, int n, int nrhs)
+{
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    bchol_context *ctx = new_context();
+    bchol_solve_params p = {0};
+    bchol_getrs_params(ctx, precision, 'N', n, nrhs, &p, NULL);
+    bchol_context_destroy(ctx);
+    return p;
+}
+
+/* bchol_getrs_params (the shape fitted, as the call runs it) and its source. */
+static void expect_getrs(bchol_context *ctx, char precision, char trans, int n, int nrhs,
+                         const bchol_solve_params *want, const char *needle)
+{
+    bchol_solve_params p = {0};
+    const char *source = "";
+    bchol_status st = bchol_getrs_params(ctx, precision, trans, n, nrhs, &p, &source);
+    CHECK(st == BCHOL_SUCCESS && (!want || (p.nt == want->nt && p.rpt == want->rpt && p.tbc == want->tbc)),
+          "getrs %c %c n = %d nrhs = %d: %s, nt %d rpt %d tbc %d, wanted %d %d %d (%s)", precision, trans, n, nrhs,
+          bchol_status_string(st), p.nt, p.rpt, p.tbc, want ? want->nt : 0, want ? want->rpt : 0,
+          want ? want->tbc : 0, source);
+    CHECK(strstr(source, needle) != NULL, "getrs %c n = %d nrhs = %d: source \"%s\" lacks \"%s\"", precision, n,
+          nrhs, source, needle);
+    printf("getrs %c %c n = %3d nrhs = %2d: %s\n", precision, trans, n, nrhs, source);
+}
+
+/*
+ * A file with float getrs entries for this device (n = 4 at nrhs 2 and 16; n = 16 at nrhs 1
+ * with a group of ceil(n/1) * 64 work-items, too large from n = max_work_group / 64 + 1) and
+ * a solve entry of another shape at n = 4, nrhs 2, which the LU solve must not take (nor
+ * potrs the getrs entry). bchol_getrs_params per (n, nrhs, trans); gesv runs the entry: its
+ * kernel is built by then, so the query builds nothing (the defaults' shape builds).
+ */
+static void case_getrs(void)
+{
+    const bchol_device_info d = device();
+    const bchol_solve_params e2 = {BCHOL_SOLVE_SUBST, 2, 1, 3}, e16 = {BCHOL_SOLVE_SUBST, 4, 2, 2},
+                             solve = {BCHOL_SOLVE_SUBST, 1, 4, 1};
+    const int big = (int)(d.max_work_group / 64) + 1 > 17 ? (int)(d.max_work_group / 64) + 1 : 17;
+    char entries[2048], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"getrs\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"rpt\": 1, \"tbc\": 3}, \"ms\": 0.5, \"default_ms\": 0.75}, "
+             "{\"precision\": \"s\", \"variant\": \"getrs\", \"n\": 4, \"nrhs\": 16, \"params\": {\"nt\": 4, "
+             "\"rpt\": 2, \"tbc\": 2}}, "
+             "{\"precision\": \"s\", \"variant\": \"getrs\", \"n\": 16, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+             "\"rpt\": 1, \"tbc\": 64}}, "
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 1, "
+             "\"rpt\": 4, \"tbc\": 1}}");
+    entries_file(&d, entries, "getrs.json", path, sizeof path);
+    const bchol_solve_params dflt_big = getrs_defaults('s', big, 3), dflt = getrs_defaults('s', 4, 2);
+    CHECK(!(dflt.nt == e2.nt && dflt.rpt == e2.rpt && dflt.tbc == e2.tbc),
+          "test setup: the n = 4, nrhs = 2 entry is the defaults");
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    warnings = 0;
+    bchol_context *ctx = new_context();
+    char here[512];
+    snprintf(here, sizeof here, "tuning file %s, devices[0]", path);
+    expect_getrs(ctx, 's', 'N', 4, 2, &e2, "s getrs entry for n = 4, nrhs = 2 (this n, this nrhs)");
+    expect_getrs(ctx, 's', 'T', 4, 2, &e2, "s getrs entry for n = 4, nrhs = 2"); /* one entry for both */
+    expect_getrs(ctx, 's', 'N', 6, 16, &e16, "s getrs entry for n = 4, nrhs = 16 (the nearest n below, this nrhs)");
+    expect_getrs(ctx, 's', 'N', 5, 5, &e2, "nrhs = 2 (the nearest n below, the closest nrhs)"); /* 5/2 < 16/5 */
+    expect_getrs(ctx, 's', 'N', 5, 6, &e16, "s getrs entry for n = 4, nrhs = 16");
+    const bchol_solve_params e2_one = {BCHOL_SOLVE_SUBST, 1, 1, 3}; /* nt narrowed to nrhs 1 */
+    expect_getrs(ctx, 's', 'N', 2, 1, &e2_one, "(the smallest measured n, the closest nrhs)");
+    expect_getrs(ctx, 's', 'N', 16, 3, NULL, "s getrs entry for n = 16, nrhs = 1");
+    expect_getrs(ctx, 's', 'N', big, 3, &dflt_big, "defaults (the s getrs entry for n = 16, nrhs = 1 in");
+    expect_getrs(ctx, 's', 'N', big, 3, &dflt_big, "work-items a group");
+    if (d.fp64) expect_getrs(ctx, 'd', 'N', 4, 2, NULL, "have no d getrs entry");
+    /* the Cholesky solve keeps its own entry (the substitution solve: BCHOL_SOLVE_VARIANT=subst) */
+    bchol_solve_params ps;
+    const char *src = "";
+    CHECK(!bchol_potrs_params(ctx, 's', 4, 2, &ps, &src) && ps.nt == solve.nt && ps.rpt == solve.rpt &&
+              ps.tbc == solve.tbc && strstr(src, "s solve entry"),
+          "potrs at n = 4, nrhs = 2: nt %d rpt %d tbc %d (%s), wanted the solve entry", ps.nt, ps.rpt, ps.tbc, src);
+    /* BCHOL_LU_SOLVE_SHAPE before the entry */
+    setenv("BCHOL_LU_SOLVE_SHAPE", "1,1,1", 1);
+    const bchol_solve_params one = {BCHOL_SOLVE_SUBST, 1, 1, 1};
+    expect_getrs(ctx, 's', 'N', 4, 2, &one, "BCHOL_LU_SOLVE_SHAPE");
+    unsetenv("BCHOL_LU_SOLVE_SHAPE");
+
+    /* gesv (host form) at n = 4, nrhs = 2: right, and on the entry's kernel */
+    enum { B = 7, N = 4, K = 2 };
+    static float a[B * N * N], a0[B * N * N], b[B * N * K], b0[B * N * K];
+    int info[B], ipiv[B * N];
+    util_rng rng;
+    util_rng_seed(&rng, 23);
+    util_fill_uniform(a, 0, N, B * N, N, &rng);
+    util_fill_uniform(b, 0, N, B * K, N, &rng);
+    memcpy(a0, a, sizeof a);
+    memcpy(b0, b, sizeof b);
+    bchol_status st = bchol_sgesv_batched_host(ctx, N, K, a, N, N * N, ipiv, N, b, N, N * K, B, info);
+    CHECK(st == BCHOL_SUCCESS, "gesv: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+    for (int k = 0; k < B && !st; k++) {
+        const double r = util_lu_solve_residual(a0 + k * N * N, 0, 'N', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
+        CHECK(info[k] == 0 && r <= 30, "gesv system %d: info %d, residual %g", k, info[k], r);
+    }
+    new_builds();
+    bchol_solve_params eff;
+    st = bchol_getrs_params(ctx, 's', 'N', N, K, &eff, NULL);
+    long builds = new_builds();
+    CHECK(st == BCHOL_SUCCESS && builds == 0, "gesv did not run the entry: asking for it built %ld programs", builds);
+    char text[64];
+    snprintf(text, sizeof text, "%d,%d,%d", dflt.nt, dflt.rpt, dflt.tbc);
+    setenv("BCHOL_LU_SOLVE_SHAPE", text, 1);
+    st = bchol_getrs_params(ctx, 's', 'N', N, K, &eff, NULL);
+    unsetenv("BCHOL_LU_SOLVE_SHAPE");
+    builds = new_builds();
+    CHECK(st == BCHOL_SUCCESS && builds > 0, "the defaults' shape built %ld programs (the count can fail)", builds);
+    printf("gesv: the entry's kernel; the defaults' another (%ld builds)\n", builds);
+    /* the query's checks */
+    CHECK(bchol_getrs_params(ctx, 's', 'C', 4, 2, &eff, NULL) == BCHOL_ERR_TRANS &&
+              bchol_getrs_params(ctx, 'x', 'N', 4, 2, &eff, NULL) == BCHOL_ERR_ARGUMENT &&
+              bchol_getrs_params(ctx, 's', 'N', -1, 2, &eff, NULL) == BCHOL_ERR_N &&
+              bchol_getrs_params(ctx, 's', 'N', 4, -1, &eff, NULL) == BCHOL_ERR_NRHS &&
+              bchol_getrs_params(ctx, 's', 'N', 4, 2, NULL, NULL) == BCHOL_ERR_ARGUMENT &&
+              bchol_getrs_params(NULL, 's', 'N', 4, 2, &eff, NULL) == BCHOL_ERR_CONTEXT,
+          "bchol_getrs_params accepts a bad argument");
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+}
+
 /* Between two measured sizes whose fastest variants are fused and separate, AUTO follows the
  * backend's crossover where it lies between them (the table says only that they cross). */
 static void case_crossover(void)
@@ -1427,7 +1568,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: test_tuning bad KIND | off | file | between | local_memory | caller_ib | dir "
-                        "| shipped | prepare | prepare_builds | vbatched | solve | crossover | "
+                        "| shipped | prepare | prepare_builds | vbatched | solve | getrs | crossover | "
                         "defaults_generic | defaults_bad\n");
         return 2;
     }
@@ -1452,6 +1593,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "one_launch")) case_one_launch();
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "getrf")) case_getrf();
+    else if (!strcmp(c, "getrs")) case_getrs();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();
     else if (!strcmp(c, "defaults_generic")) case_defaults_generic();

@@ -79,7 +79,8 @@ static void usage(FILE *f)
             "  --lx LX --tbc T   the fused kernel's work-items per matrix (1..1024) and matrices\n"
             "                    per work-group (1..64); all default to the library's choice\n"
             "  --explain         print, per size, which tuning file and entry chose getrf's\n"
-            "                    variant and parameters, or that the backend defaults apply\n"
+            "                    variant and parameters, or that the backend defaults apply;\n"
+            "                    for getrs and gesv also the solve's shape (getrs entry or defaults)\n"
             "A size the device cannot factor (--variant fused: the matrix must fit local memory;\n"
             "regs: a work-item per row must fit one work-group)\n"
             "prints a row \"unsupported\", which alone does not fail the run; getrs and getri then\n"
@@ -490,6 +491,14 @@ int bench_lu(int argc, char **argv)
                 printf("#   n = %d: %s\n", n, bchol_last_error(ctx));
             else
                 printf("#   n = %d: getrf: %s\n", n, source);
+            /* and the solve's substitution shape (the getrs entry or the defaults) */
+            bchol_solve_params sp;
+            if (rt == GETRS || rt == GESV) {
+                if (bchol_getrs_params(ctx, p, rt == GETRS ? o.trans : 'N', n, o.nrhs, &sp, &source))
+                    printf("#   n = %d: %s\n", n, bchol_last_error(ctx));
+                else
+                    printf("#   n = %d: getrs: %s\n", n, source);
+            }
         }
         const int bad = bench_one(ctx, &o, n, &row);
         printf("%6d %8lld", n, row.batch);

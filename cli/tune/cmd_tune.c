@@ -80,9 +80,11 @@ static void usage(FILE *f)
             "                      getrf-workitem and getrf-regs (getrf names the four) only where\n"
             "                      named: LU's variants, timed and checked as getrf_batched,\n"
             "                      competing with each other only (workitem on CPUs only, regs on\n"
-            "                      GPUs only, n <= 128)\n"
+            "                      GPUs only, n <= 128); getrs, the LU solve's substitution shape\n"
+            "                      (getrs, gesv, getri's solve path), only where named: timed as\n"
+            "                      getrs_batched on getrf's factors at each --nrhs, its own entries\n"
             "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
-            "                      (default 1,16); entries record theirs\n"
+            "                      (default 1,16; getrs too); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
             "  --batch B           matrices per run, 1 to 2^40 (default or 0: bench's, 16384 up to n = 64,\n"
             "                      3000 up to 256, 1000 above)\n"
@@ -611,15 +613,19 @@ static int in_group(const cJSON *r, char precision, int n)
 
 /* The confirmation round a record of a size takes part in: 0 for the strided
  * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
- * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's. vbatched, the solve
+ * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's, GETRS_ROUND(nrhs)
+ * for the LU solve's. vbatched, the solve
  * and getrf compete with nothing else: a round of their own means that adding or resuming them at a size re-times
  * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
  * 78 strided entries by the noise of their confirmation round). */
 #define VBATCHED_ROUND (-1)
 #define LU_ROUND (-2)
+/* getrs (solve and lu both set): a round per nrhs, apart from getrf's and the solve's */
+#define GETRS_ROUND(nrhs) (-1000 - (nrhs))
 
 static int variant_round(const tune_variant *v, int nrhs)
 {
+    if (v && v->solve && v->lu) return GETRS_ROUND(nrhs);
     return v && v->variable_sizes ? VBATCHED_ROUND : v && v->lu ? LU_ROUND : nrhs;
 }
 
@@ -738,6 +744,7 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
                             "times decide\n", t->precision, t->n,
                     rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] == LU_ROUND ? " (getrf)"
+                    : rounds[k] <= GETRS_ROUND(0)                                    ? " (getrs)"
                                                  : rounds[k]                ? " (solve)"
                                                                             : "",
                     why);

@@ -118,6 +118,10 @@ typedef struct tune_variant {
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
+/* The substitution solve's candidates and pruning (tune_solve.c), which the LU solve's
+ * variant (tune_getrs.c) shares: parameters nt, rpt, tbc in that order. */
+int tune_solve_values(int param, const tune_target *t, int *out, int max);
+const char *tune_solve_prune(const int *cfg, const tune_target *t, char *why, size_t size);
 const tune_variant *tune_variant_named(const char *name);
 
 /* prepare and run of the variants that factor strided batches (fused, separate,
@@ -173,6 +177,9 @@ typedef struct tune_workload {
     long long lu_sample[TUNE_SAMPLES];
     void *lu_sample_in;
     int *ipiv_host;
+    /* getrs' factors and pivots of getrf's batch (made at its first use:
+     * tune_workload_getrs), apart from A and ipiv, which getrf's runs overwrite */
+    cl_mem lu_f, lu_p;
 } tune_workload;
 
 /* The batch the tuner times at n: the bench's on GPUs, smaller on CPUs (a few tens of ms). */
@@ -207,6 +214,12 @@ int tune_workload_verify_lu(tune_workload *w, char *why, size_t size);
 /* After a solve run with nrhs right-hand sides: the residual ||A*X - B|| / (||A|| ||X|| n
  * eps) of the sampled systems (<= 30; the broken matrix is not checked). 0, or -1. */
 int tune_workload_verify_solve(tune_workload *w, int nrhs, char *why, size_t size);
+/* getrs' factors: getrf's batch factored once by the library's own choice (kept once made).
+ * 0, or -1 with why. */
+int tune_workload_getrs(tune_workload *w, char *why, size_t size);
+/* After a getrs run with nrhs right-hand sides on those factors: ||B - A*X|| / (||A|| ||X||
+ * eps) of the sampled systems (<= 30; the singular matrix is not checked). 0, or -1. */
+int tune_workload_verify_getrs(tune_workload *w, int nrhs, char *why, size_t size);
 
 /* ---- the tuning file (tune_file.c) ------------------------------------------------- */
 

@@ -20,9 +20,10 @@ static const char *const *const labels[NPARAMS] = {NULL, NULL, NULL};
  * tile to nrhs, so wider ones would run as a narrower one). rpt: as the fused variant's
  * (tune_fused.c): GPUs want many work-items per matrix, so at most 8 rows each; CPUs up
  * to one work-item per unit (its rows in one loop). tbc: several units per group fill GPU
- * warps for small n; on CPUs a few.
+ * warps for small n; on CPUs a few. The LU solve (tune_getrs.c) sweeps the same space: its
+ * kernel has this one's work shape.
  */
-static int values(int param, const tune_target *t, int *out, int max)
+int tune_solve_values(int param, const tune_target *t, int *out, int max)
 {
     static const int nts[] = {1, 2, 4, 8, 16, 32};
     static const int rpt_gpu[] = {1, 2, 4, 8}, rpt_cpu[] = {1, 2, 4, 8, 16, 32, 64};
@@ -48,7 +49,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     return 0;
 }
 
-static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
+const char *tune_solve_prune(const int *c, const tune_target *t, char *why, size_t size)
 {
     const int n = t->n, lx = tune_ceil_div(n, c[RPT]);
     if (c[NT] > 1 && c[NT] / 2 >= t->nrhs) { /* only from --set */
@@ -127,8 +128,8 @@ const tune_variant tune_solve = {
     .nparams = NPARAMS,
     .param_names = names,
     .labels = labels,
-    .values = values,
-    .prune = prune,
+    .values = tune_solve_values,
+    .prune = tune_solve_prune,
     .to_params = to_params,
     .from_params = from_params,
     .defaults = defaults,

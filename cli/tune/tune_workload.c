@@ -2,7 +2,7 @@
  * reference info is 0) but one, broken at pivot n/2 + 1, and the reference results the
  * run is checked against: info of every matrix, the backward error of a sample. For the
  * solve, the batch's factors and random right-hand sides, checked by the residual of a
- * sample of the systems. */
+ * sample of the systems; getrs' the same on getrf's factors of the LU batch. */
 #include "bchol_util.h"
 #include "tune.h"
 
@@ -38,6 +38,8 @@ void tune_workload_free(tune_workload *w)
     if (w->ilv) clReleaseMemObject(w->ilv);
     if (w->ipiv) clReleaseMemObject(w->ipiv);
     if (w->lu0) clReleaseMemObject(w->lu0);
+    if (w->lu_f) clReleaseMemObject(w->lu_f);
+    if (w->lu_p) clReleaseMemObject(w->lu_p);
     free(w->ipiv_host);
     free(w->lu_sample_in);
     free(w->vn_host);
@@ -413,6 +415,72 @@ int tune_workload_verify_solve(tune_workload *w, int nrhs, char *why, size_t siz
                                        b, n);
         if (!(r <= THRESHOLD)) {
             snprintf(why, size, "verification: system %lld (nrhs = %d) has residual %.3g (> %g)", w->sample[k],
+                     nrhs, r, THRESHOLD);
+            bad = 1;
+        }
+    }
+    free(x);
+    free(b);
+    return bad ? -1 : 0;
+}
+
+int tune_workload_getrs(tune_workload *w, char *why, size_t size)
+{
+    if (w->lu_f) return 0;
+    if (tune_workload_lu(w, why, size)) return -1;
+    const int n = w->n;
+    const size_t bytes = (size_t)n * (size_t)n * w->elem * (size_t)w->lu_batch;
+    cl_int err;
+    cl_context cl = bchol_context_cl_context(w->ctx);
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    w->lu_p = clCreateBuffer(cl, CL_MEM_READ_WRITE, (size_t)n * (size_t)w->lu_batch * sizeof(int), NULL, &err);
+    if (w->lu_p) w->lu_f = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!w->lu_f) return fail(why, size, "getrs' factors", err);
+    if ((err = clEnqueueCopyBuffer(q, w->lu0, w->lu_f, 0, 0, bytes, 0, NULL, NULL)))
+        return fail(why, size, "copying getrf's batch", err);
+    /* info (the singular matrix's) is not needed: verify_getrs skips that matrix */
+    const int64_t sa = (int64_t)n * n;
+    bchol_status st = w->precision == 'd'
+                          ? bchol_dgetrf_batched(w->ctx, n, n, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->lu_batch, w->info, NULL)
+                          : bchol_sgetrf_batched(w->ctx, n, n, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->lu_batch, w->info, NULL);
+    if (!st && clFinish(q)) st = BCHOL_ERR_OPENCL;
+    if (st) {
+        snprintf(why, size, "factoring getrf's batch for getrs: %s: %s", bchol_status_string(st),
+                 bchol_last_error(w->ctx));
+        clReleaseMemObject(w->lu_f);
+        w->lu_f = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int tune_workload_verify_getrs(tune_workload *w, int nrhs, char *why, size_t size)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const int n = w->n, dbl = w->precision == 'd';
+    const size_t per_a = (size_t)n * (size_t)n * w->elem, per_b = (size_t)n * (size_t)nrhs * w->elem;
+    if (!w->lu_f || nrhs < 1 || nrhs > w->max_nrhs) {
+        snprintf(why, size, "verification: no getrs factors, or nrhs = %d outside the workload's 1..%d", nrhs,
+                 w->max_nrhs);
+        return -1;
+    }
+    char *x = malloc(per_b), *b = malloc(per_b);
+    int bad = !x || !b;
+    if (bad) snprintf(why, size, "out of host memory for the verification");
+    for (int k = 0; k < w->lu_nsample && !bad; k++) {
+        if (w->lu_sample[k] == w->lu_batch / 2) continue; /* singular: no solution to check */
+        const size_t at = (size_t)w->lu_sample[k] * per_b;
+        cl_int err = clEnqueueReadBuffer(q, w->B, CL_TRUE, at, per_b, x, 0, NULL, NULL);
+        if (!err) err = clEnqueueReadBuffer(q, w->B0, CL_TRUE, at, per_b, b, 0, NULL, NULL);
+        if (err) {
+            fail(why, size, "reading the solutions", err);
+            bad = 1;
+            break;
+        }
+        const double r = util_lu_solve_residual((char *)w->lu_sample_in + (size_t)k * per_a, dbl, 'N', n, n, nrhs,
+                                                x, n, b, n);
+        if (!(r <= THRESHOLD)) {
+            snprintf(why, size, "verification: system %lld (nrhs = %d) has residual %.3g (> %g)", w->lu_sample[k],
                      nrhs, r, THRESHOLD);
             bad = 1;
         }

@@ -22,21 +22,6 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
     return bchol__get_kernel(ctx, lu_solve_files, &o, name, k);
 }
 
-/* BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" (each 1..32, 1..64, 1..64), else 0: the shape asked
- * for in place of the solve parameters. */
-static int shape_override(bchol_solve_params *prm)
-{
-    const char *s = getenv("BCHOL_LU_SOLVE_SHAPE");
-    int nt, rpt, tbc;
-    char end;
-    if (!s || sscanf(s, "%d,%d,%d%c", &nt, &rpt, &tbc, &end) != 3) return 0;
-    if (nt < 1 || nt > 32 || rpt < 1 || rpt > 64 || tbc < 1 || tbc > 64) return 0;
-    prm->nt = nt;
-    prm->rpt = rpt;
-    prm->tbc = tbc;
-    return 1;
-}
-
 /* The work-group fitted to the built kernel named name, from the shape prm. */
 static bchol_status fit_plan(bchol_context *ctx, bchol_precision p, bchol_solve_params prm,
                              int trans, const char *name, int n, int nrhs,
@@ -78,11 +63,12 @@ static bchol_status fit_plan(bchol_context *ctx, bchol_precision p, bchol_solve_
 bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
                                   int n, int nrhs, bchol_lu_solve_plan *plan)
 {
-    bchol_solve_params prm = {0};
+    bchol_solve_params prm;
     if (getri) nrhs = n, trans = 0;
-    /* The substitution shape of the backend's defaults (the same kernel shape as the
-     * Cholesky solve's); LU has no tuning entries of its own yet. */
-    if (!shape_override(&prm)) ctx->backend->solve_defaults((char)p, n, nrhs, &prm);
+    /* One shape for trans 'N' and 'T': the two differ only in which of A(i,j), A(j,i) a
+     * work-item reads and where its rows go, so one getrs entry (timed with 'N') serves
+     * both. getri's solve path asks at nrhs = n. */
+    bchol__lu_solve_shape(ctx, p, n, nrhs, &prm, NULL, 0);
     return fit_plan(ctx, p, prm, trans, getri ? "getri" : "getrs", n, nrhs, plan);
 }
 
@@ -91,7 +77,7 @@ bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
                                         int max_nrhs, bchol_lu_solve_plan *plan)
 {
     bchol_solve_params prm = {0};
-    if (!shape_override(&prm)) {
+    if (!bchol__lu_solve_shape_env(&prm)) {
         ctx->backend->solve_defaults((char)p, max_n, max_nrhs, &prm);
         if (params && params->nt > 0) prm.nt = params->nt;
         if (params && params->rpt > 0) prm.rpt = params->rpt;

@@ -14,10 +14,17 @@ typedef struct {
     int n, nrhs;
 } bchol_lu_solve_plan;
 
+/* BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" (each 1..32, 1..64, 1..64) into prm's nt, rpt, tbc:
+ * 1, else 0 (unset or malformed) with prm untouched. Tests use it to reach every shape. */
+int bchol__lu_solve_shape_env(bchol_solve_params *prm);
+/* The shape the LU solve starts from for (n, nrhs), before fitting: BCHOL_LU_SOLVE_SHAPE,
+ * else the tuning table's getrs entry (one whose group the device takes at n), else the
+ * backend's solve defaults; why (may be NULL) says which (lu_solve_shape.c). */
+void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                           bchol_solve_params *prm, char *why, size_t size);
+
 /* The plan of getrs (trans 0/1, nrhs right-hand sides) or, with getri = 1, of getri
- * (nrhs = n, trans 0). The shape starts from the Cholesky solve's parameters for (n, nrhs)
- * (the tuning file's solve entry, else the backend's defaults), or from
- * BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" where set (tests use it to reach every shape). */
+ * (nrhs = n, trans 0), from bchol__lu_solve_shape's shape fitted to the built kernel. */
 bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int trans, int getri,
                                   int n, int nrhs, bchol_lu_solve_plan *plan);
 

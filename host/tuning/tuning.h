@@ -41,6 +41,18 @@
 #define BCHOL__VARIANT_GETRF_WORKITEM ((bchol_variant)106)
 #define BCHOL__VARIANT_GETRF_REGS ((bchol_variant)107)
 
+/* Entries of the LU solve ("getrs" in files): nt, rpt and tbc of the substitution kernel
+ * cl_kernels/lu/getrs.cl (getrs, gesv, getri's solve path), measured at one n and one nrhs
+ * as the Cholesky solve's; its own number, since the two kernels differ (pivots, two
+ * triangles) and their best shapes need not agree. Never part of AUTO. */
+#define BCHOL__VARIANT_GETRS ((bchol_variant)112) /* after GETRF_FIRST + GETRF_MAX - 1 */
+
+/* Whether entries of v carry an nrhs (one entry per n and nrhs). */
+static inline int bchol__variant_has_nrhs(bchol_variant v)
+{
+    return v == BCHOL__VARIANT_SOLVE || v == BCHOL__VARIANT_GETRS;
+}
+
 static inline int bchol__variant_is_getrf(bchol_variant v)
 {
     return (int)v >= BCHOL__VARIANT_GETRF_FIRST && (int)v < BCHOL__VARIANT_GETRF_FIRST + BCHOL__VARIANT_GETRF_MAX;
@@ -59,11 +71,11 @@ typedef struct bchol_tuning_entry {
     char precision; /* 's' or 'd' */
     bchol_variant variant;
     int n;               /* the measured size; the entry serves n up to the next one */
-    int nrhs;            /* solve entries: the measured number of right-hand sides (else 0) */
+    int nrhs;            /* solve and getrs entries: the measured number of right-hand sides (else 0) */
     bchol_params params; /* params.variant == variant (FUSED for vbatched entries) */
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
-    bchol_solve_params solve; /* solve entries only (variant BCHOL_SOLVE_SUBST) */
+    bchol_solve_params solve; /* solve and getrs entries only (variant BCHOL_SOLVE_SUBST) */
     bchol_getrf_config getrf; /* getrf entries only (getrf.variant set from the entry's) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next
@@ -139,6 +151,9 @@ bchol_tuning_pick bchol__tuning_lookup(const bchol_tuning *t, const bchol_device
  * 16 entry.
  */
 bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_device_info *dev,
+                                             char precision, int n, int nrhs);
+/* The same rule over the "getrs" entries (the LU solve's). */
+bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_device_info *dev,
                                              char precision, int n, int nrhs);
 
 /* The name a variant has in tuning files ("fused"), or NULL. */

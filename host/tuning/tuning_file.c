@@ -15,8 +15,8 @@
  * the sizes strictly between its n and the next measured one: "between": { ... },
  * "between_to": at most next - 1, the entry's own parameters serving the sizes above it
  * (the tuner's pick from the two ends' times, cli/tune/tune_file.c).
- * Solve entries also name the nrhs they were measured at (required; one entry per
- * precision, n and nrhs). getrf's entries are one variant each ("getrf-fused": lx, tbc;
+ * Solve entries, and the LU solve's "getrs" entries (the same nt, rpt, tbc), also name
+ * the nrhs they were measured at (required; one entry per precision, n and nrhs). getrf's entries are one variant each ("getrf-fused": lx, tbc;
  * "getrf-blocked": nb, gemm; "getrf-workitem": tbc; "getrf-regs": tbc, 0 naming the
  * driver's default group, which the tuner measures as the untuned configuration), n being
  * max(m, n).
@@ -145,6 +145,8 @@ static const struct {
     {"vbatched", BCHOL__VARIANT_VBATCHED, vbatched_params,
      sizeof vbatched_params / sizeof vbatched_params[0], BCHOL_GETRF_AUTO},
     {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
+    /* the LU solve's kernel takes the same three fields and ranges */
+    {"getrs", BCHOL__VARIANT_GETRS, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
     {"getrf-fused", BCHOL__VARIANT_GETRF_FUSED, getrf_fused_params,
      sizeof getrf_fused_params / sizeof getrf_fused_params[0], BCHOL_GETRF_FUSED},
     {"getrf-blocked", BCHOL__VARIANT_GETRF_BLOCKED, getrf_blocked_params,
@@ -236,7 +238,7 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     memset(&e->getrf, 0, sizeof e->getrf);
     e->getrf.variant = variants[vi].getrf;
     e->etm = e->schedule = e->order = 0;
-    if (variants[vi].variant == BCHOL__VARIANT_SOLVE) e->solve.variant = BCHOL_SOLVE_SUBST;
+    if (bchol__variant_has_nrhs(variants[vi].variant)) e->solve.variant = BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields, interleaved-native ones the
      * interleaved variant's */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED     ? BCHOL_VARIANT_FUSED
@@ -403,7 +405,7 @@ static int parse_section(const cJSON *dev, int index, bchol_tuning_section *s, c
         t->precision = p->valuestring[0];
         t->variant = variants[vi].variant;
         t->nrhs = 0;
-        if (t->variant == BCHOL__VARIANT_SOLVE) {
+        if (bchol__variant_has_nrhs(t->variant)) {
             const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "nrhs");
             if (get_int(r, 1, 1 << 20, &t->nrhs)) {
                 reject(why, why_size, "%s.nrhs: expected an integer in 1..%d, found %s", epath, 1 << 20,

@@ -105,7 +105,7 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
     for (int k = 0; k < nv; k++) {
         const int first = lower_bound(e, lo[k], hi[k], precision, vs[k], at, INT_MIN);
         if (first == hi[k] || e[first].n != at) continue;
-        if (variant == BCHOL__VARIANT_SOLVE) {
+        if (bchol__variant_has_nrhs(variant)) {
             /* the closest nrhs by ratio is the largest below the asked one or the smallest
              * at or above it (the ratio falls, then rises, along the sorted nrhs) */
             const int want = nrhs > 0 ? nrhs : 1;
@@ -155,4 +155,10 @@ bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_
                                              char precision, int n, int nrhs)
 {
     return lookup(t, dev, precision, BCHOL__VARIANT_SOLVE, n, nrhs);
+}
+
+bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_device_info *dev,
+                                             char precision, int n, int nrhs)
+{
+    return lookup(t, dev, precision, BCHOL__VARIANT_GETRS, n, nrhs);
 }

@@ -90,7 +90,7 @@ static const bchol_tuning_entry *scan_section(const bchol_tuning_section *s, cha
     for (int i = 0; i < s->nentries; i++) {
         const bchol_tuning_entry *e = &s->entries[i];
         if (!serves(e, precision, variant) || e->n != at) continue;
-        if (variant == BCHOL__VARIANT_SOLVE) {
+        if (bchol__variant_has_nrhs(variant)) {
             if (!best || ratio(e->nrhs, nrhs) < ratio(best->nrhs, nrhs) ||
                 (ratio(e->nrhs, nrhs) == ratio(best->nrhs, nrhs) && e->nrhs > best->nrhs))
                 best = e;
@@ -130,7 +130,7 @@ static void check_sorted(const bchol_tuning_section *s)
         const bchol_tuning_entry *e = &s->entries[i];
         REQUIRE((e->precision == 's' || e->precision == 'd') && e->n >= 0 && e->n <= 1 << 20 &&
                     bchol__variant_name(e->variant) &&
-                    (e->variant == BCHOL__VARIANT_SOLVE ? e->nrhs >= 1 && e->nrhs <= 1 << 20 : e->nrhs == 0),
+                    (bchol__variant_has_nrhs(e->variant) ? e->nrhs >= 1 && e->nrhs <= 1 << 20 : e->nrhs == 0),
                 "entry %d of a section: precision %c n %d variant %d nrhs %d", i, e->precision, e->n,
                 (int)e->variant, e->nrhs);
         REQUIRE(e->between_to == 0 || e->between_to > e->n, "between_to %d at n %d", e->between_to, e->n);
@@ -149,7 +149,7 @@ static void check_lookups(const bchol_tuning *t)
     static const bchol_variant variants[] = {BCHOL_VARIANT_AUTO,     BCHOL_VARIANT_FUSED,
                                              BCHOL_VARIANT_SEPARATE, BCHOL_VARIANT_INTERLEAVED,
                                              BCHOL__VARIANT_VBATCHED, BCHOL__VARIANT_SOLVE,
-                                             BCHOL__VARIANT_ILV_NATIVE};
+                                             BCHOL__VARIANT_ILV_NATIVE, BCHOL__VARIANT_GETRS};
     static const int nrhs_list[] = {0, 1, 3, 4, 16, 1 << 20};
     for (int d = 0; d < t->nsections && d < 8; d++) {
         const bchol_tuning_section *s = &t->sections[d];
@@ -171,12 +171,14 @@ static void check_lookups(const bchol_tuning *t)
         for (int p = 0; p < 2; p++)
             for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
                 for (int k = 0; k < ns; k++)
-                    for (size_t r = 0; r < (variants[v] == BCHOL__VARIANT_SOLVE ? sizeof nrhs_list / sizeof nrhs_list[0] : 1); r++) {
+                    for (size_t r = 0; r < (bchol__variant_has_nrhs(variants[v]) ? sizeof nrhs_list / sizeof nrhs_list[0] : 1); r++) {
                         const char precision = p ? 'd' : 's';
-                        const int nrhs = variants[v] == BCHOL__VARIANT_SOLVE ? nrhs_list[r] : 0;
+                        const int nrhs = bchol__variant_has_nrhs(variants[v]) ? nrhs_list[r] : 0;
                         bchol_tuning_pick got =
                             variants[v] == BCHOL__VARIANT_SOLVE
                                 ? bchol__tuning_lookup_solve(t, &dev, precision, sizes[k], nrhs)
+                            : variants[v] == BCHOL__VARIANT_GETRS
+                                ? bchol__tuning_lookup_getrs(t, &dev, precision, sizes[k], nrhs)
                                 : bchol__tuning_lookup(t, &dev, precision, variants[v], sizes[k]);
                         bchol_tuning_pick want = scan(t, &dev, precision, variants[v], sizes[k], nrhs);
                         REQUIRE(got.entry == want.entry && got.section == want.section &&

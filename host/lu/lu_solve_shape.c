@@ -1,0 +1,106 @@
+/* Which substitution shape (nt, rpt, tbc) the LU solve's kernel (cl_kernels/lu/getrs.cl)
+ * starts from: BCHOL_LU_SOLVE_SHAPE where set, else the tuning table's getrs entry for
+ * (precision, n, nrhs), else the backend's solve defaults; and bchol_getrs_params, which
+ * says which and what runs once fitted. */
+#include "lu/lu_solve.h"
+#include "tuning/tuning.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text bchol_getrs_params hands out: valid until the next call in this thread. */
+static _Thread_local char source_text[1024];
+
+int bchol__lu_solve_shape_env(bchol_solve_params *prm)
+{
+    const char *s = getenv("BCHOL_LU_SOLVE_SHAPE");
+    int nt, rpt, tbc;
+    char end;
+    if (!s || sscanf(s, "%d,%d,%d%c", &nt, &rpt, &tbc, &end) != 3) return 0;
+    if (nt < 1 || nt > 32 || rpt < 1 || rpt > 64 || tbc < 1 || tbc > 64) return 0;
+    prm->nt = nt;
+    prm->rpt = rpt;
+    prm->tbc = tbc;
+    return 1;
+}
+
+/* Work-items in a group of the shape at order n. */
+static long long group_of(int n, const bchol_solve_params *s)
+{
+    return (long long)bchol__ceil_div(n, s->rpt) * s->tbc;
+}
+
+void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                           bchol_solve_params *prm, char *why, size_t size)
+{
+    char scratch[8];
+    if (!why) why = scratch, size = sizeof scratch;
+    *prm = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST};
+    if (bchol__lu_solve_shape_env(prm)) {
+        snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
+        return;
+    }
+    char who[64];
+    if (ctx->generic_defaults)
+        snprintf(who, sizeof who, "generic defaults (BCHOL_DEFAULTS=generic; ");
+    else
+        snprintf(who, sizeof who, "backend %s defaults (", ctx->backend->family);
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    const bchol_tuning_pick pick = bchol__tuning_lookup_getrs(t, &ctx->info, (char)p, n, nrhs);
+    const bchol_tuning_entry *e = pick.entry;
+    if (e && group_of(n, &e->solve) <= (long long)ctx->info.max_work_group) {
+        const bchol_tuning_section *s = pick.section;
+        prm->nt = e->solve.nt;
+        prm->rpt = e->solve.rpt;
+        prm->tbc = e->solve.tbc;
+        snprintf(why, size,
+                 "tuning file %.300s, devices[%d] %s/%s/%s: %c getrs entry for n = %d, nrhs = %d (%s, %s)",
+                 s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n, e->nrhs,
+                 pick.below_smallest ? "the smallest measured n" : e->n == n ? "this n" : "the nearest n below",
+                 e->nrhs == nrhs ? "this nrhs" : "the closest nrhs");
+        return;
+    }
+    /* an entry whose group the device cannot take at this n is not reshaped into something
+     * never measured: the defaults, as for the Cholesky solve's entries */
+    ctx->backend->solve_defaults((char)p, n, nrhs, prm);
+    prm->variant = BCHOL_SOLVE_SUBST;
+    if (e)
+        snprintf(why, size, "%sthe %c getrs entry for n = %d, nrhs = %d in %.300s needs %lld work-items a group at "
+                 "n = %d; the device takes %zu)", who, e->precision, e->n, e->nrhs, pick.section->file,
+                 group_of(n, &e->solve), n, ctx->info.max_work_group);
+    else if (t)
+        snprintf(why, size, "%sthe tuning files for this device have no %c getrs entry)", who, (char)p);
+    else
+        snprintf(why, size, "%s%s)", who, ctx->tuning_note);
+}
+
+bchol_status bchol_getrs_params(bchol_context *ctx, char precision, char trans, int n, int nrhs,
+                                bchol_solve_params *params, const char **source)
+{
+    static const char routine[] = "bchol_getrs_params";
+    bchol_status st;
+    if ((st = bchol__check_context(ctx, routine))) return st;
+    if (precision != 's' && precision != 'd')
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 2 (precision = %d) must be 's' or 'd'", routine,
+                           (int)precision);
+    const int tr = trans == 'T' || trans == 't';
+    if (!tr && trans != 'N' && trans != 'n')
+        return bchol__fail(ctx, BCHOL_ERR_TRANS, "%s: argument 3 (trans = %d) must be 'N' or 'T'", routine,
+                           (int)trans);
+    if (n < 0) return bchol__fail(ctx, BCHOL_ERR_N, "%s: argument 4 (n = %d) must be >= 0", routine, n);
+    if (nrhs < 0) return bchol__fail(ctx, BCHOL_ERR_NRHS, "%s: argument 5 (nrhs = %d) must be >= 0", routine, nrhs);
+    if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 6 (params) is NULL", routine);
+    const bchol_precision p = (bchol_precision)precision;
+    bchol__lu_solve_shape(ctx, p, n, nrhs, params, source_text, sizeof source_text);
+    if (n > 0 && nrhs > 0) {
+        bchol_lu_solve_plan plan;
+        if ((st = bchol__lu_solve_plan(ctx, p, tr, 0, n, nrhs, &plan))) return st;
+        *params = plan.prm;
+        size_t len = strlen(source_text);
+        snprintf(source_text + len, sizeof source_text - len, " -> nt=%d rpt=%d tbc=%d", plan.prm.nt,
+                 plan.prm.rpt, plan.prm.tbc);
+    }
+    if (source) *source = source_text;
+    return BCHOL_SUCCESS;
+}
