@@ -23,6 +23,17 @@
  * means the leading minor is not (numerically) positive definite. */
 #define PIVOT_OK(d) ((d) > (REAL)0 && IS_FINITE(d))
 
+/* LU (the getrf kernels): the pivot search's order, |x| with NaN and infinities above every
+ * finite value (so that they reach the pivot where they appear; LAPACK's idamax passes
+ * over a NaN), and LAPACK's sfmin (dlamch('S')), the smallest number whose reciprocal does
+ * not overflow: dgetf2 divides by smaller pivots instead of scaling by the reciprocal. */
+#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
+#if PRECISION_DOUBLE
+#define SFMIN DBL_MIN
+#else
+#define SFMIN FLT_MIN
+#endif
+
 /* Full unrolling keeps a GPU's register arrays in registers; on CPUs it only bloats the
  * code PoCL must compile (ten times the build time, no faster), so PoCL builds with
  * -D UNROLL=0. */

@@ -81,16 +81,6 @@
 #define FENCE CLK_LOCAL_MEM_FENCE
 #endif
 
-/* LAPACK's sfmin (dlamch('S')): the smallest number whose reciprocal does not overflow */
-#if PRECISION_DOUBLE
-#define SFMIN DBL_MIN
-#else
-#define SFMIN FLT_MIN
-#endif
-
-/* The pivot search's order: |x|, with NaN and infinities above every finite value. */
-#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
-
 /*
  * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
  * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]. Work-group g0 + g holds

@@ -45,14 +45,6 @@
 #define UNROLL PRAGMA_UNROLL
 #endif
 
-#if PRECISION_DOUBLE
-#define SFMIN DBL_MIN
-#else
-#define SFMIN FLT_MIN
-#endif
-
-#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
-
 /* Element (i, j) of the matrix at a (the lane's first element), and pivot i at p. */
 #define AELEM(a, chunk, i, j) (a)[((ulong)(j) * N + (ulong)(i)) * (chunk)]
 #define PELEM(p, chunk, i) (p)[(ulong)(i) * (chunk)]

@@ -45,14 +45,6 @@
 
 #define K (M < N ? M : N)
 
-#if PRECISION_DOUBLE
-#define SFMIN DBL_MIN
-#else
-#define SFMIN FLT_MIN
-#endif
-
-#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
-
 /*
  * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
  * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]. Work-group g0 + g holds

@@ -33,13 +33,6 @@
 #define TS 16
 #endif
 
-#if PRECISION_DOUBLE
-#define SFMIN DBL_MIN
-#else
-#define SFMIN FLT_MIN
-#endif
-#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
-
 /* UNIFORM_LOOPS = 1 (PoCL, backends/pocl.c): the panel's loop that holds barriers runs to
  * NB, a bound fixed at build time, with the steps past the matrix's jb idle, and a group
  * without work passes its barriers instead of returning: PoCL 5.0 factored wrong under

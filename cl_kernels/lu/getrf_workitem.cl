@@ -38,14 +38,6 @@
 #define VBATCHED 0
 #endif
 
-#if PRECISION_DOUBLE
-#define SFMIN DBL_MIN
-#else
-#define SFMIN FLT_MIN
-#endif
-
-#define PIVOT_KEY(x) (IS_FINITE(x) ? fabs(x) : (REAL)INFINITY)
-
 /* getf2 on the m-by-n matrix at Ab (leading dimension lda), its pivots at Pb (unused
  * where PIVOT = 0); returns info. */
 inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m, const int n)
