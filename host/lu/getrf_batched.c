@@ -14,6 +14,24 @@ const bchol_lu_pos bchol__getrf_pos = {.m = 2, .n = 3, .A = 4, .offset_a = 5, .l
 const bchol_lu_pos bchol__getrf_nopiv_pos = {.m = 2, .n = 3, .A = 4, .offset_a = 5, .lda = 6,
                                              .stride_a = 7, .batch = 8, .info = 9};
 
+bchol_status bchol__getrf_launch(bchol_call *call, cl_kernel kernel, int pivot, cl_mem A,
+                                 int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                 int64_t offset_p, int64_t stride_p, int64_t batch, cl_mem info,
+                                 size_t per_group, size_t local)
+{
+    cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a, count = (cl_ulong)batch;
+    cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;
+    cl_mem piv = pivot ? ipiv : NULL; /* the kernel built with PIVOT = 0 does not touch it */
+    cl_int ld = lda;
+    cl_ulong g0 = 0;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),   BCHOL_ARG(ld),
+                        BCHOL_ARG(str),   BCHOL_ARG(piv),   BCHOL_ARG(off_p),
+                        BCHOL_ARG(str_p), BCHOL_ARG(info),  BCHOL_ARG(count),
+                        BCHOL_ARG(g0)};
+    const uint64_t groups = ((uint64_t)batch + per_group - 1) / per_group;
+    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
+}
+
 bchol_status bchol__check_getrf_args(bchol_context *ctx, const char *routine,
                                      const bchol_lu_pos *pos, bchol_precision p, int pivot,
                                      int m, int n, cl_mem A, int64_t offset_a, int lda,

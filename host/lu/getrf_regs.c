@@ -94,16 +94,6 @@ bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int
         tbc = (int)(limit / (size_t)m);
     }
 
-    const size_t local = (size_t)m * (size_t)tbc;
-    const uint64_t groups = ((uint64_t)batch + (uint64_t)tbc - 1) / (uint64_t)tbc;
-    cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a, count = (cl_ulong)batch;
-    cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;
-    cl_mem piv = pivot ? ipiv : NULL; /* the kernel built with PIVOT = 0 does not touch it */
-    cl_int ld = lda;
-    cl_ulong g0 = 0;
-    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),   BCHOL_ARG(ld),
-                        BCHOL_ARG(str),   BCHOL_ARG(piv),   BCHOL_ARG(off_p),
-                        BCHOL_ARG(str_p), BCHOL_ARG(info),  BCHOL_ARG(count),
-                        BCHOL_ARG(g0)};
-    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
+    return bchol__getrf_launch(call, kernel, pivot, A, offset_a, lda, stride_a, ipiv, offset_p,
+                               stride_p, batch, info, (size_t)tbc, (size_t)m * (size_t)tbc);
 }

@@ -13,17 +13,13 @@ static int vector_width(bchol_precision p, int m)
     return vw;
 }
 
-/* Launches kernel over batch matrices, a work-item each, group per work-group (<= 0: 8,
- * cut to the kernel's limit); the kernel skips work-items past the batch, so the last
- * group may be partial. args[9] is g0, the launch's first group. */
-static bchol_status launch(bchol_call *call, cl_kernel kernel, bchol_arg *args, int group,
-                           int64_t batch)
+/* Matrices (work-items) per work-group: group (<= 0: 8), cut to the kernel's limit; the
+ * kernels skip work-items past the batch, so the last group may be partial. */
+static size_t group_size(bchol_call *call, cl_kernel kernel, int group)
 {
-    size_t local = (size_t)(group > 0 ? group : 8);
+    const size_t local = (size_t)(group > 0 ? group : 8);
     const size_t limit = bchol__kernel_wg_limit(call->ctx, kernel);
-    if (local > limit) local = limit;
-    const uint64_t groups = ((uint64_t)batch + local - 1) / local;
-    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
+    return local > limit ? limit : local;
 }
 
 bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
@@ -42,16 +38,9 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
     cl_kernel kernel;
     bchol_status st;
     if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem", &kernel))) return st;
-    cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a, count = (cl_ulong)batch;
-    cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;
-    cl_mem piv = pivot ? ipiv : NULL; /* the kernel built with PIVOT = 0 does not touch it */
-    cl_int ld = lda;
-    cl_ulong g0 = 0;
-    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),   BCHOL_ARG(ld),
-                        BCHOL_ARG(str),   BCHOL_ARG(piv),   BCHOL_ARG(off_p),
-                        BCHOL_ARG(str_p), BCHOL_ARG(info),  BCHOL_ARG(count),
-                        BCHOL_ARG(g0)};
-    return launch(call, kernel, args, group, batch);
+    const size_t local = group_size(call, kernel, group);
+    return bchol__getrf_launch(call, kernel, pivot, A, offset_a, lda, stride_a, ipiv, offset_p,
+                               stride_p, batch, info, local, local);
 }
 
 bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group,
@@ -74,5 +63,7 @@ bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p,
                         BCHOL_ARG(n),    BCHOL_ARG(lda),       BCHOL_ARG(ipiv),
                         BCHOL_ARG(offsets_p), BCHOL_ARG(info), BCHOL_ARG(count),
                         BCHOL_ARG(g0)};
-    return launch(call, kernel, args, group, batch);
+    const size_t local = group_size(call, kernel, group);
+    const uint64_t groups = ((uint64_t)batch + local - 1) / local; /* args[9] is g0 */
+    return bchol__launch_groups(call, kernel, args, 10, 9, groups, local);
 }

@@ -82,6 +82,14 @@ void bchol__getrf_fused_params(const bchol_context *ctx, bchol_precision p, int 
                                bchol_getrf_params *prm);
 /* Local memory of one matrix in the fused kernel with lx work-items. */
 uint64_t bchol__getrf_fused_local_bytes(bchol_precision p, int m, int n, int lx);
+/* Enqueues a strided getrf kernel (the fused, regs and workitem kernels take the same
+ * arguments: A, offset, lda, stride, ipiv, offset_p, stride_p, info, count, g0) over a
+ * batch > 0: per_group matrices in each group of local work-items, in slices of groups
+ * (bchol__launch_groups). Where pivot = 0 the kernel gets no ipiv. */
+bchol_status bchol__getrf_launch(bchol_call *call, cl_kernel kernel, int pivot, cl_mem A,
+                                 int64_t offset_a, int lda, int64_t stride_a, cl_mem ipiv,
+                                 int64_t offset_p, int64_t stride_p, int64_t batch, cl_mem info,
+                                 size_t per_group, size_t local);
 /* Enqueues the fused getrf of a checked batch with m, n > 0 and batch > 0. */
 bchol_status bchol__getrf_fused(bchol_call *call, bchol_precision p, const bchol_getrf_params *prm,
                                 int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
