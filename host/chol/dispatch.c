@@ -412,13 +412,6 @@ bchol_status bchol_potrf_interleaved_params(bchol_context *ctx, char precision, 
  * than the device takes at this n gives way to the defaults, as a fused entry that does
  * not fit local memory does, rather than being reshaped into something never measured. */
 
-/* ceil(n / rpt) * tbc: the work-items of one group */
-static long long solve_group(int n, const bchol_solve_params *s)
-{
-    const int rpt = s->rpt > 0 ? s->rpt : 1;
-    return (((long long)n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1); /* n may be INT_MAX */
-}
-
 /* The variant: the caller's (want), else BCHOL_SOLVE_VARIANT=subst|workitem (tests run
  * posv, which takes no parameters, through either), else the backend's. The workitem
  * variant takes only nt, from the backend's defaults: the tuning files' solve entries
@@ -459,12 +452,12 @@ void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int n
                      from.who, from.knob, (char)p);
         else
             snprintf(why, size, "%s defaults (%s%s)", from.who, from.knob, ctx->tuning_note);
-    } else if (solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
+    } else if (bchol__solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
         snprintf(why, size,
                  "%s defaults (%sthe tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
                  "%lld work-items per group at n = %d; the device takes %zu)",
                  from.who, from.knob, e->precision, e->n, e->nrhs, pick.section->file,
-                 solve_group(n, &e->solve), n, ctx->info.max_work_group);
+                 bchol__solve_group(n, &e->solve), n, ctx->info.max_work_group);
     } else {
         const bchol_tuning_section *s = pick.section;
         params->nt = e->solve.nt;

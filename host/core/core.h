@@ -204,6 +204,12 @@ uint64_t bchol__usable_local_mem(const bchol_context *ctx);
 
 /* Work-group size the kernel accepts on ctx's device (CL_KERNEL_WORK_GROUP_SIZE). */
 size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel);
+/* Work-group size any kernel may have on ctx's device before one is built: the device's
+ * limit, lowered by BCHOL_KERNEL_WG_LIMIT; never 0. */
+size_t bchol__device_wg_limit(const bchol_context *ctx);
+/* Work-items of one group of the substitution solves' shape s at order n (potrs' and
+ * getrs' kernels): ceil(n / rpt) * tbc, n up to INT_MAX. */
+long long bchol__solve_group(int n, const bchol_solve_params *s);
 
 /* ---- argument checks (check.c) ------------------------------------------------------ */
 

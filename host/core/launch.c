@@ -120,14 +120,27 @@ uint64_t bchol__usable_local_mem(const bchol_context *ctx)
     return ctx->info.local_mem_usable; /* the backend's reserve taken off (device.c) */
 }
 
+size_t bchol__device_wg_limit(const bchol_context *ctx)
+{
+    size_t wg = ctx->info.max_work_group;
+    if (ctx->kernel_wg_limit && wg > ctx->kernel_wg_limit) wg = ctx->kernel_wg_limit;
+    return wg ? wg : 1; /* never 0: the variant drivers divide by it */
+}
+
 size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
 {
     size_t wg = 0;
     if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
                                  NULL) != CL_SUCCESS || wg == 0)
-        wg = ctx->info.max_work_group;
+        return bchol__device_wg_limit(ctx);
     if (ctx->kernel_wg_limit && wg > ctx->kernel_wg_limit) wg = ctx->kernel_wg_limit;
-    return wg ? wg : 1; /* never 0: the variant drivers divide by it */
+    return wg;
+}
+
+long long bchol__solve_group(int n, const bchol_solve_params *s)
+{
+    const int rpt = s->rpt > 0 ? s->rpt : 1;
+    return (((long long)n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1);
 }
 
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count)

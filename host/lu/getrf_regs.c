@@ -17,29 +17,20 @@ static uint64_t local_bytes(bchol_precision p, int m, int n)
     return ((uint64_t)m + (uint64_t)n) * bchol__elem_size(p);
 }
 
-/* Work-items a kernel may take on this device before any is built: the device's limit,
- * lowered by BCHOL_KERNEL_WG_LIMIT. */
-static size_t device_wg_limit(const bchol_context *ctx)
-{
-    size_t wg = ctx->info.max_work_group ? ctx->info.max_work_group : 1;
-    if (ctx->kernel_wg_limit && wg > ctx->kernel_wg_limit) wg = ctx->kernel_wg_limit;
-    return wg;
-}
-
 int bchol__getrf_regs_fits(const bchol_context *ctx, bchol_precision p, int m, int n)
 {
-    return (size_t)m <= device_wg_limit(ctx) &&
+    return (size_t)m <= bchol__device_wg_limit(ctx) &&
            local_bytes(p, m, n) <= bchol__usable_local_mem(ctx);
 }
 
 bchol_status bchol__getrf_regs_check(bchol_context *ctx, const char *routine, bchol_precision p,
                                      int m, int n)
 {
-    if ((size_t)m > device_wg_limit(ctx))
+    if ((size_t)m > bchol__device_wg_limit(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "%s: the regs LU kernel takes a work-item per row; %d rows are more "
                            "than the %zu work-items a work-group may have on this device",
-                           routine, m, device_wg_limit(ctx));
+                           routine, m, bchol__device_wg_limit(ctx));
     if (local_bytes(p, m, n) > bchol__usable_local_mem(ctx))
         return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                            "%s: the regs LU kernel's pivot keys and row for %d-by-%d matrices "
@@ -72,7 +63,7 @@ bchol_status bchol__getrf_regs(bchol_call *call, bchol_precision p, int tbc, int
     if ((st = bchol__getrf_regs_check(ctx, "getrf regs kernel", p, m, n))) return st;
     /* matrices per group: the caller's, else about REGS_GROUP work-items (at most 64),
      * within the work-group and local-memory limits */
-    const size_t wg = device_wg_limit(ctx);
+    const size_t wg = bchol__device_wg_limit(ctx);
     if (tbc <= 0) tbc = m >= REGS_GROUP ? 1 : REGS_GROUP / m;
     if (tbc > 64) tbc = 64;
     if ((size_t)tbc * (size_t)m > wg) tbc = (int)(wg / (size_t)m);

@@ -25,12 +25,6 @@ int bchol__lu_solve_shape_env(bchol_solve_params *prm)
     return 1;
 }
 
-/* Work-items in a group of the shape at order n. */
-static long long group_of(int n, const bchol_solve_params *s)
-{
-    return (long long)bchol__ceil_div(n, s->rpt) * s->tbc;
-}
-
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                            bchol_solve_params *prm, char *why, size_t size)
 {
@@ -49,7 +43,7 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
     const bchol_tuning_pick pick = bchol__tuning_lookup_getrs(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
-    if (e && group_of(n, &e->solve) <= (long long)ctx->info.max_work_group) {
+    if (e && bchol__solve_group(n, &e->solve) <= (long long)ctx->info.max_work_group) {
         const bchol_tuning_section *s = pick.section;
         prm->nt = e->solve.nt;
         prm->rpt = e->solve.rpt;
@@ -68,7 +62,7 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
     if (e)
         snprintf(why, size, "%sthe %c getrs entry for n = %d, nrhs = %d in %.300s needs %lld work-items a group at "
                  "n = %d; the device takes %zu)", who, e->precision, e->n, e->nrhs, pick.section->file,
-                 group_of(n, &e->solve), n, ctx->info.max_work_group);
+                 bchol__solve_group(n, &e->solve), n, ctx->info.max_work_group);
     else if (t)
         snprintf(why, size, "%sthe tuning files for this device have no %c getrs entry)", who, (char)p);
     else
