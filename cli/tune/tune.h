@@ -118,10 +118,15 @@ typedef struct tune_variant {
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
-/* The substitution solve's candidates and pruning (tune_solve.c), which the LU solve's
- * variant (tune_getrs.c) shares: parameters nt, rpt, tbc in that order. */
+/* The substitution solve's space (tune_solve.c), which the LU solve's variant
+ * (tune_getrs.c) shares: parameters nt, rpt, tbc in that order, their names, candidates,
+ * pruning and conversions to and from the solve's params. */
+extern const char *const tune_solve_names[];
+extern const char *const *const tune_solve_labels[];
 int tune_solve_values(int param, const tune_target *t, int *out, int max);
 const char *tune_solve_prune(const int *cfg, const tune_target *t, char *why, size_t size);
+void tune_solve_to_params(const int *cfg, tune_params *t);
+void tune_solve_from_params(const tune_params *t, int *cfg);
 const tune_variant *tune_variant_named(const char *name);
 
 /* prepare and run of the variants that factor strided batches (fused, separate,

@@ -10,24 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { NT, RPT, TBC, NPARAMS };
-
-static const char *const names[NPARAMS] = {"nt", "rpt", "tbc"};
-static const char *const *const labels[NPARAMS] = {NULL, NULL, NULL};
-
-static void to_params(const int *c, tune_params *t)
-{
-    *t = (tune_params){0};
-    t->solve = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST, .nt = c[NT], .rpt = c[RPT], .tbc = c[TBC]};
-}
-
-static void from_params(const tune_params *t, int *c)
-{
-    c[NT] = t->solve.nt;
-    c[RPT] = t->solve.rpt;
-    c[TBC] = t->solve.tbc;
-}
-
 /* Forces the shape for the library calls that follow (unset with NULL). */
 static void force_shape(const bchol_solve_params *s)
 {
@@ -47,7 +29,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     tune_params p = {0};
     if (bchol_getrs_params(ctx, t->precision, 'N', t->n, t->nrhs, &p.solve, NULL)) p.solve = (bchol_solve_params){0};
-    from_params(&p, c);
+    tune_solve_from_params(&p, c);
 }
 
 /* bchol_getrs_params with the shape forced builds the kernel and fits it as the call will:
@@ -85,13 +67,13 @@ const tune_variant tune_getrs = {
     .variant = BCHOL_VARIANT_AUTO, /* no factorization variant */
     .solve = 1,                    /* once per nrhs, records and entries carry it */
     .lu = 1,                       /* getrf's batch (fewer matrices on CPUs); only where named */
-    .nparams = NPARAMS,
-    .param_names = names,
-    .labels = labels,
+    .nparams = 3, /* the solve's nt, rpt, tbc */
+    .param_names = tune_solve_names,
+    .labels = tune_solve_labels,
     .values = tune_solve_values,
     .prune = tune_solve_prune,
-    .to_params = to_params,
-    .from_params = from_params,
+    .to_params = tune_solve_to_params,
+    .from_params = tune_solve_from_params,
     .defaults = defaults,
     .prepare = prepare,
     .run = run,

@@ -11,9 +11,8 @@
 
 enum { NT, RPT, TBC, NPARAMS };
 
-static const char *const names[NPARAMS] = {"nt", "rpt", "tbc"};
-static const char *const *const labels[NPARAMS] = {NULL, NULL, NULL};
-
+const char *const tune_solve_names[] = {"nt", "rpt", "tbc"};
+const char *const *const tune_solve_labels[] = {NULL, NULL, NULL};
 
 /*
  * Candidates. nt: tiles of up to nrhs columns (powers of two; the solve narrows a wider
@@ -81,13 +80,13 @@ const char *tune_solve_prune(const int *c, const tune_target *t, char *why, size
     return NULL;
 }
 
-static void to_params(const int *c, tune_params *t)
+void tune_solve_to_params(const int *c, tune_params *t)
 {
     *t = (tune_params){0};
     t->solve = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST, .nt = c[NT], .rpt = c[RPT], .tbc = c[TBC]};
 }
 
-static void from_params(const tune_params *t, int *c)
+void tune_solve_from_params(const tune_params *t, int *c)
 {
     c[NT] = t->solve.nt;
     c[RPT] = t->solve.rpt;
@@ -99,7 +98,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     tune_params p = {0};
     bchol_potrs_params(ctx, t->precision, t->n, t->nrhs, &p.solve, NULL);
-    from_params(&p, c);
+    tune_solve_from_params(&p, c);
 }
 
 /* bchol_potrs_prepare builds the kernel for (nt, rpt, tbc, uplo, precision) and fits it as
@@ -126,12 +125,12 @@ const tune_variant tune_solve = {
     .variant = BCHOL_VARIANT_AUTO, /* no factorization variant */
     .solve = 1,
     .nparams = NPARAMS,
-    .param_names = names,
-    .labels = labels,
+    .param_names = tune_solve_names,
+    .labels = tune_solve_labels,
     .values = tune_solve_values,
     .prune = tune_solve_prune,
-    .to_params = to_params,
-    .from_params = from_params,
+    .to_params = tune_solve_to_params,
+    .from_params = tune_solve_from_params,
     .defaults = defaults,
     .prepare = prepare,
     .run = run,
