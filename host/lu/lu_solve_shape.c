@@ -28,18 +28,12 @@ int bchol__lu_solve_shape_env(bchol_solve_params *prm)
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                            bchol_solve_params *prm, char *why, size_t size)
 {
-    char scratch[8];
-    if (!why) why = scratch, size = sizeof scratch;
+    /* the explanation only where asked for (a call's own plan does not format it) */
     *prm = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST};
     if (bchol__lu_solve_shape_env(prm)) {
-        snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
+        if (why) snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
         return;
     }
-    char who[64];
-    if (ctx->generic_defaults)
-        snprintf(who, sizeof who, "generic defaults (BCHOL_DEFAULTS=generic; ");
-    else
-        snprintf(who, sizeof who, "backend %s defaults (", ctx->backend->family);
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
     const bchol_tuning_pick pick = bchol__tuning_lookup_getrs(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
@@ -48,23 +42,37 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
         prm->nt = e->solve.nt;
         prm->rpt = e->solve.rpt;
         prm->tbc = e->solve.tbc;
-        snprintf(why, size,
-                 "tuning file %.300s, devices[%d] %s/%s/%s: %c getrs entry for n = %d, nrhs = %d (%s, %s)",
-                 s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n, e->nrhs,
-                 pick.below_smallest ? "the smallest measured n" : e->n == n ? "this n" : "the nearest n below",
-                 e->nrhs == nrhs ? "this nrhs" : "the closest nrhs");
+        if (why)
+            snprintf(why, size,
+                     "tuning file %.300s, devices[%d] %s/%s/%s: %c getrs entry for n = %d, nrhs = "
+                     "%d (%s, %s)",
+                     s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
+                     e->nrhs,
+                     pick.below_smallest ? "the smallest measured n"
+                     : e->n == n         ? "this n"
+                                         : "the nearest n below",
+                     e->nrhs == nrhs ? "this nrhs" : "the closest nrhs");
         return;
     }
     /* an entry whose group the device cannot take at this n is not reshaped into something
      * never measured: the defaults, as for the Cholesky solve's entries */
     ctx->backend->solve_defaults((char)p, n, nrhs, prm);
     prm->variant = BCHOL_SOLVE_SUBST;
+    if (!why) return;
+    char who[64];
+    if (ctx->generic_defaults)
+        snprintf(who, sizeof who, "generic defaults (BCHOL_DEFAULTS=generic; ");
+    else
+        snprintf(who, sizeof who, "backend %s defaults (", ctx->backend->family);
     if (e)
-        snprintf(why, size, "%sthe %c getrs entry for n = %d, nrhs = %d in %.300s needs %lld work-items a group at "
-                 "n = %d; the device takes %zu)", who, e->precision, e->n, e->nrhs, pick.section->file,
+        snprintf(why, size,
+                 "%sthe %c getrs entry for n = %d, nrhs = %d in %.300s needs %lld work-items a "
+                 "group at n = %d; the device takes %zu)",
+                 who, e->precision, e->n, e->nrhs, pick.section->file,
                  bchol__solve_group(n, &e->solve), n, ctx->info.max_work_group);
     else if (t)
-        snprintf(why, size, "%sthe tuning files for this device have no %c getrs entry)", who, (char)p);
+        snprintf(why, size, "%sthe tuning files for this device have no %c getrs entry)", who,
+                 (char)p);
     else
         snprintf(why, size, "%s%s)", who, ctx->tuning_note);
 }
