@@ -1,6 +1,9 @@
 /* The tuner's getrf-regs search space (cli/tune/tune_getrf.c) on made-up devices: a GPU at
  * the orders regs runs, nothing on CPUs or past its orders, groups pruned past the
  * work-group limit or local memory. The GPU sweep itself needs a GPU; these are its rules.
+ * Also the interleaved space's pruning of full unrolling (cli/tune/tune_interleaved.c),
+ * which must hold for values from --set: on CPUs above n = 32 (PoCL compiles at the first
+ * launch, beyond the build limit), anywhere above 64.
  * Usage: test_tune_space */
 #include "tune/tune.h"
 
@@ -31,7 +34,29 @@ int tune_workload_reset_lu(tune_workload *w)
     return -1;
 }
 
-extern const tune_variant tune_getrf_regs;
+/* tune_interleaved.c's runs: nothing here runs a configuration either. */
+int tune_workload_ilv(tune_workload *w, size_t bytes)
+{
+    (void)w;
+    (void)bytes;
+    return -1;
+}
+
+bchol_status tune_strided_prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
+                                  tune_params *effective)
+{
+    (void)ctx, (void)t, (void)uplo, (void)p, (void)effective;
+    return BCHOL_ERR_OPENCL;
+}
+
+bchol_status tune_strided_run(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
+                              const tune_params *p)
+{
+    (void)ctx, (void)t, (void)w, (void)p;
+    return BCHOL_ERR_OPENCL;
+}
+
+extern const tune_variant tune_getrf_regs, tune_interleaved;
 
 static tune_target target(cl_device_type type, size_t wg, unsigned long long local, char precision, int n)
 {
@@ -98,6 +123,35 @@ int main(void)
     CHECK(!strcmp(tune_getrf_regs.name, "getrf-regs") && tune_getrf_regs.lu && tune_getrf_regs.nparams == 1 &&
               !strcmp(tune_getrf_regs.param_names[0], "tbc"),
           "the variant's name, kind or parameter");
+    /* interleaved, unroll = full (the other parameters a configuration that nothing else
+     * prunes: inb 8, left-looking, chunked by 64, IEEE math) */
+    const struct {
+        const char *what;
+        tune_target t;
+        int pruned;
+    } full[] = {
+        {"CPU s n = 32: full unrolling kept", target(cpu, 4096, 1 << 20, 's', 32), 0},
+        {"CPU s n = 33: full unrolling pruned", target(cpu, 4096, 1 << 20, 's', 33), 1},
+        {"CPU d n = 64: full unrolling pruned", target(cpu, 4096, 1 << 20, 'd', 64), 1},
+        {"GPU s n = 64: full unrolling kept", target(gpu, 1024, 48 << 10, 's', 64), 0},
+        {"GPU s n = 65: full unrolling pruned", target(gpu, 1024, 48 << 10, 's', 65), 1},
+    };
+    for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
+        tune_params p;
+        int c[6];
+        p.p = (bchol_params){.variant = BCHOL_VARIANT_INTERLEAVED, .inb = 8, .looking = BCHOL_LOOKING_LEFT,
+                             .unroll = BCHOL_UNROLL_FULL, .chunking = BCHOL_CHUNKED, .chunk = 64,
+                             .math = BCHOL_MATH_IEEE};
+        tune_interleaved.from_params(&p, c);
+        char why[200] = "";
+        const char *reason = tune_interleaved.prune(c, &full[i].t, why, sizeof why);
+        CHECK(!!reason == full[i].pruned, "%s: %s", full[i].what, reason ? why : "not pruned");
+        printf("%-50s %s\n", full[i].what, reason ? why : "kept");
+        /* the same configuration with loops over tiles is kept everywhere */
+        p.p.unroll = BCHOL_UNROLL_TILES;
+        tune_interleaved.from_params(&p, c);
+        CHECK(!tune_interleaved.prune(c, &full[i].t, why, sizeof why), "%s, unroll = tiles: %s", full[i].what, why);
+    }
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures != 0;
 }

@@ -99,6 +99,14 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
         snprintf(why, size, "unroll = full is limited to n <= %d", MAX_FULL_N);
         return "unrolled size";
     }
+    /* Also from --set: PoCL compiles each work-group size at its first launch, in the
+     * timing process, where --build-timeout does not reach (a Xeon sweep with --set
+     * unroll=full,tiles stalled at float n = 64 until the call was killed). */
+    if (c[UNROLL] == BCHOL_UNROLL_FULL && !tune_is_gpu(t) && t->n > MAX_FULL_N_CPU) {
+        snprintf(why, size, "unroll = full on a CPU is limited to n <= %d (PoCL's first-launch "
+                 "compilation, beyond the build limit)", MAX_FULL_N_CPU);
+        return "build time";
+    }
     return NULL;
 }
 
