@@ -332,8 +332,8 @@ static void multi_variant(void)
     char out[128];
     snprintf(out, sizeof out, "%s/report.txt", dir);
     rc = RUN(out, "tune", "--report", file);
-    CHECK(rc == 0 && file_contains(out, "## s crossovers") && file_contains(out, "## s interleaved") &&
-              file_contains(out, "crossovers (s): "),
+    CHECK(rc == 0 && file_contains(out, "## s potrf crossovers") && file_contains(out, "## s interleaved") &&
+              file_contains(out, "crossovers (s potrf): ") && !file_contains(out, "getrf crossovers"),
           "--report of two variants: exit %d or no crossover section", rc);
     cJSON_Delete(root);
     remove(out);
@@ -1747,6 +1747,11 @@ static void getrf_run(void)
     rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getrf", "--set",
              "lx=4,8", "--set", "tbc=1", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
     CHECK(rc == 0, "the getrf sweep: exit %d", rc);
+    /* the report compares getrf's variants with each other, under their own heading */
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "## s getrf crossovers") && file_contains(out, "crossovers (s getrf): ") &&
+              !file_contains(out, "potrf crossovers"),
+          "--report of the getrf sweep: exit %d, or no getrf crossover section of its own", rc);
     const int ntried = count_tried();
     cJSON *root = load(file);
     CHECK(root && ntried >= 6, "the file: %d records", ntried);

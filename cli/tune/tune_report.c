@@ -358,14 +358,16 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
 
 /* Per size, each variant's chosen time and the fastest: the variant the dispatcher runs
  * there (its compared_variants rule), and the sizes where that winner changes (the
- * fused/separate and strided/interleaved crossovers). */
-static void report_crossovers(const cJSON *section, char precision)
+ * fused/separate and strided/interleaved crossovers). lu: getrf's variants, which compete
+ * only with each other (0: potrf's). */
+static void report_crossovers(const cJSON *section, char precision, int lu)
 {
     int sizes[256], nsizes = 0, nv = 0, seen[16] = {0};
     const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
     for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
         /* another workload or another routine: not comparable */
-        if (tune_variants[v]->variable_sizes || tune_variants[v]->solve || tune_variants[v]->native)
+        if (tune_variants[v]->variable_sizes || tune_variants[v]->solve || tune_variants[v]->native ||
+            tune_variants[v]->lu != lu)
             continue;
         cJSON_ArrayForEach(e, chosen)
         {
@@ -386,8 +388,8 @@ static void report_crossovers(const cJSON *section, char precision)
             sizes[k] = sizes[k - 1];
             sizes[k - 1] = t;
         }
-    printf("\n## %c crossovers: each variant's chosen time (ms) per size; the fastest is what the\n"
-           "## dispatcher runs there\n%6s", precision, "n");
+    printf("\n## %c %s crossovers: each variant's chosen time (ms) per size; the fastest is what the\n"
+           "## dispatcher runs there\n%6s", precision, lu ? "getrf" : "potrf", "n");
     for (int v = 0; v < nv; v++)
         if (seen[v]) printf(" %12s", tune_variants[v]->name);
     printf("  %s\n", "fastest");
@@ -426,7 +428,8 @@ static void report_crossovers(const cJSON *section, char precision)
             prev_n = sizes[s];
         }
     }
-    printf("crossovers (%c): %s\n", precision, used ? changes : "none: one variant wins at every size");
+    printf("crossovers (%c %s): %s\n", precision, lu ? "getrf" : "potrf",
+           used ? changes : "none: one variant wins at every size");
 }
 
 int tune_report(const char *path, const char *against)
@@ -490,7 +493,8 @@ int tune_report(const char *path, const char *against)
                     report_group(tried, cJSON_GetObjectItemCaseSensitive(s, "pruned"), *p, tune_variants[v], nrhs[i],
                                  tuned, against);
             }
-            report_crossovers(s, *p);
+            report_crossovers(s, *p, 0);
+            report_crossovers(s, *p, 1);
         }
         shown++;
     }
