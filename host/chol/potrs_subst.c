@@ -24,39 +24,24 @@ static bchol_status get_subst_kernel(bchol_context *ctx, bchol_precision p,
     return bchol__get_kernel(ctx, subst_files, &o, "potrs_subst", k);
 }
 
+/* get_subst_kernel as a bchol_solve_build; arg: {upper, vbatched, precision}. */
+static bchol_status build_subst(bchol_context *ctx, const bchol_solve_params *prm, const void *arg,
+                                cl_kernel *k)
+{
+    const int *a = arg;
+    return get_subst_kernel(ctx, (bchol_precision)a[2], prm, a[0], a[1], k);
+}
+
 /* vbatched: the variable-size kernel, fitted for the largest n and nrhs. */
 static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
                                const bchol_solve_params *params, int upper, int n, int nrhs,
                                int vbatched, bchol_subst_plan *plan)
 {
     bchol_solve_params prm = *params;
-    bchol_status st;
+    const int arg[3] = {upper, vbatched, (int)p};
     cl_kernel kernel = NULL;
-    /* Fewer columns than a tile holds would only compute zeros. */
-    while (prm.nt > 1 && prm.nt / 2 >= nrhs)
-        prm.nt /= 2;
-
-    /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
-     * than that needs, put fewer tiles in a group, then give each work-item more rows. */
-    for (int tries = 0;; tries++) {
-        if ((st = get_subst_kernel(ctx, p, &prm, upper, vbatched, &kernel))) return st;
-        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        size_t want = (size_t)bchol__ceil_div(n, prm.rpt) * (size_t)prm.tbc;
-        if (want <= limit) break;
-        if (tries == 8 || (prm.tbc == 1 && prm.rpt >= 64))
-            return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                               "substitution solve: no work-group shape fits n = %d (the "
-                               "kernel takes at most %zu work-items, rpt = %d)",
-                               n, limit, prm.rpt);
-        if (prm.tbc > 1) {
-            size_t fit = limit / (size_t)bchol__ceil_div(n, prm.rpt);
-            prm.tbc = fit > 1 ? (int)fit : 1;
-        } else {
-            int need = bchol__ceil_div(n, (int)limit);
-            prm.rpt = prm.rpt * 2 > need ? prm.rpt * 2 : need;
-            if (prm.rpt > 64) prm.rpt = 64;
-        }
-    }
+    bchol_status st = bchol__solve_fit(ctx, &prm, n, nrhs, "substitution solve", build_subst, arg, &kernel);
+    if (st) return st;
     plan->kernel = kernel;
     plan->prm = prm;
     plan->upper = upper;

@@ -210,6 +210,18 @@ size_t bchol__device_wg_limit(const bchol_context *ctx);
 /* Work-items of one group of the substitution solves' shape s at order n (potrs' and
  * getrs' kernels): ceil(n / rpt) * tbc, n up to INT_MAX. */
 long long bchol__solve_group(int n, const bchol_solve_params *s);
+/* Builds the kernel of a substitution solve's shape prm (arg: the caller's other build
+ * options). */
+typedef bchol_status (*bchol_solve_build)(bchol_context *ctx, const bchol_solve_params *prm,
+                                          const void *arg, cl_kernel *kernel);
+/* The substitution solves' shape fitted to the kernel build() makes (potrs' and getrs'):
+ * nt narrowed to nrhs; where the built kernel takes fewer work-items than
+ * ceil(n / rpt) * tbc, fewer units a group, then more rows a work-item (at most 64).
+ * Updates prm; on success *kernel is the kernel of the fitted shape. what names the solve
+ * in the error when no shape fits. */
+bchol_status bchol__solve_fit(bchol_context *ctx, bchol_solve_params *prm, int n, int nrhs,
+                              const char *what, bchol_solve_build build, const void *arg,
+                              cl_kernel *kernel);
 
 /* ---- argument checks (check.c) ------------------------------------------------------ */
 

@@ -143,6 +143,37 @@ long long bchol__solve_group(int n, const bchol_solve_params *s)
     return (((long long)n + rpt - 1) / rpt) * (s->tbc > 0 ? s->tbc : 1);
 }
 
+bchol_status bchol__solve_fit(bchol_context *ctx, bchol_solve_params *prm, int n, int nrhs,
+                              const char *what, bchol_solve_build build, const void *arg,
+                              cl_kernel *kernel)
+{
+    bchol_status st;
+    /* Fewer columns than a tile holds would only compute zeros. */
+    while (prm->nt > 1 && prm->nt / 2 >= nrhs) prm->nt /= 2;
+
+    /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
+     * than that needs, put fewer tiles in a group, then give each work-item more rows. */
+    for (int tries = 0;; tries++) {
+        if ((st = build(ctx, prm, arg, kernel))) return st;
+        const size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
+        const size_t want = (size_t)bchol__ceil_div(n, prm->rpt) * (size_t)prm->tbc;
+        if (want <= limit) return BCHOL_SUCCESS;
+        if (tries == 8 || (prm->tbc == 1 && prm->rpt >= 64))
+            return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                               "%s: no work-group shape fits n = %d (the kernel takes at most %zu "
+                               "work-items, rpt = %d)",
+                               what, n, limit, prm->rpt);
+        if (prm->tbc > 1) {
+            const size_t fit = limit / (size_t)bchol__ceil_div(n, prm->rpt);
+            prm->tbc = fit > 1 ? (int)fit : 1;
+        } else {
+            const int need = bchol__ceil_div(n, (int)limit);
+            prm->rpt = prm->rpt * 2 > need ? prm->rpt * 2 : need;
+            if (prm->rpt > 64) prm->rpt = 64;
+        }
+    }
+}
+
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count)
 {
     cl_event ev;

@@ -22,37 +22,28 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, const bcho
     return bchol__get_kernel(ctx, lu_solve_files, &o, name, k);
 }
 
+/* get_kernel as a bchol_solve_build. */
+struct build_arg {
+    bchol_precision p;
+    int trans;
+    const char *name;
+};
+
+static bchol_status build(bchol_context *ctx, const bchol_solve_params *prm, const void *arg, cl_kernel *k)
+{
+    const struct build_arg *a = arg;
+    return get_kernel(ctx, a->p, prm, a->trans, a->name, k);
+}
+
 /* The work-group fitted to the built kernel named name, from the shape prm. */
 static bchol_status fit_plan(bchol_context *ctx, bchol_precision p, bchol_solve_params prm,
                              int trans, const char *name, int n, int nrhs,
                              bchol_lu_solve_plan *plan)
 {
-    bchol_status st;
+    const struct build_arg arg = {p, trans, name};
     cl_kernel kernel = NULL;
-    /* Fewer columns than a tile holds would only compute zeros. */
-    while (prm.nt > 1 && prm.nt / 2 >= nrhs) prm.nt /= 2;
-
-    /* One work-item per RPT rows of a tile. If the built kernel takes fewer work-items
-     * than that needs, put fewer tiles in a group, then give each work-item more rows. */
-    for (int tries = 0;; tries++) {
-        if ((st = get_kernel(ctx, p, &prm, trans, name, &kernel))) return st;
-        size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-        size_t want = (size_t)bchol__ceil_div(n, prm.rpt) * (size_t)prm.tbc;
-        if (want <= limit) break;
-        if (tries == 8 || (prm.tbc == 1 && prm.rpt >= 64))
-            return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
-                               "LU substitution solve: no work-group shape fits n = %d (the "
-                               "kernel takes at most %zu work-items, rpt = %d)",
-                               n, limit, prm.rpt);
-        if (prm.tbc > 1) {
-            size_t fit = limit / (size_t)bchol__ceil_div(n, prm.rpt);
-            prm.tbc = fit > 1 ? (int)fit : 1;
-        } else {
-            int need = bchol__ceil_div(n, (int)limit);
-            prm.rpt = prm.rpt * 2 > need ? prm.rpt * 2 : need;
-            if (prm.rpt > 64) prm.rpt = 64;
-        }
-    }
+    bchol_status st = bchol__solve_fit(ctx, &prm, n, nrhs, "LU substitution solve", build, &arg, &kernel);
+    if (st) return st;
     plan->kernel = kernel;
     plan->prm = prm;
     plan->n = n;
