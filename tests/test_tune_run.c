@@ -1820,8 +1820,19 @@ static void getrs_run(void)
               !file_contains(out, "s fused ") && !file_contains(out, "getrf-"),
           "dry run: exit %d, or its plan is not getrs' alone", rc);
     rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--dry-run");
-    CHECK(rc == 0 && file_contains(out, "s solve 24 nrhs=1 ") && !file_contains(out, "s getrs "),
-          "dry run of the default plan: exit %d, or it plans getrs", rc);
+    /* the default plan: on GPUs every Cholesky variant; on CPUs what the library runs there
+     * on its own (the workitem kernel, the interleaved path), the others where named */
+    const int gpu = device_is_gpu();
+    CHECK(rc == 0 && !file_contains(out, "s getrs ") && file_contains(out, "s interleaved 8 ") &&
+              file_contains(out, "s solve 24 nrhs=1 ") == gpu && file_contains(out, "s fused 24 ") == gpu &&
+              file_contains(out, "s vbatched 24 ") == gpu && file_contains(out, "s interleaved-native 8 ") == gpu &&
+              (gpu || file_contains(out, "s workitem 24 ")),
+          "dry run of the default plan: exit %d, or it plans getrs, or not this %s's variants", rc,
+          gpu ? "GPU" : "CPU");
+    rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants",
+             "solve,fused", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s solve 24 nrhs=1 ") && file_contains(out, "s fused 24 "),
+          "dry run of solve and fused by name: exit %d, or one is missing", rc);
     rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants", "getrs",
              "--set", "rpt=1,4", "--set", "tbc=1,2", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
     CHECK(rc == 0, "the getrs sweep: exit %d", rc);
@@ -2111,8 +2122,8 @@ int main(int argc, char **argv)
     char *seeds[3] = {"5", "5", "6"};
     for (int i = 0; i < 3; i++) {
         snprintf(plans[i], sizeof plans[i], "%s/plan%d.txt", dir, i);
-        rc = RUN(plans[i], "tune", "--dry-run", "--n", "8,16", "--precision", "s", "--fraction", "0.3", "--seed",
-                 seeds[i]);
+        rc = RUN(plans[i], "tune", "--dry-run", "--n", "8,16", "--precision", "s", "--variants", "fused,interleaved",
+                 "--fraction", "0.3", "--seed", seeds[i]);
         CHECK(rc == 0, "--dry-run: exit %d", rc);
     }
     char *drawn[3];

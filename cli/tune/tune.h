@@ -77,6 +77,13 @@ typedef struct tune_variant {
      * compete with each other only, and are swept only where --variants names them
      * ("getrf" names them all) */
     int lu;
+    /* 1: on CPUs swept only where --variants names it. There the library runs the
+     * workitem kernels on its own (strided and variable-size batches, the solve, up to
+     * n = 512; PoCL's backend), so the fused, separate, vbatched and substitution-solve
+     * entries shape kernels a CPU runs only when a caller asks for them; the interleaved
+     * routines' own entries (interleaved-native) take the backend's defaults there. A
+     * CPU's default plan (workitem, interleaved) then takes minutes, not hours. */
+    int gpu_default;
     /* The dense probes (--probe-every-to): how many fastest configurations of each of the
      * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the

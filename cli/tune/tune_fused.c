@@ -108,6 +108,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 
 const tune_variant tune_fused = {
     .name = "fused",
+    .gpu_default = 1, /* on CPUs only where named (tune.h) */
     .variant = BCHOL_VARIANT_FUSED,
     .probe_every_k = 2,
     .nparams = NPARAMS,

@@ -44,25 +44,35 @@ static const char *const *const labels[NPARAMS] = {NULL, looking_labels, unroll_
  */
 static int values(int param, const tune_target *t, int *out, int max)
 {
-    static const int inbs[] = {2, 4, 6, 8, 12, 16, 24, 32};
-    static const int chunk_gpu[] = {32, 64, 128, 256}, chunk_cpu[] = {16, 32, 64, 128};
+    static const int inbs[] = {2, 4, 6, 8, 12, 16, 24, 32}, inbs_cpu[] = {8, 12};
+    static const int chunk_gpu[] = {32, 64, 128, 256}, chunk_cpu[] = {32, 64, 128};
     static const int lookings[] = {BCHOL_LOOKING_LEFT, BCHOL_LOOKING_RIGHT, BCHOL_LOOKING_TOP};
+    static const int lookings_cpu[] = {BCHOL_LOOKING_LEFT, BCHOL_LOOKING_TOP};
     static const int unrolls[] = {BCHOL_UNROLL_TILES, BCHOL_UNROLL_FULL};
     static const int chunkings[] = {BCHOL_CHUNKED, BCHOL_SIMPLE};
-    const int n = t->n;
+    const int n = t->n, gpu = tune_is_gpu(t);
     int k = 0;
-    if (n > (tune_is_gpu(t) ? MAX_N : MAX_N_CPU)) return 0;
+    if (n > (gpu ? MAX_N : MAX_N_CPU)) return 0;
+    /* CPUs: the neighbourhood of what won there. The 2-core EPYC's whole space (PoCL 3.1)
+     * and the Xeon's (PoCL 5.0) picked chunked layouts of 32-128 matrices, tiles of 8 or
+     * 12 (or the whole matrix), left- or top-looking at every size; the rest cost a sweep
+     * of hours on a CPU ("which parameters matter", docs/results/2026-11-27-xeon-pocl5-cpu). */
     switch (param) {
     case INB: /* a tile of the whole matrix is one tile: sizes past n are the same */
-        for (int i = 0; i < 8 && k < max; i++)
-            if (inbs[i] < n) out[k++] = inbs[i];
+        if (gpu) {
+            for (int i = 0; i < 8 && k < max; i++)
+                if (inbs[i] < n) out[k++] = inbs[i];
+        } else {
+            for (int i = 0; i < 2 && k < max; i++)
+                if (inbs_cpu[i] < n) out[k++] = inbs_cpu[i];
+        }
         if (k < max && n <= 32) out[k++] = n;
         return k;
-    case LOOKING: return tune_copy_list(lookings, 3, out, max);
+    case LOOKING: return gpu ? tune_copy_list(lookings, 3, out, max) : tune_copy_list(lookings_cpu, 2, out, max);
     case UNROLL:
-        return tune_copy_list(unrolls, n <= (tune_is_gpu(t) ? MAX_FULL_N : MAX_FULL_N_CPU) ? 2 : 1, out, max);
-    case CHUNKING: return tune_copy_list(chunkings, 2, out, max);
-    case CHUNK: return tune_is_gpu(t) ? tune_copy_list(chunk_gpu, 4, out, max) : tune_copy_list(chunk_cpu, 4, out, max);
+        return tune_copy_list(unrolls, n <= (gpu ? MAX_FULL_N : MAX_FULL_N_CPU) ? 2 : 1, out, max);
+    case CHUNKING: return tune_copy_list(chunkings, gpu ? 2 : 1, out, max);
+    case CHUNK: return gpu ? tune_copy_list(chunk_gpu, 4, out, max) : tune_copy_list(chunk_cpu, 3, out, max);
     case MATH: out[0] = BCHOL_MATH_IEEE; return 1;
     }
     return 0;
@@ -192,6 +202,7 @@ static bchol_status native_after(bchol_context *ctx, const tune_target *t, tune_
 
 const tune_variant tune_interleaved_native = {
     .name = "interleaved-native",
+    .gpu_default = 1, /* on CPUs only where named (tune.h) */
     .variant = BCHOL_VARIANT_INTERLEAVED,
     .native = 1,
     .nparams = NPARAMS,

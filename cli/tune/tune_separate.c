@@ -115,6 +115,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 
 const tune_variant tune_separate = {
     .name = "separate",
+    .gpu_default = 1, /* on CPUs only where named (tune.h) */
     .variant = BCHOL_VARIANT_SEPARATE,
     .probe_every_k = 1,
     .nparams = NPARAMS,

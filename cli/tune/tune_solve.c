@@ -122,6 +122,7 @@ static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload 
 
 const tune_variant tune_solve = {
     .name = "solve",
+    .gpu_default = 1, /* on CPUs only where named (tune.h) */
     .variant = BCHOL_VARIANT_AUTO, /* no factorization variant */
     .solve = 1,
     .nparams = NPARAMS,

@@ -209,6 +209,7 @@ static bchol_status run(bchol_context *ctx, const tune_target *target, tune_work
 
 const tune_variant tune_vbatched = {
     .name = "vbatched",
+    .gpu_default = 1, /* on CPUs only where named (tune.h) */
     .variant = BCHOL_VARIANT_FUSED, /* its kernel; it is no alternative for strided batches */
     .variable_sizes = 1,
     .nparams = NPARAMS,
