@@ -76,7 +76,10 @@ static void usage(FILE *f)
             "                      data already interleaved: the interleaved routines' own\n"
             "                      entries), separate n >= 32; vbatched, timed on orders uniform\n"
             "                      in [1, n], where fused fits; solve, the substitution solve\n"
-            "                      of potrs/posv, at each --nrhs); getrf-fused, getrf-blocked,\n"
+            "                      of potrs/posv, at each --nrhs; on CPUs solve-workitem, the\n"
+            "                      workitem solve's nt and vw, at each --nrhs, competing with\n"
+            "                      solve: the faster at a size and nrhs decides which solve\n"
+            "                      potrs/posv run; on GPUs only where named); getrf-fused, getrf-blocked,\n"
             "                      getrf-workitem and getrf-regs (getrf names the four) only where\n"
             "                      named: LU's variants, timed and checked as getrf_batched,\n"
             "                      competing with each other only (workitem on CPUs only, regs on\n"
@@ -529,9 +532,10 @@ static void settings_defaults(tune_options *o, const bchol_device_info *dev)
     if (!*o->space.precisions) snprintf(o->space.precisions, sizeof o->space.precisions, "%s", dev->fp64 ? "sd" : "s");
     if (!*o->space.variants) {
         o->space.variants[0] = 0;
-        /* getrf's variants only where named: they time another routine */
+        /* getrf's variants only where named: they time another routine; the workitem
+         * solve only on CPUs (elsewhere where named) */
         for (int i = 0; tune_variants[i]; i++) {
-            if (tune_variants[i]->lu) continue;
+            if (tune_variants[i]->lu || (tune_variants[i]->cpu_default && (dev->type & CL_DEVICE_TYPE_GPU))) continue;
             if (*o->space.variants) strcat(o->space.variants, ",");
             strcat(o->space.variants, tune_variants[i]->name);
         }

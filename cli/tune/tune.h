@@ -57,6 +57,7 @@ typedef struct {
     bchol_schedule schedule;
     bchol_order order;
     bchol_solve_params solve;
+    int solve_vw;             /* the workitem solve's vector width (solve.variant WORKITEM) */
     bchol_getrf_config getrf; /* getrf's variants */
 } tune_params;
 
@@ -77,6 +78,9 @@ typedef struct tune_variant {
      * compete with each other only, and are swept only where --variants names them
      * ("getrf" names them all) */
     int lu;
+    /* 1: in the default plan (no --variants) on CPUs only; GPUs sweep it only where named
+     * (the workitem solve, which the backends run on CPUs) */
+    int cpu_default;
     /* The dense probes (--probe-every-to): how many fastest configurations of each of the
      * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the
