@@ -542,9 +542,9 @@ void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int n
     /* the substitution solve reads as before (its entry or the defaults) unless the table
      * chose it; the workitem solve's text says who chose it, its nt and vw, and why */
     if (params->variant == BCHOL_SOLVE_WORKITEM)
-        snprintf(why, size, "%s: %s, nt = %d%s, vw = %d%s: %s", who ? who : "the backend's variant", vname, params->nt,
-                 e ? "" : " (the defaults')", width, fv ? " (BCHOL_SOLVE_WORKITEM_VW)" : e ? "" : " (the kernel's default)",
-                 text);
+        snprintf(why, size, "%s: %s, nt = %d%s, vw = %d%s: %s", who ? who : "the backend's variant", vname,
+                 params->nt, e ? "" : " (the defaults')", width,
+                 fv ? " (BCHOL_SOLVE_WORKITEM_VW)" : e ? "" : " (the kernel's default)", text);
     else if (competed[0]) /* the table chose it over the workitem solve */
         snprintf(why, size, "%s: %s: %s", who, vname, text);
     else
