@@ -470,13 +470,16 @@ typedef struct bchol_solve_params {
 } bchol_solve_params;
 
 /* The parameters bchol_{s,d}potrs_batched would use for this precision ('s' or 'd'), n
- * and nrhs on ctx's device, and where they came from: the variant is the backend's
- * (BCHOL_SOLVE_WORKITEM on PoCL CPUs, else BCHOL_SOLVE_SUBST; the environment variable
- * BCHOL_SOLVE_VARIANT=subst|workitem overrides it); for the substitution kernel, a tuning
- * file's solve entry (the nearest measured n below, the closest measured nrhs; see the
- * tuning section below) or the backend's defaults; for the workitem solve, the backend's
- * nt. posv takes the same, and so does the vbatched solve at the batch's largest n and
- * nrhs. source (may be NULL) is valid until this thread's next call. */
+ * and nrhs on ctx's device, and where they came from. The variant: the environment
+ * variable BCHOL_SOLVE_VARIANT=subst|workitem, else a tuning file whose section for the
+ * device measured both solves (its faster entry at the nearest measured n below and the
+ * closest measured nrhs; see the tuning section below), else the backend's
+ * (BCHOL_SOLVE_WORKITEM on PoCL CPUs, else BCHOL_SOLVE_SUBST). Its parameters: for the
+ * substitution kernel a "solve" entry's, for the workitem solve a "solve-workitem"
+ * entry's nt (and its vector width, which params has no field for: source names it), else
+ * the backend's defaults. posv takes the same; the vbatched solve takes the variant as
+ * above without the table, and "solve" entries only, at the batch's largest n and nrhs.
+ * source (may be NULL) is valid until this thread's next call. */
 BCHOL_API bchol_status bchol_potrs_params(bchol_context *ctx, char precision, int n, int nrhs,
                                           bchol_solve_params *params, const char **source);
 
@@ -794,10 +797,11 @@ BCHOL_API bchol_status bchol_dpotrf_vbatched_host(bchol_context *ctx, char uplo,
  * `bchol tune`) when one has an entry for the device: matched by vendor, then
  * architecture, then normalized name (bchol_device_info), each level exact before a
  * "default" entry; a size between measured sizes takes the nearest measured size below.
- * The solve's entries (the substitution kernel of potrs, posv and the vbatched solve; not
- * the workitem or the interleaved solve) were
- * measured at one nrhs each: among the entries of that size, the one whose nrhs is
- * closest to the call's by ratio serves it (a tie: the larger nrhs).
+ * The solve's entries ("solve": the substitution kernel of potrs, posv and the vbatched
+ * solve; "solve-workitem": the workitem solve of potrs and posv; not the interleaved
+ * solve) were measured at one nrhs each: among the entries of that size, the one whose
+ * nrhs is closest to the call's by ratio serves it (a tie: the larger nrhs); where both
+ * kinds were measured there, the faster decides which solve runs.
  * The files come from $BCHOL_TUNING_FILE if set ("off" uses none), else every *.json in
  * $BCHOL_TUNING_DIR if set, else those shipped with bchol (share/bchol/tuning of the
  * installation the library runs from, also after the installed tree was moved to another

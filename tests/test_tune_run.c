@@ -1881,6 +1881,108 @@ static void getrs_run(void)
     unsetenv("BCHOL_TUNING_FILE");
 }
 
+/* The workitem solve's plan (solve-workitem: nt, vw) beside the substitution solve's at
+ * n = 8 and 24, nrhs 1: in the default plan on CPUs only; records of both kinds, checked
+ * and timed with their nrhs, in one confirmation round per nrhs (both kinds' finalists
+ * confirmed); an entry of each kind at 24 with its time; a resume measures nothing again;
+ * bchol_potrs_params and bench --solve --explain name the faster of the two entries. */
+static void solve_workitem_run(void)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    unsetenv("BCHOL_SOLVE_VARIANT");
+    int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants",
+                 "solve-workitem", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s solve-workitem 24 nrhs=1 {\"nt\":1,\"vw\":16}") &&
+              file_contains(out, "s solve-workitem 8 nrhs=1 {\"nt\":1,\"vw\":8} default") &&
+              !file_contains(out, "s solve 24") && !file_contains(out, "s fused "),
+          "dry run: exit %d, or its plan is not solve-workitem's alone", rc);
+    rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--dry-run");
+    bchol_context *probe = context_with("off");
+    bchol_device_info dev = {0};
+    if (probe) bchol_context_device_info(probe, &dev);
+    bchol_context_destroy(probe);
+    const int gpu = (dev.type & CL_DEVICE_TYPE_GPU) != 0;
+    /* the substitution solve in the default plan on GPUs, the workitem one on CPUs */
+    CHECK(rc == 0 && file_contains(out, "s solve 24 nrhs=1 ") == gpu &&
+              file_contains(out, "s solve-workitem 24 nrhs=1 ") == !gpu,
+          "dry run of the default plan: exit %d, or solve-workitem %s on a %s", rc, gpu ? "planned" : "not planned",
+          gpu ? "GPU" : "CPU");
+    rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants",
+             "solve,solve-workitem", "--set", "rpt=1,8", "--set", "tbc=1", "--set", "vw=4,8", "--batch", "64",
+             "--reps", "2", "--seed", "17", "--quiet");
+    CHECK(rc == 0, "the sweep: exit %d", rc);
+    const int ntried = count_tried();
+    cJSON *root = load(file);
+    CHECK(root && ntried >= 8, "the file: %d records", ntried);
+    if (!root) return;
+    const cJSON *r;
+    int confirmed[2] = {0, 0};
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        const int wi = !strcmp(v, "solve-workitem");
+        CHECK((wi || !strcmp(v, "solve")) && rec_nrhs(r) == 1, "a record of %s, nrhs %d", v, rec_nrhs(r));
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+        if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint == 24 && cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"))
+            confirmed[wi]++;
+    }
+    CHECK(confirmed[0] > 0 && confirmed[1] > 0, "n = 24: %d solve and %d solve-workitem records confirmed, wanted both",
+          confirmed[0], confirmed[1]);
+    int nt = 0, vw = 0, snt = 0, rpt = 0, tbc = 0;
+    double wms = -1, sms = -1;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        if (cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 24 || rec_nrhs(r) != 1) continue;
+        const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params"), *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+        if (!strcmp(v, "solve-workitem")) {
+            nt = param_int(prm, "nt");
+            vw = param_int(prm, "vw");
+            wms = cJSON_IsNumber(ms) ? ms->valuedouble : -1;
+        } else if (!strcmp(v, "solve")) {
+            snt = param_int(prm, "nt");
+            rpt = param_int(prm, "rpt");
+            tbc = param_int(prm, "tbc");
+            sms = cJSON_IsNumber(ms) ? ms->valuedouble : -1;
+        }
+    }
+    CHECK(nt == 1 && (vw == 4 || vw == 8) && wms > 0, "the solve-workitem entry at n = 24: nt %d vw %d ms %g", nt, vw, wms);
+    CHECK(snt == 1 && sms > 0, "the solve entry at n = 24: nt %d ms %g", snt, sms);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == ntried, "resume: exit %d, %d records (wanted %d)", rc, count_tried(), ntried);
+    bchol_context *ctx = context_with(file);
+    if (!ctx || !nt || !snt) return;
+    /* the faster entry decides (the solve entry on equal times) */
+    const int wi = wms < sms;
+    char want[160];
+    if (wi)
+        snprintf(want, sizeof want, "tuning table: the workitem solve, nt = %d, vw = %d: tuning file", nt, vw);
+    else
+        snprintf(want, sizeof want, "tuning table: the substitution solve: tuning file");
+    const char *entry = wi ? "s solve-workitem entry for n = 24, nrhs = 1, measured at this size"
+                           : "s solve entry for n = 24, nrhs = 1, measured at this size";
+    bchol_solve_params p = {0};
+    const char *src = NULL;
+    CHECK(!bchol_potrs_params(ctx, 's', 24, 1, &p, &src) && strstr(src, file) && strstr(src, want) &&
+              strstr(src, entry) &&
+              (wi ? p.variant == BCHOL_SOLVE_WORKITEM && p.nt == nt
+                  : p.variant == BCHOL_SOLVE_SUBST && p.nt == snt && p.rpt == rpt && p.tbc == tbc),
+          "potrs_params at 24: variant %d nt %d rpt %d tbc %d, \"%s\", wanted the %s entry (%g ms vs %g)", p.variant,
+          p.nt, p.rpt, p.tbc, src ? src : "(null)", wi ? "solve-workitem" : "solve", wi ? wms : sms, wi ? sms : wms);
+    printf("n = 24: %s\n", src);
+    bchol_context_destroy(ctx);
+    rc = RUN(out, "bench", "--solve", "--n", "24", "--nrhs", "1", "--batch", "32", "--reps", "1", "--warmup", "0",
+             "--explain");
+    char line[256];
+    snprintf(line, sizeof line, "#   n = 24: %s", want);
+    CHECK(rc == 0 && file_contains(out, line) && file_contains(out, entry),
+          "bench --solve --explain: exit %d, or no line \"%s\" naming the entry", rc, line);
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
 static const struct {
     const char *name, *label;
     void (*run)(void);
@@ -1891,7 +1993,7 @@ static const struct {
              {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
              {"output", "the output file", output_file}, {"input", "what is read from files", input_checks},
              {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived},
-             {"getrs", "getrs", getrs_run}};
+             {"getrs", "getrs", getrs_run}, {"solve_workitem", "solve-workitem", solve_workitem_run}};
 
 int main(int argc, char **argv)
 {

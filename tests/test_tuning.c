@@ -299,6 +299,31 @@ static void case_bad(const char *kind)
         section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
         file_of(text, sizeof text, s2);
         bad_file(kind, text, "chosen[2].params.rpt: expected an integer in 1..64");
+    } else if (!strcmp(kind, "solve_workitem")) {
+        /* the workitem solve's entries are checked as the solve's: nrhs required, nt in
+         * 1..32, vw one of OpenCL's vector widths */
+        static const struct {
+            const char *fields, *needle;
+        } bad[] = {
+            {"\"n\": 8, \"params\": {\"nt\": 1, \"vw\": 8}", "chosen[2].nrhs: expected an integer in 1.."},
+            {"\"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 33, \"vw\": 8}",
+             "chosen[2].params.nt: expected an integer in 1..32"},
+            {"\"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 0, \"vw\": 8}",
+             "chosen[2].params.nt: expected an integer in 1..32"},
+            {"\"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, \"vw\": 32}",
+             "chosen[2].params.vw: expected an integer in 1..16"},
+            {"\"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, \"vw\": 3}",
+             "chosen[2].params.vw: expected 1, 2, 4, 8 or 16, found 3"},
+            {"\"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1}", "chosen[2].params.vw: expected an integer"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            char more[4096], s2[8192], text[16384];
+            snprintf(more, sizeof more, "%s, {\"precision\": \"s\", \"variant\": \"solve-workitem\", %s}", entries,
+                     bad[i].fields);
+            section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+            file_of(text, sizeof text, s2);
+            bad_file(kind, text, bad[i].needle);
+        }
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
         section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);
@@ -1031,6 +1056,190 @@ static void case_solve(void)
     remove(path);
 }
 
+/* bchol_potrs_params: the variant, nt, rpt and tbc, and a needle of the source. */
+static void expect_solve_variant(bchol_context *ctx, char precision, int n, int nrhs, bchol_solve_params want,
+                                 const char *needle)
+{
+    bchol_solve_params p;
+    const char *source = "";
+    bchol_status st = bchol_potrs_params(ctx, precision, n, nrhs, &p, &source);
+    const int sub = want.variant == BCHOL_SOLVE_SUBST;
+    CHECK(st == BCHOL_SUCCESS && p.variant == want.variant && p.nt == want.nt &&
+              (!sub || (p.rpt == want.rpt && p.tbc == want.tbc)),
+          "%c n = %d nrhs = %d: variant %d nt %d rpt %d tbc %d, wanted %d %d %d %d (%s)", precision, n, nrhs,
+          p.variant, p.nt, p.rpt, p.tbc, want.variant, want.nt, want.rpt, want.tbc, source);
+    CHECK(strstr(source, needle) != NULL, "%c n = %d nrhs = %d: source \"%s\" lacks \"%s\"", precision, n, nrhs,
+          source, needle);
+    printf("%c n = %3d nrhs = %2d: %s\n", precision, n, nrhs, source);
+}
+
+/* potrs and posv on host arrays (n, nrhs, float, lower) without params: the residuals. */
+static void solve_runs(bchol_context *ctx, int n, int nrhs, const char *what)
+{
+    enum { B = 9 };
+    float *a = malloc(sizeof(float) * B * n * n), *a0 = malloc(sizeof(float) * B * n * n),
+          *b = malloc(sizeof(float) * B * n * nrhs), *b0 = malloc(sizeof(float) * B * n * nrhs);
+    int info[B];
+    util_rng rng;
+    util_rng_seed(&rng, 33);
+    for (int k = 0; k < B; k++) util_spd(a + k * n * n, 0, 'L', n, n, &rng);
+    util_fill_uniform(b, 0, n, B * nrhs, n, &rng);
+    memcpy(a0, a, sizeof(float) * B * n * n);
+    memcpy(b0, b, sizeof(float) * B * n * nrhs);
+    bchol_status st = bchol_sposv_batched_host(ctx, 'L', n, nrhs, a, n, n * n, b, n, n * nrhs, B, info);
+    CHECK(st == BCHOL_SUCCESS, "%s: posv: %s: %s", what, bchol_status_string(st), bchol_last_error(ctx));
+    for (int k = 0; k < B && !st; k++) {
+        double r = util_solve_residual(a0 + k * n * n, 0, 'L', n, n, nrhs, b + k * n * nrhs, n, b0 + k * n * nrhs, n);
+        CHECK(info[k] == 0 && r <= 30, "%s: posv system %d: info %d, residual %g", what, k, info[k], r);
+    }
+    memcpy(b, b0, sizeof(float) * B * n * nrhs);
+    st = bchol_spotrs_batched_host(ctx, 'L', n, nrhs, a, n, n * n, b, n, n * nrhs, B);
+    CHECK(st == BCHOL_SUCCESS, "%s: potrs: %s: %s", what, bchol_status_string(st), bchol_last_error(ctx));
+    for (int k = 0; k < B && !st; k++) {
+        double r = util_solve_residual(a0 + k * n * n, 0, 'L', n, n, nrhs, b + k * n * nrhs, n, b0 + k * n * nrhs, n);
+        CHECK(r <= 30, "%s: potrs system %d: residual %g", what, k, r);
+    }
+    free(a);
+    free(a0);
+    free(b);
+    free(b0);
+}
+
+/* Programs that preparing params builds (with BCHOL_SOLVE_WORKITEM_VW = vw unless 0): none
+ * when a call just ran that kernel. */
+static long prepare_builds(bchol_context *ctx, bchol_solve_params params, int vw, int n, int nrhs)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%d", vw);
+    if (vw) setenv("BCHOL_SOLVE_WORKITEM_VW", text, 1);
+    new_builds();
+    bchol_solve_params eff;
+    bchol_status st = bchol_potrs_prepare(ctx, &params, 's', 'L', n, nrhs, &eff);
+    CHECK(st == BCHOL_SUCCESS, "prepare: %s", bchol_status_string(st));
+    unsetenv("BCHOL_SOLVE_WORKITEM_VW");
+    return new_builds();
+}
+
+/*
+ * Solve and solve-workitem entries compete (the faster at the nearest n and closest nrhs
+ * decides which solve runs): at n = 4 the workitem entry (nt 2, vw 4) is faster, at n = 16
+ * the solve entry; potrs and posv run the winner (its kernel built by the call: preparing
+ * it again builds nothing, while another vw or shape does) and are right. A forced
+ * variant takes its own kind's entry; a section with one kind only keeps the backend's
+ * variant; the vbatched solve never takes solve-workitem entries.
+ */
+static void case_solve_workitem(void)
+{
+    const bchol_device_info d = device();
+    const bchol_solve_params wi4 = {BCHOL_SOLVE_WORKITEM, 2, 0, 0}, sub4 = {BCHOL_SOLVE_SUBST, 2, 1, 3},
+                             sub16 = {BCHOL_SOLVE_SUBST, 1, 1, 2}, wi16 = {BCHOL_SOLVE_WORKITEM, 1, 0, 0};
+    char entries[2048], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"vw\": 4}, \"ms\": 0.2, \"default_ms\": 0.25}, "
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"rpt\": 1, \"tbc\": 3}, \"ms\": 0.5, \"default_ms\": 0.75}, "
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 16, \"nrhs\": 2, \"params\": {\"nt\": 1, "
+             "\"rpt\": 1, \"tbc\": 2}, \"ms\": 0.1}, "
+             "{\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 16, \"nrhs\": 2, \"params\": {\"nt\": 1, "
+             "\"vw\": 16}, \"ms\": 0.3}");
+    entries_file(&d, entries, "solve_workitem.json", path, sizeof path);
+    const bchol_solve_params dflt = solve_defaults('d', 4, 2);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    unsetenv("BCHOL_SOLVE_VARIANT");
+    warnings = 0;
+    bchol_context *ctx = new_context();
+    expect_solve_variant(ctx, 's', 4, 2, wi4, "tuning table: the workitem solve, nt = 2, vw = 4: tuning file");
+    expect_solve_variant(ctx, 's', 4, 2, wi4, "s solve-workitem entry for n = 4, nrhs = 2, measured at this size");
+    expect_solve_variant(ctx, 's', 4, 2, wi4, "faster than the solve entry there");
+    expect_solve_variant(ctx, 's', 8, 3, wi4, "the nearest measured size below n = 8, the closest measured nrhs to 3");
+    expect_solve_variant(ctx, 's', 16, 2, sub16, "tuning table: the substitution solve: tuning file");
+    expect_solve_variant(ctx, 's', 16, 2, sub16, "s solve entry for n = 16, nrhs = 2");
+    expect_solve_variant(ctx, 's', 40, 1, sub16, "faster than the solve-workitem entry there");
+    if (d.fp64) expect_solve_variant(ctx, 'd', 4, 2, dflt, "have no d solve");
+    /* forced: the variant's own kind's entry */
+    setenv("BCHOL_SOLVE_VARIANT", "workitem", 1);
+    expect_solve_variant(ctx, 's', 16, 2, wi16,
+                         "BCHOL_SOLVE_VARIANT: the workitem solve, nt = 1, vw = 16: tuning file");
+    setenv("BCHOL_SOLVE_VARIANT", "subst", 1);
+    expect_solve_variant(ctx, 's', 4, 2, sub4, "s solve entry for n = 4, nrhs = 2");
+    unsetenv("BCHOL_SOLVE_VARIANT");
+
+    /* the workitem entry runs at n = 4, nrhs = 2: its kernel (nt 2, vw 4) is ready */
+    solve_runs(ctx, 4, 2, "n = 4 (workitem entry)");
+    long builds = prepare_builds(ctx, wi4, 0, 4, 2);
+    CHECK(builds == 0, "n = 4: potrs did not run the workitem entry's kernel (preparing it built %ld)", builds);
+    builds = prepare_builds(ctx, wi4, 8, 4, 2); /* the count can fail: vw 8 is another program */
+    CHECK(builds > 0, "n = 4: the workitem kernel with vw 8 built %ld programs", builds);
+    /* the solve entry runs at n = 16, nrhs = 2 */
+    solve_runs(ctx, 16, 2, "n = 16 (solve entry)");
+    builds = prepare_builds(ctx, sub16, 0, 16, 2);
+    CHECK(builds == 0, "n = 16: potrs did not run the solve entry's kernel (preparing it built %ld)", builds);
+    builds = prepare_builds(ctx, wi16, 0, 16, 2);
+    CHECK(builds > 0, "n = 16: the workitem entry's kernel was built (%ld): the workitem solve ran", builds);
+    printf("potrs, posv: the faster entry's kernel at n = 4 (workitem) and 16 (subst)\n");
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    bchol_context_destroy(ctx);
+
+    /* one kind only: the backend's variant, shaped by its own kind's entry */
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"solve\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"rpt\": 1, \"tbc\": 3}, \"ms\": 0.5}");
+    entries_file(&d, entries, "solve_only.json", path, sizeof path);
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    ctx = new_context();
+    bchol_solve_params backend;
+    bchol_potrs_params(ctx, 's', 4, 2, &backend, NULL);
+    bchol_context_destroy(ctx);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    ctx = new_context();
+    expect_solve_variant(ctx, 's', 4, 2, backend.variant == BCHOL_SOLVE_SUBST ? sub4 : backend,
+                         backend.variant == BCHOL_SOLVE_SUBST ? "s solve entry for n = 4" : "no s solve-workitem entry");
+    bchol_context_destroy(ctx);
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 4, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+             "\"vw\": 4}, \"ms\": 0.2}");
+    entries_file(&d, entries, "workitem_only.json", path, sizeof path);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    ctx = new_context();
+    expect_solve_variant(ctx, 's', 4, 2, backend.variant == BCHOL_SOLVE_WORKITEM ? wi4 : backend,
+                         backend.variant == BCHOL_SOLVE_WORKITEM ? "s solve-workitem entry for n = 4"
+                                                                 : "no s solve entry");
+    /* the vbatched solve (which takes solve entries only) runs right beside the entry */
+    if (backend.variant == BCHOL_SOLVE_WORKITEM) {
+        enum { VB = 2 };
+        const int vn[VB] = {4, 3}, vk[VB] = {2, 1}, vlda[VB] = {4, 4}, vldb[VB] = {4, 4};
+        const int64_t offa[VB] = {0, 16}, offb[VB] = {0, 8};
+        float va[32], vb[16], va0[32], vb0[16];
+        int vinfo[VB];
+        util_rng rng;
+        util_rng_seed(&rng, 5);
+        memset(va, 0, sizeof va);
+        memset(vb0, 0, sizeof vb0);
+        for (int k = 0; k < VB; k++) {
+            util_spd(va0 + offa[k], 0, 'L', vn[k], 4, &rng);
+            memcpy(va + offa[k], va0 + offa[k], sizeof(float) * 16);
+            util_ref_factor(va + offa[k], 0, 'L', vn[k], 4);
+            util_fill_uniform(vb0 + offb[k], 0, vn[k], vk[k], 4, &rng);
+        }
+        memcpy(vb, vb0, sizeof vb);
+        bchol_status st = bchol_spotrs_vbatched_host(ctx, 'L', vn, vk, vlda, vldb, offa, va, offb, vb, VB, vinfo);
+        CHECK(st == BCHOL_SUCCESS, "potrs_vbatched_host: %s", bchol_status_string(st));
+        for (int k = 0; k < VB && !st; k++) {
+            double r = util_solve_residual(va0 + offa[k], 0, 'L', vn[k], 4, vk[k], vb + offb[k], 4, vb0 + offb[k], 4);
+            CHECK(vinfo[k] == 0 && r <= 30, "vbatched system %d: info %d, residual %g", k, vinfo[k], r);
+        }
+    }
+    bchol_context_destroy(ctx);
+    CHECK(warnings == 0, "warning: %s", last_warning);
+    unsetenv("BCHOL_TUNING_FILE");
+    remove(path);
+    snprintf(path, sizeof path, "%s/solve_only.json", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/solve_workitem.json", dir);
+    remove(path);
+}
+
 static bchol_solve_params getrs_defaults(char precision, int n, int nrhs)
 {
     setenv("BCHOL_TUNING_FILE", "off", 1);
@@ -1568,7 +1777,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: test_tuning bad KIND | off | file | between | local_memory | caller_ib | dir "
-                        "| shipped | prepare | prepare_builds | vbatched | solve | getrs | crossover | "
+                        "| shipped | prepare | prepare_builds | vbatched | solve | solve_workitem | getrs | crossover | "
                         "defaults_generic | defaults_bad\n");
         return 2;
     }
@@ -1594,6 +1803,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "getrf")) case_getrf();
     else if (!strcmp(c, "getrs")) case_getrs();
+    else if (!strcmp(c, "solve_workitem")) case_solve_workitem();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();
     else if (!strcmp(c, "defaults_generic")) case_defaults_generic();

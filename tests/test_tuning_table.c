@@ -639,6 +639,152 @@ static void case_solve(void)
                   "chosen[4]: a second s solve entry for n = 32, nrhs = 16");
 }
 
+/* The workitem solve's entries ("solve-workitem": nt, vw) beside the solve's: each kind
+ * alone by the solve's rule, and the two competing (BCHOL__VARIANT_SOLVE_ANY): the nearest
+ * n at or below over both kinds, the closest nrhs there over both, then the faster
+ * (unknown times last, the solve entry on a tie). */
+static const char *const solve_workitem_file =
+    "{ \"format\": \"bchol-tuning\", \"format_version\": 1,\n"
+    "  \"devices\": [ { \"family\": \"pocl\", \"vendor\": \"AMD\", \"architecture\": \"haswell\",\n"
+    "    \"name\": \"AMD EPYC\", \"chosen\": [\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"rpt\": 4, \"tbc\": 1}, \"ms\": 0.3},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"vw\": 8}, \"ms\": 0.1, \"default_ms\": 0.15},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 8, \"nrhs\": 16, \"params\": {\"nt\": 8, "
+    "\"rpt\": 4, \"tbc\": 2}, \"ms\": 0.2},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 8, \"nrhs\": 16, \"params\": {\"nt\": 8, "
+    "\"vw\": 4}, \"ms\": 0.4},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 8, \"nrhs\": 4, \"params\": {\"nt\": 4, "
+    "\"vw\": 16}},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 32, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+    "\"rpt\": 2, \"tbc\": 4}, \"ms\": 1.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 32, \"nrhs\": 2, \"params\": {\"nt\": 2, "
+    "\"vw\": 2}},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 64, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"vw\": 16}, \"ms\": 5.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve\", \"n\": 128, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"rpt\": 1, \"tbc\": 8}, \"ms\": 2.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"solve-workitem\", \"n\": 128, \"nrhs\": 1, \"params\": {\"nt\": 1, "
+    "\"vw\": 1}, \"ms\": 2.0},\n"
+    "      {\"precision\": \"d\", \"variant\": \"solve-workitem\", \"n\": 16, \"nrhs\": 4, \"params\": {\"nt\": 4, "
+    "\"vw\": 8}, \"ms\": 1.0},\n"
+    "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 8, \"params\": {\"ib\": 8, \"tbc\": 1, "
+    "\"rpt\": 4, \"shape\": \"fixed\"}, \"ms\": 9.0}\n"
+    "    ] } ] }\n";
+
+static void rejects_solve_workitem(const char *what, const char *from, const char *to, const char *needle)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    char *text = edit(solve_workitem_file, from, to);
+    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
+    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
+    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
+    printf("%-44s %s\n", what, why);
+    bchol__tuning_free(&t);
+    free(text);
+}
+
+static void case_solve_workitem(void)
+{
+    bchol_tuning t = {0};
+    char why[512] = "";
+    CHECK(parse(&t, solve_workitem_file, why, sizeof why) == 0, "the solve-workitem file rejected: %s", why);
+    if (t.nsections != 1) return;
+    const bchol_device_info d = {.family = "pocl", .vendor = "AMD", .architecture = "haswell", .name = "AMD EPYC"};
+    /* an entry's fields as written */
+    bchol_tuning_pick e = bchol__tuning_lookup_rhs(&t, &d, 's', BCHOL__VARIANT_SOLVE_WORKITEM, 8, 1);
+    CHECK(e.entry && e.entry->variant == BCHOL__VARIANT_SOLVE_WORKITEM && e.entry->n == 8 && e.entry->nrhs == 1 &&
+              e.entry->solve.variant == BCHOL_SOLVE_WORKITEM && e.entry->solve.nt == 1 && e.entry->vw == 8 &&
+              e.entry->solve.rpt == 0 && e.entry->solve.tbc == 0 && e.entry->ms == 0.1 && e.entry->default_ms == 0.15,
+          "s n = 8 nrhs = 1: not the solve-workitem entry's fields");
+    CHECK(!strcmp(bchol__variant_name(BCHOL__VARIANT_SOLVE_WORKITEM), "solve-workitem"), "the kind's name");
+    /* w: 1 for a solve-workitem entry (nt, vw), 0 for a solve entry (nt, tbc) */
+    const struct {
+        char p;
+        bchol_variant ask;
+        int n, nrhs, w, nt, vw_or_tbc, below;
+    } want[] = {
+        /* competing: the faster at the chosen n and nrhs */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 8, 1, 1, 1, 8, 0},     /* workitem 0.1 < solve 0.3 */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 8, 16, 0, 8, 2, 0},    /* solve 0.2 < workitem 0.4 */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 8, 100, 0, 8, 2, 0},   /* the closest nrhs, 16 */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 8, 3, 1, 4, 16, 0},    /* nrhs 4, measured by workitem only */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 8, 2, 1, 4, 16, 0},    /* 2/1 = 4/2: the larger, 4 */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 20, 1, 1, 1, 8, 0},    /* the nearest n below, 8 */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 4, 1, 1, 1, 8, 1},     /* below all: the smallest n */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 32, 2, 0, 2, 4, 0},    /* the workitem entry has no time */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 40, 16, 0, 2, 4, 0},
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 64, 1, 1, 1, 16, 0},   /* n = 64 measured by workitem only */
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 100, 8, 1, 1, 16, 0},
+        {'s', BCHOL__VARIANT_SOLVE_ANY, 128, 1, 0, 1, 8, 0},   /* equal times: the solve entry */
+        {'d', BCHOL__VARIANT_SOLVE_ANY, 16, 4, 1, 4, 8, 0},
+        {'d', BCHOL__VARIANT_SOLVE_ANY, 5, 1, 1, 4, 8, 1},
+        /* one kind alone: its own nearest n and closest nrhs, whatever the other's times */
+        {'s', BCHOL__VARIANT_SOLVE, 8, 1, 0, 1, 1, 0},
+        {'s', BCHOL__VARIANT_SOLVE, 8, 3, 0, 1, 1, 0},         /* solve's nrhs 1 (3) before 16 (5.3) */
+        {'s', BCHOL__VARIANT_SOLVE, 64, 1, 0, 2, 4, 0},        /* solve's nearest n below, 32 */
+        {'s', BCHOL__VARIANT_SOLVE_WORKITEM, 8, 16, 1, 8, 4, 0},
+        {'s', BCHOL__VARIANT_SOLVE_WORKITEM, 40, 16, 1, 2, 2, 0},
+        {'s', BCHOL__VARIANT_SOLVE_WORKITEM, 128, 1, 1, 1, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bchol_tuning_pick p = bchol__tuning_lookup_rhs(&t, &d, want[i].p, want[i].ask, want[i].n, want[i].nrhs);
+        const bchol_tuning_entry *x = p.entry;
+        const int w = x && x->variant == BCHOL__VARIANT_SOLVE_WORKITEM;
+        CHECK(x && x->precision == want[i].p && w == want[i].w && x->solve.nt == want[i].nt &&
+                  (w ? x->vw : x->solve.tbc) == want[i].vw_or_tbc && p.below_smallest == want[i].below &&
+                  p.section == &t.sections[0],
+              "%c %s n = %d nrhs = %d: %s nt %d %s %d below %d, wanted %s nt %d %d below %d", want[i].p,
+              want[i].ask == BCHOL__VARIANT_SOLVE_ANY ? "both kinds" : bchol__variant_name(want[i].ask), want[i].n,
+              want[i].nrhs, x ? bchol__variant_name(x->variant) : "none", x ? x->solve.nt : -1, w ? "vw" : "tbc",
+              x ? (w ? x->vw : x->solve.tbc) : -1, p.below_smallest, want[i].w ? "solve-workitem" : "solve",
+              want[i].nt, want[i].vw_or_tbc, want[i].below);
+    }
+    /* the solve's own lookup (potrs forced to the substitution solve, the vbatched solve)
+     * never returns a solve-workitem entry, nor the factorization's or the LU solve's */
+    bchol_tuning_pick s = bchol__tuning_lookup_solve(&t, &d, 's', 64, 1);
+    CHECK(s.entry && s.entry->variant == BCHOL__VARIANT_SOLVE && s.entry->n == 32, "lookup_solve s 64: not solve's n = 32");
+    CHECK(!bchol__tuning_lookup_solve(&t, &d, 'd', 16, 4).entry, "lookup_solve d: a solve-workitem entry");
+    CHECK(!bchol__tuning_lookup_getrs(&t, &d, 's', 8, 1).entry, "lookup_getrs: a solve-workitem entry");
+    bchol_tuning_pick a = bchol__tuning_lookup(&t, &d, 's', BCHOL_VARIANT_AUTO, 64);
+    CHECK(a.entry && a.entry->variant == BCHOL_VARIANT_FUSED, "AUTO s 64: not the fused entry");
+    CHECK(!bchol__tuning_lookup(&t, &d, 'd', BCHOL_VARIANT_AUTO, 16).entry, "AUTO d: a solve-workitem entry");
+    CHECK(bchol__tuning_section_has(&t.sections[0], 'd', BCHOL__VARIANT_SOLVE_WORKITEM) &&
+              !bchol__tuning_section_has(&t.sections[0], 'd', BCHOL__VARIANT_SOLVE) &&
+              bchol__tuning_section_has(&t.sections[0], 's', BCHOL__VARIANT_SOLVE),
+          "bchol__tuning_section_has");
+    CHECK(!bchol__tuning_lookup_rhs(&t, &(bchol_device_info){.vendor = "Acme", .architecture = "x", .name = "y"}, 's',
+                                    BCHOL__VARIANT_SOLVE_ANY, 8, 1)
+               .entry,
+          "another device got a solve-workitem entry");
+    bchol__tuning_free(&t);
+
+    /* a bad entry rejects the file, as the solve's do */
+    const char *first = "\"variant\": \"solve-workitem\", \"n\": 8, \"nrhs\": 1, \"params\": {\"nt\": 1, \"vw\": 8}";
+    rejects_solve_workitem("solve-workitem: no nrhs", first,
+                           "\"variant\": \"solve-workitem\", \"n\": 8, \"params\": {\"nt\": 1, \"vw\": 8}",
+                           "chosen[1].nrhs: expected an integer in 1..1048576, found nothing (missing)");
+    rejects_solve_workitem("solve-workitem: nt 0", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 0, \"vw\": 8}",
+                           "chosen[1].params.nt: expected an integer in 1..32");
+    rejects_solve_workitem("solve-workitem: nt 33", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 33, \"vw\": 8}",
+                           "chosen[1].params.nt: expected an integer in 1..32");
+    rejects_solve_workitem("solve-workitem: no vw", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 1}",
+                           "chosen[1].params.vw: expected an integer in 1..16, found nothing (missing)");
+    rejects_solve_workitem("solve-workitem: vw 0", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 1, \"vw\": 0}",
+                           "chosen[1].params.vw: expected an integer in 1..16");
+    rejects_solve_workitem("solve-workitem: vw 32", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 1, \"vw\": 32}",
+                           "chosen[1].params.vw: expected an integer in 1..16");
+    rejects_solve_workitem("solve-workitem: vw 6", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 1, \"vw\": 6}",
+                           "chosen[1].params.vw: expected 1, 2, 4, 8 or 16, found 6");
+    rejects_solve_workitem("solve-workitem: vw a string", "{\"nt\": 1, \"vw\": 8}", "{\"nt\": 1, \"vw\": \"8\"}",
+                           "chosen[1].params.vw: expected an integer");
+    rejects_solve_workitem("solve-workitem: a duplicate (n, nrhs)", "\"nrhs\": 4, \"params\": {\"nt\": 4, \"vw\": 16}",
+                           "\"nrhs\": 16, \"params\": {\"nt\": 4, \"vw\": 16}",
+                           "chosen[4]: a second s solve-workitem entry for n = 8, nrhs = 16");
+}
+
 /* getrf's entries: one per variant ("getrf-fused", "getrf-blocked", "getrf-workitem",
  * "getrf-regs", whose tbc 0 names the driver's group) and size, a variant of a newer bchol
  * ("getrf-tiled") skipped; the fastest variant measured at
@@ -1106,7 +1252,7 @@ static const struct {
     {"valid", case_valid},     {"malformed", case_malformed}, {"truncated", case_truncated},
     {"missing", case_missing}, {"types", case_types},         {"empty", case_empty},
     {"chain", case_chain},     {"sizes", case_sizes},         {"load", case_load},
-    {"variants", case_variants}, {"solve", case_solve},   {"one_launch", case_one_launch}, {"getrf", case_getrf},
+    {"variants", case_variants}, {"solve", case_solve},   {"solve_workitem", case_solve_workitem}, {"one_launch", case_one_launch}, {"getrf", case_getrf},
     {"many", case_many},       {"folder", case_folder},       {"memory", case_memory},
 };
 

@@ -77,8 +77,11 @@ static void usage(FILE *f)
             "                      entries), separate n >= 32; vbatched, timed on orders uniform\n"
             "                      in [1, n], where fused fits; solve, the substitution solve\n"
             "                      of potrs/posv, at each --nrhs; workitem, one work-item per\n"
-            "                      matrix, on CPUs. On CPUs the default is workitem and\n"
-            "                      interleaved, what the library runs there on its own: the\n"
+            "                      matrix, on CPUs; solve-workitem, the workitem solve's nt and\n"
+            "                      vw at each --nrhs, on CPUs, competing with solve where both\n"
+            "                      are measured: the faster decides which solve potrs/posv run.\n"
+            "                      On CPUs the default is workitem, interleaved and\n"
+            "                      solve-workitem, what the library runs there on its own: the\n"
             "                      others only where named); getrf-fused, getrf-blocked,\n"
             "                      getrf-workitem and getrf-regs (getrf names the four) only where\n"
             "                      named: LU's variants, timed and checked as getrf_batched,\n"
@@ -533,10 +536,12 @@ static void settings_defaults(tune_options *o, const bchol_device_info *dev)
     if (!*o->space.variants) {
         o->space.variants[0] = 0;
         /* getrf's variants only where named: they time another routine; on CPUs only
-         * what the library runs there on its own (tune.h, gpu_default) */
+         * what the library runs there on its own, the workitem solve only there (tune.h,
+         * gpu_default and cpu_default) */
+        const int gpu = (dev->type & CL_DEVICE_TYPE_GPU) != 0;
         for (int i = 0; tune_variants[i]; i++) {
             if (tune_variants[i]->lu) continue;
-            if (tune_variants[i]->gpu_default && !(dev->type & CL_DEVICE_TYPE_GPU)) continue;
+            if ((tune_variants[i]->gpu_default && !gpu) || (tune_variants[i]->cpu_default && gpu)) continue;
             if (*o->space.variants) strcat(o->space.variants, ",");
             strcat(o->space.variants, tune_variants[i]->name);
         }

@@ -57,6 +57,7 @@ typedef struct {
     bchol_schedule schedule;
     bchol_order order;
     bchol_solve_params solve;
+    int solve_vw;             /* the workitem solve's vector width (solve.variant WORKITEM) */
     bchol_getrf_config getrf; /* getrf's variants */
 } tune_params;
 
@@ -82,8 +83,11 @@ typedef struct tune_variant {
      * n = 512; PoCL's backend), so the fused, separate, vbatched and substitution-solve
      * entries shape kernels a CPU runs only when a caller asks for them; the interleaved
      * routines' own entries (interleaved-native) take the backend's defaults there. A
-     * CPU's default plan (workitem, interleaved) then takes minutes, not hours. */
+     * CPU's default plan (workitem, interleaved, solve-workitem) then takes minutes. */
     int gpu_default;
+    /* 1: in the default plan (no --variants) on CPUs only; GPUs sweep it only where named
+     * (the workitem solve, which the backends run on CPUs) */
+    int cpu_default;
     /* The dense probes (--probe-every-to): how many fastest configurations of each of the
      * nearest measured sizes every size between the grid's measures (0: none). The fused
      * kernel's best configuration changes irregularly from one size to the next (on the

@@ -11,10 +11,6 @@
 /* Parameters for the fused kernel at this precision and n; *source says where from. */
 void bchol__fused_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params,
                          const char **source);
-/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
-void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                             bchol_solve_variant want, bchol_solve_params *params,
-                             const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
  * variant where it names one). */
 void bchol__complete_params(bchol_context *ctx, bchol_precision p, int n, bchol_params *params);
@@ -90,14 +86,17 @@ bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bc
  * backend's defaults); *source says where from. */
 void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source);
-/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
+/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice);
+ * vbatched: for the vbatched solve (solve entries only); *vw (may be NULL): the workitem
+ * kernel's vector width (a solve-workitem entry's, BCHOL_SOLVE_WORKITEM_VW, else 8), which
+ * bchol_solve_params has no field for. */
 void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                             bchol_solve_variant want, bchol_solve_params *params,
-                             const char **source);
+                             bchol_solve_variant want, int vbatched, bchol_solve_params *params,
+                             int *vw, const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
- * variant where it names one). */
-void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                                  bchol_solve_params *params);
+ * variant where it names one); *vw (may be NULL) as above. */
+void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs, int vbatched,
+                                  bchol_solve_params *params, int *vw);
 
 /* Checks the arguments that potrs and posv share (positions as in potrs; k = 1 when an
  * _ex params argument comes second) and sets *upper. Buffers are checked where they are
@@ -122,16 +121,20 @@ typedef struct {
     cl_kernel kernel;
     bchol_solve_params prm; /* as fitted: rpt may grow, tbc shrink */
     int upper, n, nrhs;
+    int vw; /* the workitem solve: its vector width */
 } bchol_subst_plan;
 
+/* The workitem solve's vector width where no solve-workitem entry names one (its VW). */
+#define BCHOL__WORKITEM_SOLVE_VW 8
+/* vw: the workitem solve's vector width (bchol__complete_solve_params's; 0: the default). */
 bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
-                                     const bchol_solve_params *params, int upper, int n,
+                                     const bchol_solve_params *params, int vw, int upper, int n,
                                      int nrhs, bchol_subst_plan *plan);
 /* The workitem solve (potrs_workitem.c): one work-item per system; the subst plan and
  * enqueue functions hand variant BCHOL_SOLVE_WORKITEM to these. */
 bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
-                                        const bchol_solve_params *params, int upper, int n, int nrhs,
-                                        bchol_subst_plan *plan);
+                                        const bchol_solve_params *params, int vw, int upper, int n,
+                                        int nrhs, bchol_subst_plan *plan);
 bchol_status bchol__potrs_workitem(bchol_call *call, const bchol_subst_plan *plan, cl_mem A,
                                    int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
                                    int64_t offset_b, int ldb, int64_t stride_b, int64_t batch,
@@ -169,10 +172,6 @@ bchol_status bchol__potrs_subst(bchol_call *call, const bchol_subst_plan *plan, 
  * batch that fills the device). */
 void bchol__vbatched_params(bchol_context *ctx, bchol_precision p, int max_n, int64_t batch,
                             bchol_vbatched_params *params, const char **source);
-/* As bchol__solve_params for a variant the caller wants (AUTO: the dispatcher's choice). */
-void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                             bchol_solve_variant want, bchol_solve_params *params,
-                             const char **source);
 /* Fills the fields of params that are <= 0 from the dispatcher's choice (for the caller's
  * variant where it names one). */
 void bchol__complete_vbatched_params(bchol_context *ctx, bchol_precision p, int max_n,

@@ -405,98 +405,164 @@ bchol_status bchol_potrf_interleaved_params(bchol_context *ctx, char precision, 
 }
 
 /* ---- solve (potrs, posv) ----------------------------------------------------------
- * The substitution kernel's nt, rpt and tbc: the tuning table's solve entry for the
- * nearest measured n below and the closest measured nrhs (tuning.h), else the backend's
- * defaults. The driver narrows nt to nrhs and fits the work-group to the built kernel
- * whatever the source; an entry whose work-group (ceil(n/rpt) * tbc work-items) is larger
- * than the device takes at this n gives way to the defaults, as a fused entry that does
- * not fit local memory does, rather than being reshaped into something never measured. */
+ * The solve's variant and parameters at (precision, n, nrhs). Two kinds of tuning entries
+ * shape it: "solve" entries the substitution kernel's nt, rpt and tbc, "solve-workitem"
+ * entries the workitem kernel's nt and vw; both at the nearest measured n below and the
+ * closest measured nrhs (tuning.h). The driver narrows nt to nrhs and fits the
+ * substitution kernel's work-group to the built kernel whatever the source; a solve entry
+ * whose work-group (ceil(n/rpt) * tbc work-items) is larger than the device takes at this
+ * n gives way to the defaults, as a fused entry that does not fit local memory does,
+ * rather than being reshaped into something never measured. */
+
+/* BCHOL_SOLVE_WORKITEM_VW=1|2|4|8|16 (the tuner's way to time a vector width through the
+ * public API), else 0. */
+static int forced_vw(void)
+{
+    const char *s = getenv("BCHOL_SOLVE_WORKITEM_VW");
+    if (!s) return 0;
+    const int v = atoi(s);
+    return v == 1 || v == 2 || v == 4 || v == 8 || v == 16 ? v : 0;
+}
+
+/* The text of a solve or solve-workitem entry that was taken. */
+static void explain_entry(char *why, size_t size, const bchol_tuning_pick *pick, int n, int nrhs,
+                          const char *competed)
+{
+    const bchol_tuning_entry *e = pick->entry;
+    const bchol_tuning_section *s = pick->section;
+    char measured[128] = "", at_n[96], at_rhs[96];
+    if (e->ms >= 0 && e->default_ms >= 0)
+        snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms, e->default_ms);
+    if (pick->below_smallest)
+        snprintf(at_n, sizeof at_n, "the smallest measured size (n = %d is below it)", n);
+    else if (e->n == n)
+        snprintf(at_n, sizeof at_n, "measured at this size");
+    else
+        snprintf(at_n, sizeof at_n, "the nearest measured size below n = %d", n);
+    if (e->nrhs == nrhs)
+        snprintf(at_rhs, sizeof at_rhs, "measured at this nrhs");
+    else
+        snprintf(at_rhs, sizeof at_rhs, "the closest measured nrhs to %d", nrhs);
+    snprintf(why, size, "tuning file %.300s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, "
+             "nrhs = %d, %s, %s%s%s",
+             s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "", s->family,
+             e->precision, bchol__variant_name(e->variant), e->n, e->nrhs, at_n, at_rhs, measured, competed);
+}
 
 /* The variant: the caller's (want), else BCHOL_SOLVE_VARIANT=subst|workitem (tests run
- * posv, which takes no parameters, through either), else the backend's. The workitem
- * variant takes only nt, from the backend's defaults: the tuning files' solve entries
- * measure the substitution kernel's shapes. */
+ * posv, which takes no parameters, through either), else the tuning table where the
+ * device's section measured both solves in this precision (the faster entry at the
+ * nearest n and closest nrhs decides), else the backend's. A section that measured one
+ * solve only has compared nothing (as compared_variants says for the factorization): its
+ * entries shape that solve where it runs. The vbatched solve (vbatched set) takes only
+ * solve entries: solve-workitem entries measure the fixed-size kernel. *vw (may be NULL):
+ * the workitem kernel's vector width. */
 void bchol__solve_params_for(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                             bchol_solve_variant want, bchol_solve_params *params,
-                             const char **source)
+                             bchol_solve_variant want, int vbatched, bchol_solve_params *params,
+                             int *vw, const char **source)
 {
     ctx->backend->solve_defaults((char)p, n, nrhs, params);
     if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = BCHOL_SOLVE_SUBST;
+    const bchol_solve_variant backend_variant = params->variant;
+    int width = BCHOL__WORKITEM_SOLVE_VW;
     const char *force = getenv("BCHOL_SOLVE_VARIANT");
     if (force && strcmp(force, "subst") && strcmp(force, "workitem")) force = NULL;
     if (force) params->variant = !strcmp(force, "subst") ? BCHOL_SOLVE_SUBST : BCHOL_SOLVE_WORKITEM;
     if (want > BCHOL_SOLVE_AUTO) params->variant = want;
-    if (params->variant == BCHOL_SOLVE_WORKITEM) {
-        if (source) {
-            snprintf(source_text, sizeof source_text,
-                     "%s: the workitem solve, nt from the backend's defaults (the tuning files' solve "
-                     "entries measure the substitution kernel)",
-                     want > BCHOL_SOLVE_AUTO ? "the caller's variant"
-                     : force                 ? "BCHOL_SOLVE_VARIANT"
-                                             : "backend defaults");
-            *source = source_text;
-        }
-        return;
-    }
-    const struct bchol_tuning *t = bchol__tuning_for(ctx);
-    bchol_tuning_pick pick = bchol__tuning_lookup_solve(t, &ctx->info, (char)p, n, nrhs);
-    const bchol_tuning_entry *e = pick.entry;
-    const origin from = origin_of(ctx);
+    const char *who = want > BCHOL_SOLVE_AUTO ? "the caller's variant" : force ? "BCHOL_SOLVE_VARIANT" : NULL;
     /* the explanation only when asked for (a call's own dispatch does not format it) */
     char scratch[8], *why = source ? source_text : scratch;
     const size_t size = source ? sizeof source_text : sizeof scratch;
+    const struct bchol_tuning *t = bchol__tuning_for(ctx);
+    const origin from = origin_of(ctx);
+    bchol_tuning_pick pick = {0};
+    const char *competed = "";
+    if (!who && !vbatched) {
+        bchol_tuning_pick any = bchol__tuning_lookup_rhs(t, &ctx->info, (char)p, BCHOL__VARIANT_SOLVE_ANY, n, nrhs);
+        if (any.entry && bchol__tuning_section_has(any.section, (char)p, BCHOL__VARIANT_SOLVE) &&
+            bchol__tuning_section_has(any.section, (char)p, BCHOL__VARIANT_SOLVE_WORKITEM)) {
+            /* the table compared the two solves: its faster entry decides */
+            pick = any;
+            who = "tuning table";
+            params->variant =
+                any.entry->variant == BCHOL__VARIANT_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
+            const bchol_tuning_pick other = bchol__tuning_lookup_rhs(
+                t, &ctx->info, (char)p,
+                params->variant == BCHOL_SOLVE_WORKITEM ? BCHOL__VARIANT_SOLVE : BCHOL__VARIANT_SOLVE_WORKITEM, n,
+                nrhs);
+            competed = other.section == any.section && other.entry && other.entry->n == any.entry->n &&
+                               other.entry->nrhs == any.entry->nrhs
+                           ? (params->variant == BCHOL_SOLVE_WORKITEM ? "; faster than the solve entry there"
+                                                                       : "; faster than the solve-workitem entry there")
+                           : "; the only solve measured there";
+        }
+    }
+    const int workitem = params->variant == BCHOL_SOLVE_WORKITEM;
+    /* otherwise the entry of the variant's own kind (none for the vbatched workitem solve) */
+    if (!pick.entry && !(workitem && vbatched))
+        pick = bchol__tuning_lookup_rhs(t, &ctx->info, (char)p,
+                                        workitem ? BCHOL__VARIANT_SOLVE_WORKITEM : BCHOL__VARIANT_SOLVE, n, nrhs);
+    const bchol_tuning_entry *e = pick.entry;
+    char text[sizeof source_text] = "";
     if (!e) {
-        if (t)
-            snprintf(why, size,
-                     "%s defaults (%sthe tuning files for this device have no %c solve entry)",
-                     from.who, from.knob, (char)p);
+        if (workitem && vbatched)
+            snprintf(text, sizeof text, "%s defaults (solve-workitem entries measure the fixed-size solve)",
+                     from.who);
+        else if (t)
+            snprintf(text, sizeof text, "%s defaults (%sthe tuning files for this device have no %c %s entry)",
+                     from.who, from.knob, (char)p, workitem ? "solve-workitem" : "solve");
         else
-            snprintf(why, size, "%s defaults (%s%s)", from.who, from.knob, ctx->tuning_note);
-    } else if (bchol__solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
-        snprintf(why, size,
+            snprintf(text, sizeof text, "%s defaults (%s%s)", from.who, from.knob, ctx->tuning_note);
+    } else if (!workitem && bchol__solve_group(n, &e->solve) > (long long)ctx->info.max_work_group) {
+        snprintf(text, sizeof text,
                  "%s defaults (%sthe tuned %c solve entry for n = %d, nrhs = %d in %.300s needs "
                  "%lld work-items per group at n = %d; the device takes %zu)",
                  from.who, from.knob, e->precision, e->n, e->nrhs, pick.section->file,
                  bchol__solve_group(n, &e->solve), n, ctx->info.max_work_group);
+        if (competed[0]) { /* the table's pick does not fit: the backend's, as with no entry */
+            params->variant = backend_variant;
+            who = NULL;
+            competed = "";
+        }
+        e = NULL;
+    } else if (workitem) {
+        params->nt = e->solve.nt;
+        width = e->vw;
     } else {
-        const bchol_tuning_section *s = pick.section;
         params->nt = e->solve.nt;
         params->rpt = e->solve.rpt;
         params->tbc = e->solve.tbc;
-        if (!source) return;
-        char measured[128] = "", at_n[96], at_rhs[96];
-        if (e->ms >= 0 && e->default_ms >= 0)
-            snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
-                     e->default_ms);
-        if (pick.below_smallest)
-            snprintf(at_n, sizeof at_n, "the smallest measured size (n = %d is below it)", n);
-        else if (e->n == n)
-            snprintf(at_n, sizeof at_n, "measured at this size");
-        else
-            snprintf(at_n, sizeof at_n, "the nearest measured size below n = %d", n);
-        if (e->nrhs == nrhs)
-            snprintf(at_rhs, sizeof at_rhs, "measured at this nrhs");
-        else
-            snprintf(at_rhs, sizeof at_rhs, "the closest measured nrhs to %d", nrhs);
-        snprintf(why, size, "tuning file %.300s, devices[%d] %s/%s/%s%s%s: %c solve entry for n = %d, "
-                 "nrhs = %d, %s, %s%s",
-                 s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
-                 s->family, e->precision, e->n, e->nrhs, at_n, at_rhs, measured);
     }
-    if (source) *source = source_text;
+    const int fv = params->variant == BCHOL_SOLVE_WORKITEM && !vbatched ? forced_vw() : 0;
+    if (fv) width = fv;
+    if (vw) *vw = width;
+    if (!source) return;
+    if (e) explain_entry(text, sizeof text, &pick, n, nrhs, competed);
+    const char *vname = params->variant == BCHOL_SOLVE_WORKITEM ? "the workitem solve" : "the substitution solve";
+    /* the substitution solve reads as before (its entry or the defaults) unless the table
+     * chose it; the workitem solve's text says who chose it, its nt and vw, and why */
+    if (params->variant == BCHOL_SOLVE_WORKITEM)
+        snprintf(why, size, "%s: %s, nt = %d%s, vw = %d%s: %s", who ? who : "the backend's variant", vname,
+                 params->nt, e ? "" : " (the defaults')", width,
+                 fv ? " (BCHOL_SOLVE_WORKITEM_VW)" : e ? "" : " (the kernel's default)", text);
+    else if (competed[0]) /* the table chose it over the workitem solve */
+        snprintf(why, size, "%s: %s: %s", who, vname, text);
+    else
+        snprintf(why, size, "%s", text);
+    *source = source_text;
 }
 
 void bchol__solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                          bchol_solve_params *params, const char **source)
 {
-    bchol__solve_params_for(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO, params, source);
+    bchol__solve_params_for(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO, 0, params, NULL, source);
 }
 
-void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                                  bchol_solve_params *params)
+void bchol__complete_solve_params(bchol_context *ctx, bchol_precision p, int n, int nrhs, int vbatched,
+                                  bchol_solve_params *params, int *vw)
 {
     bchol_solve_params d;
-    bchol__solve_params_for(ctx, p, n, nrhs, params->variant, &d, NULL);
+    bchol__solve_params_for(ctx, p, n, nrhs, params->variant, vbatched, &d, vw, NULL);
     if (params->variant <= BCHOL_SOLVE_AUTO) params->variant = d.variant;
     if (params->nt <= 0) params->nt = d.nt;
     if (params->rpt <= 0) params->rpt = d.rpt;

@@ -30,8 +30,9 @@ bchol_status bchol__posv_batched(bchol_context *ctx, const char *routine, bchol_
     bchol_subst_plan plan;
     if (solve) {
         bchol_solve_params chosen = {0};
-        bchol__complete_solve_params(ctx, p, n, nrhs, &chosen);
-        if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, upper, n, nrhs, &plan))) return st;
+        int vw;
+        bchol__complete_solve_params(ctx, p, n, nrhs, 0, &chosen, &vw);
+        if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, vw, upper, n, nrhs, &plan))) return st;
     }
     /* Every argument is checked, so potrf can only fail on its own limits (size, build). */
     cl_event factored = NULL;

@@ -129,9 +129,10 @@ bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol
 
     bchol_solve_params chosen = {0};
     if (params) chosen = *params;
-    bchol__complete_solve_params(ctx, p, n, nrhs, &chosen);
+    int vw;
+    bchol__complete_solve_params(ctx, p, n, nrhs, 0, &chosen, &vw);
     bchol_subst_plan plan;
-    if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, upper, n, nrhs, &plan))) return st;
+    if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, vw, upper, n, nrhs, &plan))) return st;
     bchol_call call;
     bchol__call_begin(&call, ctx);
     st = bchol__potrs_subst(&call, &plan, A, offset_a, lda, stride_a, B, offset_b, ldb, stride_b,

@@ -26,11 +26,12 @@ bchol_status bchol_potrs_prepare(bchol_context *ctx, const bchol_solve_params *p
 
     bchol_solve_params chosen = {0};
     if (params) chosen = *params;
-    bchol__complete_solve_params(ctx, p, n, nrhs, &chosen);
+    int vw;
+    bchol__complete_solve_params(ctx, p, n, nrhs, 0, &chosen, &vw);
     /* the fixed-size kernel, fitted as bchol_{s,d}potrs_batched_ex fits it */
     if (n > 0 && nrhs > 0) {
         bchol_subst_plan plan;
-        if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, upper, n, nrhs, &plan))) return st;
+        if ((st = bchol__potrs_subst_plan(ctx, p, &chosen, vw, upper, n, nrhs, &plan))) return st;
         chosen = plan.prm;
     }
     *effective = chosen;

@@ -51,11 +51,11 @@ static bchol_status subst_plan(bchol_context *ctx, bchol_precision p,
 }
 
 bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
-                                     const bchol_solve_params *params, int upper, int n, int nrhs,
-                                     bchol_subst_plan *plan)
+                                     const bchol_solve_params *params, int vw, int upper, int n,
+                                     int nrhs, bchol_subst_plan *plan)
 {
     if (params->variant == BCHOL_SOLVE_WORKITEM)
-        return bchol__potrs_workitem_plan(ctx, p, params, upper, n, nrhs, plan);
+        return bchol__potrs_workitem_plan(ctx, p, params, vw, upper, n, nrhs, plan);
     return subst_plan(ctx, p, params, upper, n, nrhs, 0, plan);
 }
 

@@ -36,7 +36,7 @@ static bchol_status plan_sizes(bchol_context *ctx, const char *routine, bchol_pr
     }
     if (max_n == 0 || max_nrhs == 0) return BCHOL_SUCCESS;
     /* the caller's variant, else BCHOL_SOLVE_VARIANT, else the backend's (as potrs) */
-    bchol__complete_solve_params(ctx, p, max_n, max_nrhs, sp);
+    bchol__complete_solve_params(ctx, p, max_n, max_nrhs, 1, sp, NULL);
     return bchol__potrs_subst_vbatched_plan(ctx, p, sp, upper, max_n, max_nrhs, plan);
 }
 

@@ -6,11 +6,12 @@
 static const char *const workitem_files[] = {"common/common.cl", "common/vector.cl", "chol/potrs_workitem.cl", NULL};
 
 /* Systems per work-group: work-items are independent; 8 as the workitem factorization. */
-enum { WORKITEM_SOLVE_GROUP = 8, WORKITEM_SOLVE_VW = 8 };
+enum { WORKITEM_SOLVE_GROUP = 8 };
 
-/* The kernel for nt (narrowed to nrhs, the largest nrhs of a variable-size batch). */
+/* The kernel for nt (narrowed to nrhs, the largest nrhs of a variable-size batch) and vw
+ * (1, 2, 4, 8 or 16; anything else: the default). */
 static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
-                                  const bchol_solve_params *params, int upper, int n, int nrhs,
+                                  const bchol_solve_params *params, int vw, int upper, int n, int nrhs,
                                   int vbatched, bchol_subst_plan *plan)
 {
     bchol_solve_params prm = *params;
@@ -21,7 +22,8 @@ static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D NR=%d", prm.nt);
-    bchol__options_add(&o, "-D VW=%d", WORKITEM_SOLVE_VW);
+    if (vw != 1 && vw != 2 && vw != 4 && vw != 8 && vw != 16) vw = BCHOL__WORKITEM_SOLVE_VW;
+    bchol__options_add(&o, "-D VW=%d", vw);
     bchol__options_add(&o, "-D UPPER=%d", upper);
     bchol__options_add(&o, "-D VBATCHED=%d", vbatched);
     bchol_status st = bchol__get_kernel(ctx, workitem_files, &o,
@@ -29,6 +31,7 @@ static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
                                         &plan->kernel);
     if (st) return st;
     plan->prm = prm;
+    plan->vw = vw;
     plan->upper = upper;
     plan->n = n;
     plan->nrhs = nrhs;
@@ -36,17 +39,17 @@ static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
 }
 
 bchol_status bchol__potrs_workitem_plan(bchol_context *ctx, bchol_precision p,
-                                        const bchol_solve_params *params, int upper, int n, int nrhs,
-                                        bchol_subst_plan *plan)
+                                        const bchol_solve_params *params, int vw, int upper, int n,
+                                        int nrhs, bchol_subst_plan *plan)
 {
-    return workitem_plan(ctx, p, params, upper, n, nrhs, 0, plan);
+    return workitem_plan(ctx, p, params, vw, upper, n, nrhs, 0, plan);
 }
 
 bchol_status bchol__potrs_workitem_vbatched_plan(bchol_context *ctx, bchol_precision p,
                                                  const bchol_solve_params *params, int upper,
                                                  int max_n, int max_nrhs, bchol_subst_plan *plan)
 {
-    return workitem_plan(ctx, p, params, upper, max_n, max_nrhs, 1, plan);
+    return workitem_plan(ctx, p, params, BCHOL__WORKITEM_SOLVE_VW, upper, max_n, max_nrhs, 1, plan);
 }
 
 /* Work-items per group, fitted to what the built kernel takes. */

@@ -47,10 +47,20 @@
  * triangles) and their best shapes need not agree. Never part of AUTO. */
 #define BCHOL__VARIANT_GETRS ((bchol_variant)112) /* after GETRF_FIRST + GETRF_MAX - 1 */
 
+/* Entries of the workitem solve ("solve-workitem" in files): nt (right-hand sides per
+ * pass) and vw (vector width) of cl_kernels/chol/potrs_workitem.cl, measured at one n and
+ * one nrhs as the substitution solve's "solve" entries, with which they compete: at the
+ * chosen n and nrhs the faster of the two kinds decides which solve potrs and posv run
+ * (bchol__tuning_lookup_rhs with BCHOL__VARIANT_SOLVE_ANY). */
+#define BCHOL__VARIANT_SOLVE_WORKITEM ((bchol_variant)113)
+/* A request, never an entry's kind: the "solve" and "solve-workitem" entries together. */
+#define BCHOL__VARIANT_SOLVE_ANY ((bchol_variant)114)
+
 /* Whether entries of v carry an nrhs (one entry per n and nrhs). */
 static inline int bchol__variant_has_nrhs(bchol_variant v)
 {
-    return v == BCHOL__VARIANT_SOLVE || v == BCHOL__VARIANT_GETRS;
+    return v == BCHOL__VARIANT_SOLVE || v == BCHOL__VARIANT_GETRS || v == BCHOL__VARIANT_SOLVE_WORKITEM ||
+           v == BCHOL__VARIANT_SOLVE_ANY;
 }
 
 static inline int bchol__variant_is_getrf(bchol_variant v)
@@ -71,11 +81,14 @@ typedef struct bchol_tuning_entry {
     char precision; /* 's' or 'd' */
     bchol_variant variant;
     int n;               /* the measured size; the entry serves n up to the next one */
-    int nrhs;            /* solve and getrs entries: the measured number of right-hand sides (else 0) */
+    int nrhs;            /* solve, solve-workitem and getrs entries: the measured number of
+                            right-hand sides (else 0) */
     bchol_params params; /* params.variant == variant (FUSED for vbatched entries) */
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
-    bchol_solve_params solve; /* solve and getrs entries only (variant BCHOL_SOLVE_SUBST) */
+    bchol_solve_params solve; /* solve and getrs entries (variant BCHOL_SOLVE_SUBST: nt, rpt, tbc);
+                                 solve-workitem entries (BCHOL_SOLVE_WORKITEM: nt) */
+    int vw;              /* solve-workitem entries only: the vector width (1, 2, 4, 8, 16) */
     bchol_getrf_config getrf; /* getrf entries only (getrf.variant set from the entry's) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next
@@ -155,6 +168,19 @@ bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_
 /* The same rule over the "getrs" entries (the LU solve's). */
 bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_device_info *dev,
                                              char precision, int n, int nrhs);
+/*
+ * The same rule over the entries of one kind with an nrhs (BCHOL__VARIANT_SOLVE,
+ * BCHOL__VARIANT_SOLVE_WORKITEM, BCHOL__VARIANT_GETRS), or over the "solve" and
+ * "solve-workitem" entries together (BCHOL__VARIANT_SOLVE_ANY): the best-matching section
+ * with an entry of either kind for the precision, its nearest measured n at or below n
+ * over both kinds, the closest measured nrhs at that n over both kinds (the same tie
+ * rule), and among the entries at that n and nrhs the faster (unknown times rank last; a
+ * tie goes to the solve entry). As the strided variants compete under AUTO.
+ */
+bchol_tuning_pick bchol__tuning_lookup_rhs(const bchol_tuning *t, const bchol_device_info *dev, char precision,
+                                           bchol_variant variant, int n, int nrhs);
+/* Whether section s has an entry of kind variant for the precision. */
+int bchol__tuning_section_has(const bchol_tuning_section *s, char precision, bchol_variant variant);
 
 /* The name a variant has in tuning files ("fused"), or NULL. */
 const char *bchol__variant_name(bchol_variant variant);

@@ -16,7 +16,9 @@
  * "between_to": at most next - 1, the entry's own parameters serving the sizes above it
  * (the tuner's pick from the two ends' times, cli/tune/tune_file.c).
  * Solve entries, and the LU solve's "getrs" entries (the same nt, rpt, tbc), also name
- * the nrhs they were measured at (required; one entry per precision, n and nrhs). getrf's entries are one variant each ("getrf-fused": lx, tbc;
+ * the nrhs they were measured at (required; one entry per precision, n and nrhs); so do
+ * the workitem solve's "solve-workitem" entries (nt 1..32, vw 1, 2, 4, 8 or 16).
+ * getrf's entries are one variant each ("getrf-fused": lx, tbc;
  * "getrf-blocked": nb, gemm; "getrf-workitem": tbc; "getrf-regs": tbc, 0 naming the
  * driver's default group, which the tuner measures as the untuned configuration), n being
  * max(m, n).
@@ -105,6 +107,12 @@ static const param_def solve_params[] = {
     {"tbc", S(tbc), 1, 64, NULL, 0},
 };
 
+/* the workitem solve: right-hand sides per pass (its NR, 1..32) and vector width (VW) */
+static const param_def solve_workitem_params[] = {
+    {"nt", S(nt), 1, 32, NULL, 0},
+    {"vw", offsetof(bchol_tuning_entry, vw), 1, 16, NULL, 0}, /* and a power of two */
+};
+
 #define G(field) offsetof(bchol_tuning_entry, getrf.field)
 
 static const param_def getrf_fused_params[] = {
@@ -147,6 +155,8 @@ static const struct {
     {"solve", BCHOL__VARIANT_SOLVE, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
     /* the LU solve's kernel takes the same three fields and ranges */
     {"getrs", BCHOL__VARIANT_GETRS, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
+    {"solve-workitem", BCHOL__VARIANT_SOLVE_WORKITEM, solve_workitem_params,
+     sizeof solve_workitem_params / sizeof solve_workitem_params[0], BCHOL_GETRF_AUTO},
     {"getrf-fused", BCHOL__VARIANT_GETRF_FUSED, getrf_fused_params,
      sizeof getrf_fused_params / sizeof getrf_fused_params[0], BCHOL_GETRF_FUSED},
     {"getrf-blocked", BCHOL__VARIANT_GETRF_BLOCKED, getrf_blocked_params,
@@ -237,8 +247,10 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     memset(&e->solve, 0, sizeof e->solve);
     memset(&e->getrf, 0, sizeof e->getrf);
     e->getrf.variant = variants[vi].getrf;
-    e->etm = e->schedule = e->order = 0;
-    if (bchol__variant_has_nrhs(variants[vi].variant)) e->solve.variant = BCHOL_SOLVE_SUBST;
+    e->etm = e->schedule = e->order = e->vw = 0;
+    if (bchol__variant_has_nrhs(variants[vi].variant))
+        e->solve.variant =
+            variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields, interleaved-native ones the
      * interleaved variant's */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED     ? BCHOL_VARIANT_FUSED
@@ -277,6 +289,9 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
         }
         *(int *)((char *)e + d->offset) = value;
     }
+    /* the workitem solve's vector types: 1, 2, 4, 8, 16 (common/vector.cl) */
+    if (variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM && (e->vw & (e->vw - 1)))
+        return reject(why, why_size, "%s.%s.vw: expected 1, 2, 4, 8 or 16, found %d", path, key, e->vw);
     return 0;
 }
 

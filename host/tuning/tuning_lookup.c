@@ -1,7 +1,8 @@
 /* Which tuning entry serves a device, precision, variant and size: sections are matched
  * vendor -> architecture -> normalized name, each level exact before "default"; sizes
  * between measured points take the nearest measured size below; a solve entry's nrhs is
- * the closest measured one (by ratio). */
+ * the closest measured one (by ratio), and the substitution and workitem solves' entries
+ * at that n and nrhs compete on time. */
 #include "tuning/tuning.h"
 
 #include <limits.h>
@@ -26,12 +27,18 @@ int bchol__tuning_match(const bchol_tuning_section *s, const bchol_device_info *
 #define MAX_SERVED BCHOL__VARIANT_GETRF_MAX
 
 /* The variants whose entries serve a request, in the order the entries are sorted (AUTO: the
- * strided variants; vbatched and solve entries were timed on other work; GETRF: getrf's). */
+ * strided variants; vbatched and solve entries were timed on other work; GETRF: getrf's;
+ * SOLVE_ANY: the substitution and workitem solves'). */
 static int served_variants(bchol_variant variant, bchol_variant out[MAX_SERVED])
 {
     if (variant == BCHOL__VARIANT_GETRF) {
         for (int k = 0; k < BCHOL__VARIANT_GETRF_MAX; k++) out[k] = (bchol_variant)(BCHOL__VARIANT_GETRF_FIRST + k);
         return BCHOL__VARIANT_GETRF_MAX;
+    }
+    if (variant == BCHOL__VARIANT_SOLVE_ANY) { /* the two solves compete */
+        out[0] = BCHOL__VARIANT_SOLVE;
+        out[1] = BCHOL__VARIANT_SOLVE_WORKITEM;
+        return 2;
     }
     if (variant != BCHOL_VARIANT_AUTO) {
         out[0] = variant;
@@ -102,23 +109,41 @@ static const bchol_tuning_entry *pick_in(const bchol_tuning_section *s, char pre
     const int at = below >= 0 ? below : smallest;
     /* the entries measured at that size, variant by variant in the sorted order */
     const bchol_tuning_entry *best = NULL;
+    int first[MAX_SERVED];
     for (int k = 0; k < nv; k++) {
-        const int first = lower_bound(e, lo[k], hi[k], precision, vs[k], at, INT_MIN);
-        if (first == hi[k] || e[first].n != at) continue;
+        first[k] = lower_bound(e, lo[k], hi[k], precision, vs[k], at, INT_MIN);
+        if (first[k] == hi[k] || e[first[k]].n != at) {
+            first[k] = -1;
+            continue;
+        }
         if (bchol__variant_has_nrhs(variant)) {
             /* the closest nrhs by ratio is the largest below the asked one or the smallest
-             * at or above it (the ratio falls, then rises, along the sorted nrhs) */
+             * at or above it (the ratio falls, then rises, along the sorted nrhs); over
+             * every kind served */
             const int want = nrhs > 0 ? nrhs : 1;
-            const int last = lower_bound(e, first, hi[k], precision, vs[k], at + 1, INT_MIN);
-            const int up = lower_bound(e, first, last, precision, vs[k], at, want);
-            if (up > first) best = &e[up - 1];
+            const int last = lower_bound(e, first[k], hi[k], precision, vs[k], at + 1, INT_MIN);
+            const int up = lower_bound(e, first[k], last, precision, vs[k], at, want);
+            if (up > first[k] && (!best || closer_rhs(&e[up - 1], best, nrhs))) best = &e[up - 1];
             if (up < last && (!best || closer_rhs(&e[up], best, nrhs))) best = &e[up];
             continue;
         }
         /* the fastest variant measured at that size (unknown times rank last); one entry
          * per variant and size */
-        const bchol_tuning_entry *x = &e[first];
+        const bchol_tuning_entry *x = &e[first[k]];
         if (!best || (x->ms >= 0 && (best->ms < 0 || x->ms < best->ms))) best = x;
+    }
+    if (best && bchol__variant_has_nrhs(variant) && nv > 1) {
+        /* the kinds measured at that n and nrhs compete: the fastest (unknown times rank
+         * last, the first kind in the sorted order on a tie) */
+        const int rhs = best->nrhs;
+        best = NULL;
+        for (int k = 0; k < nv; k++) {
+            if (first[k] < 0) continue;
+            const int i = lower_bound(e, first[k], hi[k], precision, vs[k], at, rhs);
+            if (i == hi[k] || e[i].n != at || e[i].nrhs != rhs) continue;
+            const bchol_tuning_entry *x = &e[i];
+            if (!best || (x->ms >= 0 && (best->ms < 0 || x->ms < best->ms))) best = x;
+        }
     }
     return best;
 }
@@ -155,6 +180,18 @@ bchol_tuning_pick bchol__tuning_lookup_solve(const bchol_tuning *t, const bchol_
                                              char precision, int n, int nrhs)
 {
     return lookup(t, dev, precision, BCHOL__VARIANT_SOLVE, n, nrhs);
+}
+
+bchol_tuning_pick bchol__tuning_lookup_rhs(const bchol_tuning *t, const bchol_device_info *dev, char precision,
+                                           bchol_variant variant, int n, int nrhs)
+{
+    return lookup(t, dev, precision, variant, n, nrhs);
+}
+
+int bchol__tuning_section_has(const bchol_tuning_section *s, char precision, bchol_variant variant)
+{
+    const int i = lower_bound(s->entries, 0, s->nentries, precision, variant, INT_MIN, INT_MIN);
+    return i < s->nentries && s->entries[i].precision == precision && s->entries[i].variant == variant;
 }
 
 bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_device_info *dev,

@@ -63,7 +63,10 @@ static void on_warning(const char *message, void *user)
 static int serves(const bchol_tuning_entry *e, char precision, bchol_variant variant)
 {
     return e->precision == precision &&
-           (variant == BCHOL_VARIANT_AUTO ? bchol__variant_is_strided(e->variant) : e->variant == variant);
+           (variant == BCHOL_VARIANT_AUTO ? bchol__variant_is_strided(e->variant)
+            : variant == BCHOL__VARIANT_SOLVE_ANY
+                ? e->variant == BCHOL__VARIANT_SOLVE || e->variant == BCHOL__VARIANT_SOLVE_WORKITEM
+                : e->variant == variant);
 }
 
 static double ratio(int measured, int nrhs)
@@ -96,6 +99,17 @@ static const bchol_tuning_entry *scan_section(const bchol_tuning_section *s, cha
                 best = e;
         } else if (!best || (e->ms >= 0 && (best->ms < 0 || e->ms < best->ms))) {
             best = e;
+        }
+    }
+    if (best && variant == BCHOL__VARIANT_SOLVE_ANY) {
+        /* the two solves' entries at that n and nrhs: the fastest, the first in the sorted
+         * order (solve's) on equal or unknown times */
+        const int rhs = best->nrhs;
+        best = NULL;
+        for (int i = 0; i < s->nentries; i++) {
+            const bchol_tuning_entry *e = &s->entries[i];
+            if (!serves(e, precision, variant) || e->n != at || e->nrhs != rhs) continue;
+            if (!best || (e->ms >= 0 && (best->ms < 0 || e->ms < best->ms))) best = e;
         }
     }
     return best;
@@ -149,7 +163,8 @@ static void check_lookups(const bchol_tuning *t)
     static const bchol_variant variants[] = {BCHOL_VARIANT_AUTO,     BCHOL_VARIANT_FUSED,
                                              BCHOL_VARIANT_SEPARATE, BCHOL_VARIANT_INTERLEAVED,
                                              BCHOL__VARIANT_VBATCHED, BCHOL__VARIANT_SOLVE,
-                                             BCHOL__VARIANT_ILV_NATIVE, BCHOL__VARIANT_GETRS};
+                                             BCHOL__VARIANT_ILV_NATIVE, BCHOL__VARIANT_GETRS,
+                                             BCHOL__VARIANT_SOLVE_WORKITEM, BCHOL__VARIANT_SOLVE_ANY};
     static const int nrhs_list[] = {0, 1, 3, 4, 16, 1 << 20};
     for (int d = 0; d < t->nsections && d < 8; d++) {
         const bchol_tuning_section *s = &t->sections[d];
@@ -179,6 +194,8 @@ static void check_lookups(const bchol_tuning *t)
                                 ? bchol__tuning_lookup_solve(t, &dev, precision, sizes[k], nrhs)
                             : variants[v] == BCHOL__VARIANT_GETRS
                                 ? bchol__tuning_lookup_getrs(t, &dev, precision, sizes[k], nrhs)
+                            : bchol__variant_has_nrhs(variants[v])
+                                ? bchol__tuning_lookup_rhs(t, &dev, precision, variants[v], sizes[k], nrhs)
                                 : bchol__tuning_lookup(t, &dev, precision, variants[v], sizes[k]);
                         bchol_tuning_pick want = scan(t, &dev, precision, variants[v], sizes[k], nrhs);
                         REQUIRE(got.entry == want.entry && got.section == want.section &&
