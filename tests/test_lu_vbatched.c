@@ -613,6 +613,8 @@ static int run_args(void)
     const bchol_lu_params big_lx = {65, 0, 0, 0}, big_tbc = {0, 65, 0, 0};
     const bchol_lu_params big_nb = {0, 0, 65, 0}, bad_split = {0, 0, 0, -2};
     const bchol_solve_params bad_nt = {BCHOL_SOLVE_AUTO, 33, 0, 0};
+    /* the Cholesky solves' workitem variant: LU's solve has the substitution kernel only */
+    const bchol_solve_params workitem = {BCHOL_SOLVE_WORKITEM, 0, 0, 0};
 
     /* getrf_vbatched(ctx 1, m 2, n 3, lda 4, offsets_a 5, A 6, offsets_p 7, ipiv 8, batch 9,
      * info 10); square here: m is n */
@@ -757,6 +759,9 @@ static int run_args(void)
     expect("getrs_ex: params->nt", bchol_dgetrs_vbatched_ex(c, &bad_nt, 'N', 3, 2, n, k, lda, ldb,
                                                             oa, A, opv, P, ob, B, 2, info, &ev),
            BCHOL_ERR_ARGUMENT, "argument 2 (params->nt = 33)");
+    expect("getrs_ex: params->variant", bchol_dgetrs_vbatched_ex(c, &workitem, 'N', 3, 2, n, k, lda, ldb,
+                                                                 oa, A, opv, P, ob, B, 2, info, &ev),
+           BCHOL_ERR_ARGUMENT, "is not a solve variant");
     expect("getrs_ex: trans", bchol_dgetrs_vbatched_ex(c, NULL, 'x', 3, 2, n, k, lda, ldb, oa, A,
                                                        opv, P, ob, B, 2, info, &ev),
            BCHOL_ERR_TRANS, "argument 3 (trans = 'x')");

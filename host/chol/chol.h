@@ -228,9 +228,6 @@ bchol_status bchol__potrf_vbatched(bchol_context *ctx, const char *routine, bcho
 
 /* ---- solve, variable sizes (potrs_vbatched.c, posv_vbatched.c, potrs_subst*.c,
  * vbatched_check_rhs.c) ------------------------------------------------------------------ */
-/* The checks of bchol_solve_params (argument 2 of the solve _ex routines). */
-bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
-                                       const bchol_solve_params *params);
 /* The variable-size substitution kernel fitted for the largest n and nrhs. */
 bchol_status bchol__potrs_subst_vbatched_plan(bchol_context *ctx, bchol_precision p,
                                               const bchol_solve_params *params, int upper,

@@ -87,26 +87,6 @@ bchol_status bchol__check_solve_uses(bchol_context *ctx, const char *routine, in
     return bchol__check_buffer_uses(ctx, routine, uses, 3);
 }
 
-bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
-                                       const bchol_solve_params *p)
-{
-    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST &&
-        p->variant != BCHOL_SOLVE_WORKITEM)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->variant = %d) is not a solve variant", routine,
-                           (int)p->variant);
-    if (p->nt > 32)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->nt = %d) must be at most 32", routine, p->nt);
-    if (p->rpt > 64)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->rpt = %d) must be at most 64", routine, p->rpt);
-    if (p->tbc > 64)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->tbc = %d) must be at most 64", routine, p->tbc);
-    return BCHOL_SUCCESS;
-}
-
 bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol_precision p,
                                   const bchol_solve_params *params, char uplo, int n, int nrhs,
                                   cl_mem A, int64_t offset_a, int lda, int64_t stride_a, cl_mem B,
@@ -117,7 +97,7 @@ bchol_status bchol__potrs_batched(bchol_context *ctx, const char *routine, bchol
     bchol_status st;
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (params && (st = bchol__check_solve_params(ctx, routine, params))) return st;
+    if (params && (st = bchol__check_solve_params(ctx, routine, params, 1))) return st;
     if ((st =
              bchol__check_solve_args(ctx, routine, params ? 1 : 0, p, 0, uplo, n, nrhs, A, offset_a,
                                      lda, stride_a, B, offset_b, ldb, stride_b, batch, &upper)) ||

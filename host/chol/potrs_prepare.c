@@ -11,7 +11,7 @@ bchol_status bchol_potrs_prepare(bchol_context *ctx, const bchol_solve_params *p
     int upper;
     bchol_status st;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (params && (st = bchol__check_solve_params(ctx, routine, params))) return st;
+    if (params && (st = bchol__check_solve_params(ctx, routine, params, 1))) return st;
     if (precision != 's' && precision != 'd')
         return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 3 (precision = %d) must be 's' or 'd'",
                            routine, (int)precision);

@@ -51,7 +51,7 @@ bchol_status bchol__solve_vbatched(bchol_context *ctx, const char *routine, bcho
     bchol_status st;
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (ex && (st = bchol__check_solve_params(ctx, routine, params))) return st;
+    if (ex && (st = bchol__check_solve_params(ctx, routine, params, 1))) return st;
     if ((st = bchol__check_uplo(ctx, routine, ex ? 3 : 2, uplo, &upper))) return st;
     if (ex && max_n < 0)
         return bchol__fail(ctx, BCHOL_ERR_MAX_N, "%s: argument 4 (max_n = %d) must be >= 0",

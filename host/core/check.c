@@ -109,3 +109,23 @@ bchol_status bchol__check_host_span(const bchol_context *ctx, const char *routin
     return bchol__fail(ctx, bad, "%s: %s spans %llu elements of %zu bytes, beyond the address space",
                        routine, what, (unsigned long long)elems, es);
 }
+
+bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
+                                       const bchol_solve_params *p, int workitem)
+{
+    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST &&
+        !(workitem && p->variant == BCHOL_SOLVE_WORKITEM))
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->variant = %d) is not a solve variant", routine,
+                           (int)p->variant);
+    if (p->nt > 32)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->nt = %d) must be at most 32", routine, p->nt);
+    if (p->rpt > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->rpt = %d) must be at most 64", routine, p->rpt);
+    if (p->tbc > 64)
+        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
+                           "%s: argument 2 (params->tbc = %d) must be at most 64", routine, p->tbc);
+    return BCHOL_SUCCESS;
+}

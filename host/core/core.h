@@ -226,6 +226,12 @@ bchol_status bchol__solve_fit(bchol_context *ctx, bchol_solve_params *prm, int n
 /* ---- argument checks (check.c) ------------------------------------------------------ */
 
 bchol_status bchol__check_context(const bchol_context *ctx, const char *routine);
+/* The checks of bchol_solve_params (argument 2 of the solve _ex routines: potrs, posv
+ * and their vbatched forms, getrs_vbatched and gesv_vbatched); workitem: whether the
+ * routine has the workitem solve (the Cholesky solves; LU's has the substitution kernel
+ * only). */
+bchol_status bchol__check_solve_params(bchol_context *ctx, const char *routine,
+                                       const bchol_solve_params *params, int workitem);
 bchol_status bchol__check_uplo(const bchol_context *ctx, const char *routine, int pos,
                                char uplo, int *upper);
 bchol_status bchol__check_precision(const bchol_context *ctx, const char *routine,

@@ -7,25 +7,6 @@
 
 #include <limits.h>
 
-static bchol_status check_params(bchol_context *ctx, const char *routine,
-                                 const bchol_solve_params *p)
-{
-    if (p->variant != BCHOL_SOLVE_AUTO && p->variant != BCHOL_SOLVE_SUBST)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->variant = %d) is not a solve variant", routine,
-                           (int)p->variant);
-    if (p->nt > 32)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->nt = %d) must be at most 32", routine, p->nt);
-    if (p->rpt > 64)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->rpt = %d) must be at most 64", routine, p->rpt);
-    if (p->tbc > 64)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: argument 2 (params->tbc = %d) must be at most 64", routine, p->tbc);
-    return BCHOL_SUCCESS;
-}
-
 /* The kernels for the largest sizes, made before anything changes in A, ipiv or B. max_n
  * is cut to what A can hold and max_nrhs to what B can (a block with work has nrhs <=
  * b_elems), as potrs_vbatched does: the launches then never run for a loose bound. */
@@ -57,7 +38,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     bchol_status st;
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (ex && (st = check_params(ctx, routine, params))) return st;
+    if (ex && (st = bchol__check_solve_params(ctx, routine, params, 0))) return st;
     if (!factor) {
         t = trans == 'T' || trans == 't';
         if (!t && trans != 'N' && trans != 'n') {
