@@ -402,7 +402,7 @@ static void case_build_failure(void)
         printf("posv: info changed after the failure: FAILED\n");
         failures++;
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         const char *name = i < 2 ? bad[i] : files[i - 2];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         remove(path);
