@@ -138,6 +138,12 @@ int tune_solve_values(int param, const tune_target *t, int *out, int max);
 const char *tune_solve_prune(const int *cfg, const tune_target *t, char *why, size_t size);
 void tune_solve_to_params(const int *cfg, tune_params *t);
 void tune_solve_from_params(const tune_params *t, int *cfg);
+/* bchol_potrs_prepare and bchol_{s,d}potrs_batched_ex with the configuration's params on
+ * the workload's factors and right-hand sides (the workitem solve's variant wraps them) */
+bchol_status tune_solve_prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
+                                tune_params *effective);
+bchol_status tune_solve_run(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
+                            const tune_params *p);
 const tune_variant *tune_variant_named(const char *name);
 
 /* prepare and run of the variants that factor strided batches (fused, separate,

@@ -103,14 +103,14 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 
 /* bchol_potrs_prepare builds the kernel for (nt, rpt, tbc, uplo, precision) and fits it as
  * the call will: what the build processes run, and what the parent loads again. */
-static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
-                            tune_params *effective)
+bchol_status tune_solve_prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
+                                tune_params *effective)
 {
     *effective = *p;
     return bchol_potrs_prepare(ctx, &p->solve, t->precision, uplo, t->n, t->nrhs, &effective->solve);
 }
 
-static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
+bchol_status tune_solve_run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
 {
     const int n = w->n, nrhs = t->nrhs;
     if (w->precision == 'd')
@@ -133,6 +133,6 @@ const tune_variant tune_solve = {
     .to_params = tune_solve_to_params,
     .from_params = tune_solve_from_params,
     .defaults = defaults,
-    .prepare = prepare,
-    .run = run,
+    .prepare = tune_solve_prepare,
+    .run = tune_solve_run,
 };

@@ -101,23 +101,16 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo, const tune_params *p,
                             tune_params *effective)
 {
-    *effective = *p;
     force_vw(p->solve_vw);
-    bchol_status st = bchol_potrs_prepare(ctx, &p->solve, t->precision, uplo, t->n, t->nrhs, &effective->solve);
+    const bchol_status st = tune_solve_prepare(ctx, t, uplo, p, effective);
     force_vw(0);
     return st;
 }
 
 static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
 {
-    const int n = w->n, nrhs = t->nrhs;
     force_vw(p->solve_vw);
-    bchol_status st =
-        w->precision == 'd'
-            ? bchol_dpotrs_batched_ex(ctx, &p->solve, w->uplo, n, nrhs, w->F, 0, n, (int64_t)n * n, w->B, 0, n,
-                                      (int64_t)n * nrhs, w->batch, NULL)
-            : bchol_spotrs_batched_ex(ctx, &p->solve, w->uplo, n, nrhs, w->F, 0, n, (int64_t)n * n, w->B, 0, n,
-                                      (int64_t)n * nrhs, w->batch, NULL);
+    const bchol_status st = tune_solve_run(ctx, t, w, p);
     force_vw(0);
     return st;
 }
