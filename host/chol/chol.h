@@ -126,6 +126,11 @@ typedef struct {
 
 /* The workitem solve's vector width where no solve-workitem entry names one (its VW). */
 #define BCHOL__WORKITEM_SOLVE_VW 8
+/* Whether vw is a width the workitem solve builds with (its vector types, common/vector.cl). */
+static inline int bchol__workitem_solve_vw_ok(int vw)
+{
+    return vw == 1 || vw == 2 || vw == 4 || vw == 8 || vw == 16;
+}
 /* vw: the workitem solve's vector width (bchol__complete_solve_params's; 0: the default). */
 bchol_status bchol__potrs_subst_plan(bchol_context *ctx, bchol_precision p,
                                      const bchol_solve_params *params, int vw, int upper, int n,

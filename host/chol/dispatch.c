@@ -421,7 +421,7 @@ static int forced_vw(void)
     const char *s = getenv("BCHOL_SOLVE_WORKITEM_VW");
     if (!s) return 0;
     const int v = atoi(s);
-    return v == 1 || v == 2 || v == 4 || v == 8 || v == 16 ? v : 0;
+    return bchol__workitem_solve_vw_ok(v) ? v : 0;
 }
 
 /* The text of a solve or solve-workitem entry that was taken. */

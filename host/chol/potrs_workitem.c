@@ -22,7 +22,7 @@ static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D NR=%d", prm.nt);
-    if (vw != 1 && vw != 2 && vw != 4 && vw != 8 && vw != 16) vw = BCHOL__WORKITEM_SOLVE_VW;
+    if (!bchol__workitem_solve_vw_ok(vw)) vw = BCHOL__WORKITEM_SOLVE_VW;
     bchol__options_add(&o, "-D VW=%d", vw);
     bchol__options_add(&o, "-D UPPER=%d", upper);
     bchol__options_add(&o, "-D VBATCHED=%d", vbatched);
