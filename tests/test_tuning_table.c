@@ -65,11 +65,13 @@ static char *edit(const char *text, const char *from, const char *to)
 }
 
 /* The edited file must be rejected with a message containing needle, leaving t empty. */
-static void rejects(const char *what, const char *from, const char *to, const char *needle)
+/* The file base edited (from -> to) must be rejected with a message containing needle,
+ * the table left empty. */
+static void rejects_in(const char *base, const char *what, const char *from, const char *to, const char *needle)
 {
     bchol_tuning t = {0};
     char why[512] = "";
-    char *text = edit(good, from, to);
+    char *text = edit(base, from, to);
     int rc = parse(&t, text, why, sizeof why);
     CHECK(rc == -1, "%s: accepted", what);
     CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
@@ -77,6 +79,11 @@ static void rejects(const char *what, const char *from, const char *to, const ch
     printf("%-44s %s\n", what, why);
     bchol__tuning_free(&t);
     free(text);
+}
+
+static void rejects(const char *what, const char *from, const char *to, const char *needle)
+{
+    rejects_in(good, what, from, to, needle);
 }
 
 static void case_valid(void)
@@ -466,15 +473,7 @@ static const char *const variants_file =
 /* The edited variants_file must be rejected with a message containing needle. */
 static void rejects_variant(const char *what, const char *from, const char *to, const char *needle)
 {
-    bchol_tuning t = {0};
-    char why[512] = "";
-    char *text = edit(variants_file, from, to);
-    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
-    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
-    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
-    printf("%-44s %s\n", what, why);
-    bchol__tuning_free(&t);
-    free(text);
+    rejects_in(variants_file, what, from, to, needle);
 }
 
 static void case_variants(void)
@@ -570,15 +569,7 @@ static const char *const solve_file =
 
 static void rejects_solve(const char *what, const char *from, const char *to, const char *needle)
 {
-    bchol_tuning t = {0};
-    char why[512] = "";
-    char *text = edit(solve_file, from, to);
-    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
-    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
-    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
-    printf("%-44s %s\n", what, why);
-    bchol__tuning_free(&t);
-    free(text);
+    rejects_in(solve_file, what, from, to, needle);
 }
 
 static void case_solve(void)
@@ -675,15 +666,7 @@ static const char *const solve_workitem_file =
 
 static void rejects_solve_workitem(const char *what, const char *from, const char *to, const char *needle)
 {
-    bchol_tuning t = {0};
-    char why[512] = "";
-    char *text = edit(solve_workitem_file, from, to);
-    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
-    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
-    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
-    printf("%-44s %s\n", what, why);
-    bchol__tuning_free(&t);
-    free(text);
+    rejects_in(solve_workitem_file, what, from, to, needle);
 }
 
 static void case_solve_workitem(void)
@@ -811,15 +794,7 @@ static const char *const getrf_file =
 
 static void rejects_getrf(const char *what, const char *from, const char *to, const char *needle)
 {
-    bchol_tuning t = {0};
-    char why[512] = "";
-    char *text = edit(getrf_file, from, to);
-    CHECK(parse(&t, text, why, sizeof why) == -1, "%s: accepted", what);
-    CHECK(strstr(why, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", what, why, needle);
-    CHECK(t.nsections == 0 && t.nfiles == 0, "%s: the table changed", what);
-    printf("%-44s %s\n", what, why);
-    bchol__tuning_free(&t);
-    free(text);
+    rejects_in(getrf_file, what, from, to, needle);
 }
 
 static void case_getrf(void)
