@@ -22,13 +22,19 @@
  * each serves every step. info is the first k+1 where u(k) is zero or not finite; the
  * factorization goes on.
  *
+ * VLOCAL = 1 reads local memory in vectors of 16 bytes (LV elements, compile-time
+ * indices): the scan's keys and the update's pivot row are broadcast reads, one load per
+ * element otherwise. The vectors' extra registers cost more than the loads saved at the
+ * larger orders (host/lu/getrf_regs.c picks). Each matrix's keys and row are padded to
+ * whole vectors.
+ *
  * M work-items a matrix, TBC matrices a work-group. Loads and stores go straight between
  * global memory and registers: consecutive work-items touch consecutive rows of a column;
  * a barrier fencing global memory orders every load before the stores.
  * Lanes past the batch run on zeros, take part in every barrier and touch no global memory.
  *
  * Build macros: M, N (rows, columns), TBC, PIVOT (1: partial pivoting; 0: getrf_nopiv, q =
- * k), UNROLL and REAL/PRECISION_DOUBLE (common.cl).
+ * k), VLOCAL (0/1), UNROLL and REAL/PRECISION_DOUBLE (common.cl).
  */
 #ifndef M
 #define M 8
@@ -45,6 +51,33 @@
 
 #define K (M < N ? M : N)
 
+#ifndef VLOCAL
+#define VLOCAL 1
+#endif
+
+/* 16-byte vectors of local memory (LV elements; one with VLOCAL = 0: scalar reads);
+ * LANE(w, e) is element e (a constant) of one. */
+#if !VLOCAL
+#define LV 1
+typedef REAL LVEC;
+#define LANE(w, e) (w)
+#define MAKE_LVEC(f, v) (f(v))
+#elif PRECISION_DOUBLE
+#define LV 2
+typedef double2 LVEC;
+#define LANE(w, e) ((e) == 0 ? (w).s0 : (w).s1)
+#define MAKE_LVEC(f, v) ((LVEC)(f((v) * LV), f((v) * LV + 1)))
+#else
+#define LV 4
+typedef float4 LVEC;
+#define LANE(w, e) ((e) == 0 ? (w).s0 : (e) == 1 ? (w).s1 : (e) == 2 ? (w).s2 : (w).s3)
+#define MAKE_LVEC(f, v) ((LVEC)(f((v) * LV), f((v) * LV + 1), f((v) * LV + 2), f((v) * LV + 3)))
+#endif
+#define MV ((M + LV - 1) / LV)
+#define NV ((N + LV - 1) / LV)
+/* r(j) for the pivot row's vectors; the padding past column N-1 (never read) repeats r(0) */
+#define ROW_ELEM(j) r[(j) < N ? (j) : 0]
+
 /*
  * Matrix b of the batch at A + offset + b*stride (leading dimension lda), its pivots at
  * ipiv + offset_p + b*stride_p (unused where PIVOT = 0), info[b]. Work-group g0 + g holds
@@ -56,9 +89,9 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
                          __global int *info, const ulong count, const ulong g0)
 {
 #if PIVOT
-    __local REAL sKey[TBC][M]; /* |a(., k)| by place */
+    __local LVEC sKey[TBC][MV]; /* |a(., k)| by place */
 #endif
-    __local REAL sU[TBC][N]; /* the pivot row */
+    __local LVEC sU[TBC][NV]; /* the pivot row */
     const int lid = (int)get_local_id(0);
     const int tx = lid % M, ty = lid / M;
     const ulong b = (g0 + get_group_id(0)) * TBC + ty;
@@ -66,9 +99,10 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
 #if PIVOT
     __global int *Pb = ipiv + offset_p + (live ? b * stride_p : 0);
-    __local REAL *key = sKey[ty];
+    __local LVEC *keyv = sKey[ty];
+    __local REAL *key = (__local REAL *)keyv;
 #endif
-    __local REAL *u = sU[ty];
+    __local LVEC *uv = sU[ty];
 
     REAL r[N];
     PRAGMA_UNROLL
@@ -79,23 +113,27 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
     for (int k = 0; k < K; k++) {
         int q = k;
 #if PIVOT
-        /* 1, 2. the pivot's place */
+        /* 1, 2. the pivot's place: the first largest of keys k .. M-1 (keys are >= 0) */
         if (pos >= k) key[pos] = PIVOT_KEY(r[k]);
         barrier(CLK_LOCAL_MEM_FENCE);
-        REAL best = key[k];
+        REAL best = (REAL)-1;
         PRAGMA_UNROLL
-        for (int i = k + 1; i < M; i++) {
-            const REAL v = key[i];
-            if (v > best) {
-                best = v;
-                q = i;
+        for (int v = k / LV; v < MV; v++) {
+            const LVEC w = keyv[v];
+            PRAGMA_UNROLL
+            for (int e = 0; e < LV; e++) {
+                const int i = v * LV + e;
+                if (i >= k && i < M && LANE(w, e) > best) {
+                    best = LANE(w, e);
+                    q = i;
+                }
             }
         }
 #endif
         /* 3. the pivot row to every work-item, the two rows' places exchanged */
         if (pos == q) {
             PRAGMA_UNROLL
-            for (int j = k; j < N; j++) u[j] = r[j];
+            for (int v = k / LV; v < NV; v++) uv[v] = MAKE_LVEC(ROW_ELEM, v);
 #if PIVOT
             if (live) Pb[k] = q + 1;
 #endif
@@ -105,7 +143,8 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         /* 4. the multiplier and the rank-1 update of the rows below */
-        const REAL d = u[k];
+        const LVEC wk = uv[k / LV];
+        const REAL d = LANE(wk, k % LV);
         if (status == 0 && !(d != (REAL)0 && IS_FINITE(d))) status = k + 1;
         if (pos > k) {
             REAL l = r[k];
@@ -115,7 +154,14 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
                 l /= d;
             r[k] = l;
             PRAGMA_UNROLL
-            for (int j = k + 1; j < N; j++) r[j] -= l * u[j];
+            for (int v = k / LV; v < NV; v++) {
+                const LVEC w = uv[v];
+                PRAGMA_UNROLL
+                for (int e = 0; e < LV; e++) {
+                    const int j = v * LV + e;
+                    if (j > k && j < N) r[j] -= l * LANE(w, e);
+                }
+            }
         }
 #if !PIVOT
         /* u is rewritten at the next step: every reader first */

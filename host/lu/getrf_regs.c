@@ -11,10 +11,12 @@ static const char *const regs_files[] = {"common/common.cl", "lu/getrf_regs.cl",
  * from n = 24 and 128 work-items ran the small orders fastest). */
 #define REGS_GROUP 128
 
-/* Local memory of one matrix: the pivot keys (m) and the pivot row (n). */
+/* Local memory of one matrix: the pivot keys (m) and the pivot row (n), each padded to
+ * whole 16-byte vectors (the kernel reads them so). */
 static uint64_t local_bytes(bchol_precision p, int m, int n)
 {
-    return ((uint64_t)m + (uint64_t)n) * bchol__elem_size(p);
+    const uint64_t lv = 16 / bchol__elem_size(p);
+    return ((((uint64_t)m + lv - 1) / lv) + (((uint64_t)n + lv - 1) / lv)) * 16;
 }
 
 int bchol__getrf_regs_fits(const bchol_context *ctx, bchol_precision p, int m, int n)
@@ -50,6 +52,11 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, int pivot,
     bchol__options_add(&o, "-D N=%d", n);
     bchol__options_add(&o, "-D TBC=%d", tbc);
     bchol__options_add(&o, "-D PIVOT=%d", pivot);
+    /* Vector reads of local memory: 1.04-1.16x at float n = 16, 24, 32, 64 and double n = 16
+     * on the H200, within 3% at float 8 and 48, but 4x slower at float 96 (spills) and
+     * 0.83-0.96x at double 32-64 (2026-11-27, docs/performance.md, LU). */
+    const int vlocal = p == BCHOL_D ? n <= 16 : n <= 64;
+    bchol__options_add(&o, "-D VLOCAL=%d", vlocal);
     return bchol__get_kernel(ctx, regs_files, &o, "getrf_regs", k);
 }
 
