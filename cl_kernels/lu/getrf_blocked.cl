@@ -2,11 +2,16 @@
  * after the panel A(j:m, j:j+jb) is factored (getrf_fused.cl as a panel):
  *
  *   2. the panel's jb interchanges, rows j+i and ipiv(j+i)-1 for i = 0 .. jb-1 in order,
- *      applied to every column outside the panel (LAPACK's dlaswp left and right of it);
+ *      applied to the columns right of the panel and, with LEFT = 1, to those left of it
+ *      (LAPACK's dlaswp right and left of it);
  *   3. U12 = L11**-1 * A12 on the columns right of the panel (unit lower L11 = the
  *      panel's top jb x jb block), rows j .. j+jb-1.
+ * With LEFT = 0 the left columns' interchanges wait for getrf_swap_left, after the last
+ * panel: a row of a column-major matrix is a 32-byte sector per element, so moving L's
+ * rows at every panel cost more than the trailing matrix's own interchanges.
  *
- * A work-group owns CW of the n - jb columns outside the panel of one matrix. The jb
+ * A work-group owns CW of the columns it moves (n - jb, or with LEFT = 0 the n - j - jb
+ * right of the panel) of one matrix. The jb
  * interchanges in order are one permutation of at most 2*jb rows (rows j .. j+jb-1 and
  * the pivot rows below them; Haidar et al. 2015, Figure 2: all rows of the swap sequence
  * at once): row r of the result is row src(r) of the input, src(r) found by following r
@@ -19,7 +24,7 @@
  * block and no earlier i named it; the others are empty (-1).
  *
  * Build macros: NB (largest jb), CW (columns per work-group), WG (work-items), PIVOT (0:
- * getrf_nopiv, no interchanges), REAL (common.cl).
+ * getrf_nopiv, no interchanges), LEFT (0/1), REAL (common.cl); getrf_swap_left: MAXR.
  */
 #ifndef NB
 #define NB 32
@@ -34,7 +39,19 @@
 #define PIVOT 1
 #endif
 
+#ifndef LEFT
+#define LEFT 1
+#endif
+
 #define SLOTS (2 * NB)
+
+/* Column c of the group's columns (from c0): the left columns then those right of the
+ * panel, or only those right of it. */
+#if LEFT
+#define COLUMN(c) ((c) < j ? (c) : (c) + jb)
+#else
+#define COLUMN(c) ((c) + j + jb)
+#endif
 
 __attribute__((reqd_work_group_size(WG, 1, 1)))
 __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int lda,
@@ -53,7 +70,7 @@ __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int ld
     const int c0 = (int)(g % (ulong)tiles) * CW; /* first of this group's columns */
     const int live = b < count;
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
-    const int ncols = live ? min(CW, n - jb - c0) : 0;
+    const int ncols = live ? min(CW, (LEFT ? n - jb : n - j - jb) - c0) : 0;
 
 #if PIVOT
     __global const int *pv = ipiv + offset_p + (live ? b * stride_p : 0);
@@ -91,8 +108,7 @@ __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int ld
     for (int idx = lid; idx < SLOTS * CW; idx += WG) {
         const int e = idx % SLOTS, c = idx / SLOTS;
         if (c < ncols && sRow[e] >= 0) {
-            const int col = c0 + c < j ? c0 + c : c0 + c + jb;
-            sX[idx] = Ab[sSrc[e] + (size_t)col * lda];
+            sX[idx] = Ab[sSrc[e] + (size_t)COLUMN(c0 + c) * lda];
         }
     }
     /* every source row read (by any work-item) before any is overwritten */
@@ -102,7 +118,7 @@ __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int ld
     for (int q = 0; q < jb - 1; q++) {
         for (int idx = lid; idx < NB * CW; idx += WG) {
             const int i = idx % NB, c = idx / NB;
-            if (c < ncols && c0 + c >= j && i > q && i < jb)
+            if (c < ncols && COLUMN(c0 + c) > j && i > q && i < jb)
                 sX[i + c * SLOTS] -= Ab[(j + i) + (size_t)(j + q) * lda] * sX[q + c * SLOTS];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -112,8 +128,60 @@ __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int ld
     for (int idx = lid; idx < SLOTS * CW; idx += WG) {
         const int e = idx % SLOTS, c = idx / SLOTS;
         if (c < ncols && sRow[e] >= 0) {
-            const int col = c0 + c < j ? c0 + c : c0 + c + jb;
-            Ab[sRow[e] + (size_t)col * lda] = sX[idx];
+            Ab[sRow[e] + (size_t)COLUMN(c0 + c) * lda] = sX[idx];
         }
+    }
+}
+
+#ifndef MAXR
+#define MAXR 64
+#endif
+
+/*
+ * The left columns' interchanges (LEFT = 0 above), after the last panel: the columns of
+ * panel p (j .. j+jb-1) take the interchanges of every later panel, i = s .. kmin-1 with
+ * s = j + jb, which permute rows s .. m-1 only. One work-item composes them into
+ * where(r), the row whose entries end at row r (rows s .. m-1, at most MAXR of them); then
+ * the group moves each column through local memory, read and written along the column.
+ * Work-group g0 + g is panel g % panels (panels: all but the last) of matrix g / panels.
+ */
+__attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel void getrf_swap_left(__global REAL *A, const ulong offset, const int lda,
+                              const ulong stride, __global const int *ipiv, const ulong offset_p,
+                              const ulong stride_p, const int m, const int kmin, const int panels,
+                              const ulong count, const ulong g0)
+{
+    __local int sWhere[MAXR], sPiv[MAXR];
+    __local REAL sCol[MAXR];
+    const int lid = (int)get_local_id(0);
+    const ulong g = g0 + get_group_id(0);
+    const ulong b = g / (ulong)panels;
+    const int j = (int)(g % (ulong)panels) * NB;
+    const int s = j + NB; /* panels before the last are NB wide */
+    const int live = b < count;
+    __global REAL *Ab = A + offset + (live ? b * stride : 0);
+    __global const int *pv = ipiv + offset_p + (live ? b * stride_p : 0);
+    const int rows = live ? m - s : 0;
+
+    for (int r = lid; r < rows; r += WG) {
+        sWhere[r] = r;
+        if (r < kmin - s) sPiv[r] = pv[s + r] - 1 - s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        for (int i = 0; i < kmin - s && i < rows; i++) {
+            const int q = sPiv[i], t = sWhere[i];
+            sWhere[i] = sWhere[q];
+            sWhere[q] = t;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int c = j; c < j + NB; c++) {
+        __global REAL *col = Ab + (size_t)c * lda + s;
+        for (int r = lid; r < rows; r += WG) sCol[r] = col[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int r = lid; r < rows; r += WG)
+            if (sWhere[r] != r) col[r] = sCol[sWhere[r]];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }

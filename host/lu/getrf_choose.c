@@ -38,7 +38,7 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p) {
 }
 
 /* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
- * ",gemm=own|clblast", ",panel=global", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
+ * ",gemm=own|clblast", ",panel=global", ",swaps=each", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
  * regs' and workitem's matrices per group) in any order; -1 where malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out) {
     char *end;
@@ -73,6 +73,8 @@ static int parse_env(const char *s, bchol_getrf_choice *c) {
             if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
         } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
             c->panel_in_place = 1;
+        } else if (len == 10 && !strncmp(s, "swaps=each", 10)) {
+            c->swaps_each = 1;
         } else if (len == 8 && !strncmp(s, "gemm=own", 8)) {
             c->gemm = BCHOL_GEMM_OWN;
         } else if (len == 12 && !strncmp(s, "gemm=clblast", 12)) {
@@ -176,7 +178,7 @@ bchol_status bchol__getrf_env(bchol_context *ctx, const char *routine, bchol_get
         return bchol__fail(
             ctx, BCHOL_ERR_ARGUMENT,
             "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
-            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,lx=1..1024][,tbc=1..64]",
+            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,swaps=each][,lx=1..1024][,tbc=1..64]",
             routine, env);
     return BCHOL_SUCCESS;
 }

@@ -159,6 +159,8 @@ typedef struct {
     bchol_getrf_variant variant;
     int nb, gemm;
     int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
+    int swaps_each;     /* 1: the left columns' interchanges at every panel, even where
+                         * getrf_swap_left could take them after the last (tests, A/B) */
     int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
                          * workitem: tbc = matrices (work-items) per work-group (0: 8);
                          * regs: tbc = matrices per work-group (0: the driver's) */
