@@ -2,16 +2,16 @@
  * after the panel A(j:m, j:j+jb) is factored (getrf_fused.cl as a panel):
  *
  *   2. the panel's jb interchanges, rows j+i and ipiv(j+i)-1 for i = 0 .. jb-1 in order,
- *      applied to the columns right of the panel and, with LEFT = 1, to those left of it
- *      (LAPACK's dlaswp right and left of it);
+ *      applied to the columns right of the panel, up to column n-1, and, with LEFT = 1, to
+ *      those left of it from column `first` (LAPACK's dlaswp right and left of it);
  *   3. U12 = L11**-1 * A12 on the columns right of the panel (unit lower L11 = the
  *      panel's top jb x jb block), rows j .. j+jb-1.
  * With LEFT = 0 the left columns' interchanges wait for getrf_swap_left, after the last
  * panel: a row of a column-major matrix is a 32-byte sector per element, so moving L's
  * rows at every panel cost more than the trailing matrix's own interchanges.
  *
- * A work-group owns CW of the columns it moves (n - jb, or with LEFT = 0 the n - j - jb
- * right of the panel) of one matrix. The jb
+ * A work-group owns CW of the columns it moves (n - first - jb, or with LEFT = 0 the
+ * n - j - jb right of the panel) of one matrix. The jb
  * interchanges in order are one permutation of at most 2*jb rows (rows j .. j+jb-1 and
  * the pivot rows below them; Haidar et al. 2015, Figure 2: all rows of the swap sequence
  * at once): row r of the result is row src(r) of the input, src(r) found by following r
@@ -45,10 +45,10 @@
 
 #define SLOTS (2 * NB)
 
-/* Column c of the group's columns (from c0): the left columns then those right of the
- * panel, or only those right of it. */
+/* Column c of the group's columns (from c0): the left columns from `first` then those
+ * right of the panel, or only those right of it. */
 #if LEFT
-#define COLUMN(c) ((c) < j ? (c) : (c) + jb)
+#define COLUMN(c) ((c) + first < j ? (c) + first : (c) + first + jb)
 #else
 #define COLUMN(c) ((c) + j + jb)
 #endif
@@ -57,7 +57,7 @@ __attribute__((reqd_work_group_size(WG, 1, 1)))
 __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int lda,
                               const ulong stride, __global const int *ipiv, const ulong offset_p,
                               const ulong stride_p, const int n, const int j, const int jb,
-                              const int tiles, const ulong count, const ulong g0)
+                              const int first, const int tiles, const ulong count, const ulong g0)
 {
     __local REAL sX[SLOTS * CW];
     __local int sRow[SLOTS], sSrc[SLOTS];
@@ -70,7 +70,7 @@ __kernel void getrf_swap_trsm(__global REAL *A, const ulong offset, const int ld
     const int c0 = (int)(g % (ulong)tiles) * CW; /* first of this group's columns */
     const int live = b < count;
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
-    const int ncols = live ? min(CW, (LEFT ? n - jb : n - j - jb) - c0) : 0;
+    const int ncols = live ? min(CW, (LEFT ? n - first - jb : n - j - jb) - c0) : 0;
 
 #if PIVOT
     __global const int *pv = ipiv + offset_p + (live ? b * stride_p : 0);

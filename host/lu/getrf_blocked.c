@@ -77,6 +77,78 @@ static bchol_status left_kernel(bchol_context *ctx, bchol_precision p, int m, in
     }
 }
 
+/* One level of the blocked loop: its block width, its getrf_swap_trsm kernel and whether
+ * that moves the left columns' rows too (from column first of the call). */
+typedef struct {
+    int nb, cw, left;
+    size_t wg;
+    cl_kernel swap;
+} level;
+
+/* The matrices' view every step shares. */
+typedef struct {
+    bchol_call *call;
+    bchol_precision p;
+    const bchol_getrf_choice *c;
+    int pivot, m, n, lda, defer;
+    cl_mem A, ipiv, info;
+    int64_t offset_a, stride_a, offset_p, stride_p, batch;
+} matrices;
+
+/* 1. the panel A(j:m, j:j+jb) by the fused kernel */
+static bchol_status panel(const matrices *x, int j, int jb)
+{
+    bchol_context *ctx = x->call->ctx;
+    const int mp = x->m - j;
+    bchol_getrf_params prm = {0};
+    prm.row0 = j;
+    bchol__getrf_fused_params(ctx, x->p, mp, jb, &prm);
+    if (x->c->panel_in_place ||
+        (uint64_t)prm.tbc * bchol__getrf_fused_local_bytes(x->p, mp, jb, prm.lx) >
+            bchol__usable_local_mem(ctx)) {
+        prm.in_place = 1;
+        prm.lx = bchol__min_int(mp, 64);
+        prm.tbc = prm.lx >= 32 ? 1 : 32 / prm.lx;
+    }
+    return bchol__getrf_fused(x->call, x->p, &prm, x->pivot, mp, jb, x->A,
+                              x->offset_a + (int64_t)j * x->lda + j, x->lda, x->stride_a, x->ipiv,
+                              x->offset_p + j, x->stride_p, x->batch, x->info);
+}
+
+/* 2-3. block column j's interchanges on columns first .. end-1 outside it (with lv->left,
+ * else only right of it) and U12 on those right of it; 4. A(j+jb:m, j+jb:end) -= L21 * U12 */
+static bchol_status swap_update(const matrices *x, const level *lv, int j, int jb, int first,
+                                int end)
+{
+    bchol_status st;
+    const int moved = lv->left ? end - first - jb : end - j - jb; /* columns getrf_swap_trsm moves */
+    if (moved > 0) {
+        cl_mem A = x->A;
+        cl_ulong off = (cl_ulong)x->offset_a, str = (cl_ulong)x->stride_a;
+        cl_ulong off_p = x->pivot ? (cl_ulong)x->offset_p : 0, str_p = x->pivot ? (cl_ulong)x->stride_p : 0;
+        cl_ulong count = (cl_ulong)x->batch, g0 = 0;
+        cl_int l = x->lda, nn = end, jj = j, jjb = jb, ff = first, tiles = (moved - 1) / lv->cw + 1;
+        cl_mem piv = x->pivot ? x->ipiv : NULL;
+        bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),  BCHOL_ARG(l),
+                            BCHOL_ARG(str),   BCHOL_ARG(piv),  BCHOL_ARG(off_p),
+                            BCHOL_ARG(str_p), BCHOL_ARG(nn),   BCHOL_ARG(jj),
+                            BCHOL_ARG(jjb),   BCHOL_ARG(ff),   BCHOL_ARG(tiles),
+                            BCHOL_ARG(count), BCHOL_ARG(g0)};
+        if ((st = bchol__launch_groups(x->call, lv->swap, args, 14, 13,
+                                       (uint64_t)x->batch * (uint64_t)tiles, lv->wg)))
+            return st;
+    }
+    const int m2 = x->m - j - jb, n2 = end - j - jb;
+    if (m2 <= 0 || n2 <= 0) return BCHOL_SUCCESS;
+    const uint64_t o = (uint64_t)x->offset_a, s = (uint64_t)x->stride_a, ld = (uint64_t)x->lda;
+    const bchol_gemm_operand L21 = {x->A, o + (uint64_t)j * ld + (uint64_t)(j + jb), s, x->lda};
+    const bchol_gemm_operand U12 = {x->A, o + (uint64_t)(j + jb) * ld + (uint64_t)j, s, x->lda};
+    const bchol_gemm_operand A22 = {x->A, o + (uint64_t)(j + jb) * ld + (uint64_t)(j + jb), s, x->lda};
+    return x->c->gemm == BCHOL_GEMM_CLBLAST
+               ? bchol__clblast_gemm(x->call, x->p, 'N', 'N', m2, n2, jb, -1.0, &L21, &U12, 1.0, &A22, x->batch)
+               : bchol__gemm_batched(x->call, x->p, m2, n2, jb, -1.0, &L21, &U12, 1.0, &A22, x->batch);
+}
+
 bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bchol_getrf_choice *c,
                                   int pivot, int m, int n, cl_mem A, int64_t offset_a, int lda,
                                   int64_t stride_a, cl_mem ipiv, int64_t offset_p,
@@ -93,68 +165,43 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
     /* the left columns' interchanges after the last panel, where there are any and rows
      * m - nb fit local memory (nopiv has none: its left columns are never touched) */
     const int defer = !pivot || (!c->swaps_each && kmin > nb && left_bytes(p, m - nb) <= usable);
-    cl_kernel swap = NULL, left = NULL;
-    int cw = 0;
-    size_t wg = 0, wg_left = 0;
+    /* panels of nb columns factored as panels of ib (an inner level of the same steps
+     * within the panel's columns, their interchanges on the panel's left columns at once)
+     * where ib divides nb and the left interchanges wait: the fused kernel's time grows
+     * with the square of its width */
+    const int ib = c->ib > 0 && c->ib < nb && nb % c->ib == 0 && defer ? c->ib : 0;
+    level outer = {nb, 0, !defer, 0, NULL}, inner = {ib, 0, 1, 0, NULL};
+    cl_kernel left = NULL;
+    size_t wg_left = 0;
     bchol_status st;
     if (n > bchol__min_int(nb, kmin) &&
-        (st = swap_kernel(ctx, p, nb, pivot, !defer, &swap, &cw, &wg)))
+        (st = swap_kernel(ctx, p, nb, pivot, !defer, &outer.swap, &outer.cw, &outer.wg)))
         return st;
+    if (ib && (st = swap_kernel(ctx, p, ib, pivot, 1, &inner.swap, &inner.cw, &inner.wg))) return st;
     if (pivot && defer && (st = left_kernel(ctx, p, m, nb, &left, &wg_left))) return st;
 
-    const uint64_t ld = (uint64_t)lda;
+    const matrices x = {call, p, c, pivot, m, n, lda, defer, A, ipiv, info,
+                        offset_a, stride_a, offset_p, stride_p, batch};
     for (int j = 0; j < kmin; j += nb) {
-        const int jb = bchol__min_int(nb, kmin - j), mp = m - j;
-        /* 1. the panel */
-        bchol_getrf_params prm = {0};
-        prm.row0 = j;
-        bchol__getrf_fused_params(ctx, p, mp, jb, &prm);
-        if (c->panel_in_place ||
-            (uint64_t)prm.tbc * bchol__getrf_fused_local_bytes(p, mp, jb, prm.lx) > usable) {
-            prm.in_place = 1;
-            prm.lx = bchol__min_int(mp, 64);
-            prm.tbc = prm.lx >= 32 ? 1 : 32 / prm.lx;
-        }
-        if ((st = bchol__getrf_fused(call, p, &prm, pivot, mp, jb, A,
-                                     offset_a + (int64_t)j * lda + j, lda, stride_a, ipiv,
-                                     offset_p + j, stride_p, batch, info)))
+        const int jb = bchol__min_int(nb, kmin - j);
+        if (ib) {
+            for (int t = j; t < j + jb; t += ib) {
+                const int tb = bchol__min_int(ib, j + jb - t);
+                if ((st = panel(&x, t, tb)) || (st = swap_update(&x, &inner, t, tb, j, j + jb)))
+                    return st;
+            }
+        } else if ((st = panel(&x, j, jb))) {
             return st;
-        /* 2-3. interchanges outside the panel, U12 */
-        const int moved = defer ? n - j - jb : n - jb; /* columns getrf_swap_trsm moves */
-        if (moved > 0) {
-            cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a;
-            cl_ulong off_p = pivot ? (cl_ulong)offset_p : 0, str_p = pivot ? (cl_ulong)stride_p : 0;
-            cl_ulong count = (cl_ulong)batch, g0 = 0;
-            cl_int l = lda, nn = n, jj = j, jjb = jb, tiles = (moved - 1) / cw + 1;
-            cl_mem piv = pivot ? ipiv : NULL;
-            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off),  BCHOL_ARG(l),
-                                BCHOL_ARG(str),   BCHOL_ARG(piv),  BCHOL_ARG(off_p),
-                                BCHOL_ARG(str_p), BCHOL_ARG(nn),   BCHOL_ARG(jj),
-                                BCHOL_ARG(jjb),   BCHOL_ARG(tiles), BCHOL_ARG(count),
-                                BCHOL_ARG(g0)};
-            if ((st = bchol__launch_groups(call, swap, args, 13, 12,
-                                           (uint64_t)batch * (uint64_t)tiles, wg)))
-                return st;
         }
-        /* 4. A22 -= L21 * U12 */
-        const int m2 = m - j - jb, n2 = n - j - jb;
-        if (m2 > 0 && n2 > 0) {
-            const uint64_t o = (uint64_t)offset_a, s = (uint64_t)stride_a;
-            const bchol_gemm_operand L21 = {A, o + (uint64_t)j * ld + (uint64_t)(j + jb), s, lda};
-            const bchol_gemm_operand U12 = {A, o + (uint64_t)(j + jb) * ld + (uint64_t)j, s, lda};
-            const bchol_gemm_operand A22 = {A, o + (uint64_t)(j + jb) * ld + (uint64_t)(j + jb), s, lda};
-            st = c->gemm == BCHOL_GEMM_CLBLAST
-                     ? bchol__clblast_gemm(call, p, 'N', 'N', m2, n2, jb, -1.0, &L21, &U12, 1.0, &A22, batch)
-                     : bchol__gemm_batched(call, p, m2, n2, jb, -1.0, &L21, &U12, 1.0, &A22, batch);
-            if (st) return st;
-        }
+        if ((st = swap_update(&x, &outer, j, jb, 0, n))) return st;
     }
     /* 5. the left columns' interchanges: every panel but the last */
     if (left) {
+        const int w = nb;
         cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a;
         cl_ulong off_p = (cl_ulong)offset_p, str_p = (cl_ulong)stride_p;
         cl_ulong count = (cl_ulong)batch, g0 = 0;
-        cl_int l = lda, mm = m, kk = kmin, panels = (kmin - 1) / nb;
+        cl_int l = lda, mm = m, kk = kmin, panels = (kmin - 1) / w;
         bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off), BCHOL_ARG(l),      BCHOL_ARG(str),
                             BCHOL_ARG(ipiv),  BCHOL_ARG(off_p), BCHOL_ARG(str_p), BCHOL_ARG(mm),
                             BCHOL_ARG(kk),    BCHOL_ARG(panels), BCHOL_ARG(count), BCHOL_ARG(g0)};

@@ -38,7 +38,7 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p) {
 }
 
 /* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
- * ",gemm=own|clblast", ",panel=global", ",swaps=each", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
+ * ",ib=IB", ",gemm=own|clblast", ",panel=global", ",swaps=each", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
  * regs' and workitem's matrices per group) in any order; -1 where malformed. */
 static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out) {
     char *end;
@@ -67,6 +67,8 @@ static int parse_env(const char *s, bchol_getrf_choice *c) {
         len = strcspn(s, ",");
         if (!strncmp(s, "nb=", 3)) {
             if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
+        } else if (!strncmp(s, "ib=", 3)) {
+            if (parse_int(s, len, 3, 1, 64, &c->ib)) return -1;
         } else if (!strncmp(s, "lx=", 3)) {
             if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
         } else if (!strncmp(s, "tbc=", 4)) {
@@ -178,7 +180,7 @@ bchol_status bchol__getrf_env(bchol_context *ctx, const char *routine, bchol_get
         return bchol__fail(
             ctx, BCHOL_ERR_ARGUMENT,
             "%s: BCHOL_GETRF = \"%s\": expected fused, auto, workitem, regs or "
-            "blocked[,nb=1..64][,gemm=own|clblast][,panel=global][,swaps=each][,lx=1..1024][,tbc=1..64]",
+            "blocked[,nb=1..64][,ib=1..64][,gemm=own|clblast][,panel=global][,swaps=each][,lx=1..1024][,tbc=1..64]",
             routine, env);
     return BCHOL_SUCCESS;
 }

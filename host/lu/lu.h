@@ -158,6 +158,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 typedef struct {
     bchol_getrf_variant variant;
     int nb, gemm;
+    int ib; /* panels of nb factored as panels of ib within them (0: none; ib must divide nb) */
     int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
     int swaps_each;     /* 1: the left columns' interchanges at every panel, even where
                          * getrf_swap_left could take them after the last (tests, A/B) */

@@ -28,7 +28,7 @@ T=$BUILD/tests
 # a group with idle lanes, several rows a work-item, nopiv; the workitem LU (vectors and
 # scalar rows, a part-idle group); the regs LU (m > n, a part-idle group; m < n without pivoting); the
 # blocked LU (panels in local memory and in place, the left interchanges at the end and at
-# every panel, m < n without pivoting); the LU solves,
+# every panel, inner panels, m < n without pivoting); the LU solves,
 # both trans, with several work-items and units a group, singular matrices in getri
 # (solve, fused and blocked in pieces) and gesv; LU vbatched: the pivot checks, bad
 # entries and singular matrices in gesv, the 'T' solve, rectangular matrices split between
@@ -67,6 +67,7 @@ CASES=(
   "getrf_regs_nopiv_s|env BCHOL_GETRF=regs,tbc=2 $T/test_getrf --precision s --m 6 --n 9 --batch 5 --mode nopiv"
   "getrf_blocked_s|env BCHOL_GETRF=blocked,nb=8 $T/test_getrf --precision s --n 20 --batch 5 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
   "getrf_blocked_in_place_d|env BCHOL_GETRF=blocked,nb=8,panel=global,swaps=each $T/test_getrf --precision d --m 22 --n 13 --batch 4 --stride-pad 1"
+  "getrf_blocked_ib_s|env BCHOL_GETRF=blocked,nb=8,ib=4 $T/test_getrf --precision s --m 22 --n 19 --batch 4 --lda-pad 1 --offset 2 --offset-p 1"
   "getrf_blocked_nopiv_s|env BCHOL_GETRF=blocked,nb=4 $T/test_getrf --precision s --m 9 --n 14 --mode nopiv --batch 3"
   "getrs_sN|$T/test_lu_solve --mode getrs --precision s --trans N --n 9 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 2 --piv-pad 1 --stride-pad 2 --offset-b 1"
   "getrs_dT_tbc3_rpt2|env BCHOL_LU_SOLVE_SHAPE=2,2,3 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --ldb-pad 1 --stride-pad 1"
