@@ -1,6 +1,7 @@
 /* What the LU solvers share (getrs, gesv, getri and the gesv host form): the substitution
- * kernel of cl_kernels/lu/getrs.cl, planned then enqueued, and the checks of the
- * arguments they have in common. Never installed. */
+ * kernel of cl_kernels/lu/getrs.cl or the workitem one of cl_kernels/lu/getrs_workitem.cl,
+ * planned then enqueued, and the checks of the arguments they have in common. Never
+ * installed. */
 #ifndef BCHOL_LU_SOLVE_H
 #define BCHOL_LU_SOLVE_H
 
@@ -10,18 +11,39 @@
  * before anything is enqueued, so that gesv fails before it factors. */
 typedef struct {
     cl_kernel kernel;
-    bchol_solve_params prm; /* as fitted: nt halves to nrhs, rpt may grow, tbc shrink */
+    bchol_solve_params prm; /* as fitted: nt halves to nrhs, rpt may grow, tbc shrink;
+                               variant BCHOL_SOLVE_WORKITEM: the workitem kernel's */
     int n, nrhs;
+    int vw; /* the workitem kernel's vector width */
 } bchol_lu_solve_plan;
 
 /* BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" (each 1..32, 1..64, 1..64) into prm's nt, rpt, tbc:
  * 1, else 0 (unset or malformed) with prm untouched. Tests use it to reach every shape. */
 int bchol__lu_solve_shape_env(bchol_solve_params *prm);
-/* The shape the LU solve starts from for (n, nrhs), before fitting: BCHOL_LU_SOLVE_SHAPE,
- * else the tuning table's getrs entry (one whose group the device takes at n), else the
- * backend's solve defaults; why (may be NULL) says which (lu_solve_shape.c). */
+/* The variant and shape the LU solve starts from for (n, nrhs), before fitting:
+ * BCHOL_LU_SOLVE_SHAPE (the substitution kernel in that shape), else
+ * BCHOL_LU_SOLVE_VARIANT=subst|workitem, else the backend's solve variant (solve_defaults:
+ * the workitem kernel on PoCL); the substitution kernel's shape from the tuning table's
+ * getrs entry (one whose group the device takes at n), else the backend's solve defaults,
+ * the workitem kernel's nt from those defaults. *vw: the workitem kernel's vector width
+ * (BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else 8). why (may be NULL) says which
+ * (lu_solve_shape.c). */
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                           bchol_solve_params *prm, char *why, size_t size);
+                           bchol_solve_params *prm, int *vw, char *why, size_t size);
+
+/* The workitem solve (getrs_workitem.c): one work-item per system, no barriers (CPUs).
+ * prm->nt right-hand sides a pass (narrowed to nrhs), vector width vw; getri: the getri
+ * kernel (trans 0, nrhs = n). */
+bchol_status bchol__getrs_workitem_plan(bchol_context *ctx, bchol_precision p,
+                                        const bchol_solve_params *prm, int vw, int trans,
+                                        int getri, int n, int nrhs, bchol_lu_solve_plan *plan);
+/* Enqueues a workitem plan on a checked batch: getrs (info not NULL: skip info != 0) or,
+ * where the plan is getri's, getri (info written). */
+bchol_status bchol__getrs_workitem_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan,
+                                           int getri, cl_mem A, int64_t offset_a, int lda,
+                                           int64_t stride_a, cl_mem ipiv, int64_t offset_p,
+                                           int64_t stride_p, cl_mem B, int64_t offset_b, int ldb,
+                                           int64_t stride_b, int64_t batch, cl_mem info);
 
 /* The plan of getrs (trans 0/1, nrhs right-hand sides) or, with getri = 1, of getri
  * (nrhs = n, trans 0), from bchol__lu_solve_shape's shape fitted to the built kernel. */
