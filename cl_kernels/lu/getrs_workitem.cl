@@ -12,6 +12,7 @@
  *                         L**T X = Y (BACKWARD_DOT along L's columns, unit diagonal),
  *                         X = P**T X (the swaps in reverse order)
  *   getri: C = inv(A)  =  the 'N' solve of A C = I, C set to I first; info from U's diagonal.
+ *   getrs_workitem_vbatched: the 'N' or 'T' solve with sizes and layout per system.
  *
  * The sweeps (common/workitem_sweeps.cl) run along contiguous columns as vectors of VW, NR
  * right-hand sides a pass (each factor vector loaded once for the NR of them), the rest one
@@ -127,4 +128,27 @@ __kernel void getri_workitem(__global const REAL *A, const ulong offset_a, const
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) Cb[i + (size_t)j * ldc] = i == j ? (REAL)1 : (REAL)0;
     solve_all(Ab, lda, ipiv + offset_p + b * stride_p, Cb, ldc, n, n);
+}
+
+/*
+ * getrs_vbatched: systems b0 .. b0+count-1, system b of order n[b] with nrhs[b] right-hand
+ * sides, factors at offsets_a[b] of A (leading dimension lda[b]), pivots at offsets_p[b]
+ * of ipiv, right-hand sides at offsets_b[b] of B (ldb[b]). A system whose info is not zero
+ * (an entry the device checks rejected, or gesv's failed factorization) keeps its B.
+ */
+__kernel void getrs_workitem_vbatched(__global const REAL *A, __global const long *offsets_a,
+                                      __global const int *n, __global const int *lda,
+                                      __global const int *ipiv, __global const long *offsets_p,
+                                      __global REAL *B, __global const long *offsets_b,
+                                      __global const int *nrhs, __global const int *ldb,
+                                      __global const int *info, const ulong b0,
+                                      const ulong count)
+{
+    const ulong g = get_global_id(0);
+    if (g >= count) return;
+    const ulong b = b0 + g;
+    if (info[b] != 0) return;
+    const int nb = n[b], kb = nrhs[b];
+    if (nb <= 0 || kb <= 0) return;
+    solve_all(A + offsets_a[b], lda[b], ipiv + offsets_p[b], B + offsets_b[b], ldb[b], nb, kb);
 }

@@ -65,7 +65,8 @@ bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int tra
      * both. getri's solve path asks at nrhs = n. */
     bchol__lu_solve_shape(ctx, p, n, nrhs, &prm, &vw, NULL, 0);
     if (prm.variant == BCHOL_SOLVE_WORKITEM)
-        return bchol__getrs_workitem_plan(ctx, p, &prm, vw, trans, getri, n, nrhs, plan);
+        return bchol__getrs_workitem_plan(ctx, p, &prm, vw, trans,
+                                          getri ? "getri_workitem" : "getrs_workitem", n, nrhs, plan);
     return fit_plan(ctx, p, prm, trans, getri ? "getri" : "getrs", n, nrhs, plan);
 }
 
@@ -78,6 +79,10 @@ bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
         ctx->backend->solve_defaults((char)p, max_n, max_nrhs, &prm);
         if (params && params->nt > 0) prm.nt = params->nt;
         if (params && params->rpt > 0) prm.rpt = params->rpt;
+        const bchol_solve_variant want = params ? params->variant : BCHOL_SOLVE_AUTO;
+        if (bchol__lu_solve_variant(ctx, p, max_n, max_nrhs, want) == BCHOL_SOLVE_WORKITEM)
+            return bchol__getrs_workitem_plan(ctx, p, &prm, bchol__lu_solve_workitem_vw(), trans,
+                                              "getrs_workitem_vbatched", max_n, max_nrhs, plan);
     }
     prm.tbc = 1; /* one unit a group: its order bounds the barrier loops (getrs.cl) */
     return fit_plan(ctx, p, prm, trans, "getrs_vbatched", max_n, max_nrhs, plan);
@@ -89,6 +94,9 @@ bchol_status bchol__getrs_vbatched_enqueue(bchol_call *call, const bchol_lu_solv
                                            cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                            cl_mem info)
 {
+    if (plan->prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__getrs_workitem_vbatched_enqueue(call, plan, n, nrhs, lda, ldb, offsets_a, A,
+                                                      offsets_p, ipiv, offsets_b, B, batch, info);
     const bchol_solve_params *prm = &plan->prm;
     const int lx = bchol__ceil_div(plan->n, prm->rpt);
     const int64_t tiles = bchol__ceil_div(plan->nrhs, prm->nt);

@@ -48,13 +48,30 @@ static int vw_env(void)
  * the Cholesky workitem solve's (measured there; docs/performance.md, LU on PoCL). */
 enum { LU_SOLVE_WORKITEM_VW = 8 };
 
+int bchol__lu_solve_workitem_vw(void)
+{
+    const int v = vw_env();
+    return v ? v : LU_SOLVE_WORKITEM_VW;
+}
+
+bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                            bchol_solve_variant want)
+{
+    if (want == BCHOL_SOLVE_SUBST || want == BCHOL_SOLVE_WORKITEM) return want;
+    const bchol_solve_variant forced = variant_env();
+    if (forced != BCHOL_SOLVE_AUTO) return forced;
+    bchol_solve_params d = {0};
+    ctx->backend->solve_defaults((char)p, n, nrhs, &d);
+    return d.variant == BCHOL_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
+}
+
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                            bchol_solve_params *prm, int *vw, char *why, size_t size)
 {
     /* the explanation only where asked for (a call's own plan does not format it) */
     *prm = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST};
     const int forced_vw = vw_env();
-    if (vw) *vw = forced_vw ? forced_vw : LU_SOLVE_WORKITEM_VW;
+    if (vw) *vw = bchol__lu_solve_workitem_vw();
     if (bchol__lu_solve_shape_env(prm)) {
         if (why) snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
         return;
@@ -64,16 +81,14 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
      * where it runs but do not choose it (as a section with "solve" entries only does not
      * for potrs). */
     const bchol_solve_variant forced = variant_env();
-    bchol_solve_params d = {0};
-    ctx->backend->solve_defaults((char)p, n, nrhs, &d);
-    if (forced == BCHOL_SOLVE_WORKITEM || (forced == BCHOL_SOLVE_AUTO && d.variant == BCHOL_SOLVE_WORKITEM)) {
-        *prm = d;
+    if (bchol__lu_solve_variant(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO) == BCHOL_SOLVE_WORKITEM) {
+        ctx->backend->solve_defaults((char)p, n, nrhs, prm);
         prm->variant = BCHOL_SOLVE_WORKITEM;
         if (why)
             snprintf(why, size, "%s: the workitem solve, nt = %d (the %s solve defaults'), vw = %d%s",
                      forced ? "BCHOL_LU_SOLVE_VARIANT" : "the backend's variant", prm->nt,
                      ctx->generic_defaults ? "generic" : ctx->backend->family,
-                     vw ? *vw : LU_SOLVE_WORKITEM_VW, forced_vw ? " (BCHOL_LU_SOLVE_WORKITEM_VW)" : "");
+                     bchol__lu_solve_workitem_vw(), forced_vw ? " (BCHOL_LU_SOLVE_WORKITEM_VW)" : "");
         return;
     }
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
