@@ -82,7 +82,11 @@ static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
  * pass. The substitution kernel's shapes, which the vbatched solve runs (and potrs with
  * variant BCHOL_SOLVE_SUBST): one work-item per tile (all rows in one work-item, no real
  * barriers) up to n = 32, 16 rows per work-item above; right-hand-side tiles of up to 8
- * columns, powers of two so that few programs are built. */
+ * columns, powers of two so that few programs are built. The LU solve (getrs, gesv,
+ * getri's solve path, the vbatched getrs and gesv) takes the same variant and nt
+ * (host/lu/lu_solve_shape.c): its workitem kernel ran 1.1-16x the substitution kernel's
+ * speed at n = 4..256, nrhs 1 and 16, float and double, on the same 2 cores (548e73a,
+ * docs/performance.md's LU section). */
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
 {
     p->variant = BCHOL_SOLVE_WORKITEM;
