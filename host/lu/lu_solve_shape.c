@@ -44,8 +44,9 @@ static int vw_env(void)
     return v == 1 || v == 2 || v == 4 || v == 8 || v == 16 ? v : 0;
 }
 
-/* The workitem kernel's vector width where nothing names one: 8 for both precisions, as
- * the Cholesky workitem solve's (measured there; docs/performance.md, LU on PoCL). */
+/* The workitem kernel's vector width where nothing names one: 8 for both precisions, the
+ * Cholesky workitem solve's; a two-round check of 4, 8 and 16 on the 2-core EPYC found no
+ * width faster in both precisions (docs/DEVELOPING.md, LU solves). */
 enum { LU_SOLVE_WORKITEM_VW = 8 };
 
 int bchol__lu_solve_workitem_vw(void)
