@@ -1324,7 +1324,14 @@ static void case_getrs(void)
      * time the substitution kernel alone, so where the backend runs the workitem solve
      * (PoCL) it still runs, and elsewhere the entry's shape. */
     unsetenv("BCHOL_LU_SOLVE_VARIANT");
-    const bchol_solve_params backend = getrs_defaults('s', 4, 2);
+    /* the backend's solve variant: what potrs runs with no table and no BCHOL_SOLVE_VARIANT */
+    bchol_solve_params backend = {0};
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    unsetenv("BCHOL_SOLVE_VARIANT");
+    bchol_context *plain = new_context();
+    bchol_potrs_params(plain, 's', 4, 2, &backend, NULL);
+    bchol_context_destroy(plain);
+    setenv("BCHOL_SOLVE_VARIANT", "subst", 1);
     setenv("BCHOL_TUNING_FILE", path, 1);
     if (backend.variant == BCHOL_SOLVE_WORKITEM) {
         bchol_solve_params w = {0};
