@@ -82,7 +82,11 @@ static void vbatched_defaults(char precision, int n, bchol_vbatched_params *p)
  * pass. The substitution kernel's shapes, which the vbatched solve runs (and potrs with
  * variant BCHOL_SOLVE_SUBST): one work-item per tile (all rows in one work-item, no real
  * barriers) up to n = 32, 16 rows per work-item above; right-hand-side tiles of up to 8
- * columns, powers of two so that few programs are built. */
+ * columns, powers of two so that few programs are built. The LU solve (getrs, gesv,
+ * getri's solve path, the vbatched getrs and gesv) takes the same variant and nt
+ * (host/lu/lu_solve_shape.c): its workitem kernel ran 1.1-16x the substitution kernel's
+ * speed at n = 4..256, nrhs 1 and 16, float and double, on the same 2 cores (548e73a,
+ * docs/performance.md's LU section). */
 static void solve_defaults(char precision, int n, int nrhs, bchol_solve_params *p)
 {
     p->variant = BCHOL_SOLVE_WORKITEM;
@@ -210,16 +214,22 @@ const bchol_backend bchol__backend_pocl = {
      * double 8 0.55/0.75/3.0, 16 12.6/4.7/14, 32 108/55/85, 64 783/754/486, 128
      * 7580/-/5352. Batch 100 after the triangle-aware trtri (8530868), ms solve/blocked
      * nb 32/nb 64: float n = 128 743/549/278, 256 4752/4686/2172; double 128 657/673/307,
-     * 256 6620/4837/2216. */
+     * 256 6620/4837/2216. Those solve times are the substitution kernel's; with the workitem
+     * solve (the LU solve on PoCL since, 548e73a; batch 500, median of 3 rounds, loaded
+     * machine) ms solve/fused/blocked nb 64: float n = 8 0.077/0.33/1.35, 16 0.62/2.18/4.63,
+     * 32 3.04/13.5/18.5, 64 21.5/104/103, 128 110/-/648; double 8 0.14/0.36/1.44, 16
+     * 0.67/2.38/4.96, 32 3.69/15.0/22.5, 64 21.3/99.1/116, 128 161/-/745; batch 100, n = 256:
+     * float 159/-/886, double 279/-/1067. Hence the solve to 256 and no fused range; the
+     * blocked path above (not measured against the solve there). */
     /* getrf_vbatched on CPUs: the workitem getrf per matrix, as the fixed-size getrf
      * (1.1-24x the blocked variant on the 16-core Xeon, above); it also keeps PoCL 5.0 off
      * the blocked path's barrier loops (getrf_vb_panel factored wrong there, 2026-11-27). */
     .getrf_vb_workitem = 1,
-    .getri_fused_from = 16,
-    .getri_fused_to_s = 64,
-    .getri_fused_to_d = 64,
-    .getri_solve_to_s = 8,
-    .getri_solve_to_d = 8,
+    .getri_fused_from = 1,
+    .getri_fused_to_s = 0,
+    .getri_fused_to_d = 0,
+    .getri_solve_to_s = 256,
+    .getri_solve_to_d = 256,
     .getri_nb_s = 64,
     .getri_nb_d = 64,
     /* getrf's workitem variant (one work-item per matrix, no barriers) against the others,

@@ -1174,13 +1174,18 @@ BCHOL_API bchol_status bchol_dgetrs_batched(bchol_context *ctx, char trans, int 
                                             cl_event *event);
 
 /*
- * The substitution shape (nt, rpt, tbc in params; variant BCHOL_SOLVE_SUBST) that getrs of
- * precision 's' or 'd', trans 'N' or 'T', n and nrhs runs, and in *source (may be NULL;
- * valid until this thread's next call) why: BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" where set,
- * else the tuning file's "getrs" entry (bchol tune --variants getrs; the nearest measured n
- * at or below n, then the closest measured nrhs by ratio, as potrs' solve entries), else
- * the backend's defaults. gesv takes the same; getri's solve path asks with nrhs = n.
- * With n, nrhs > 0 the kernel is built and the shape fitted to it (nt narrowed to nrhs,
+ * The solve that getrs of precision 's' or 'd', trans 'N' or 'T', n and nrhs runs, and in
+ * *source (may be NULL; valid until this thread's next call) why. The variant: the
+ * substitution kernel (BCHOL_SOLVE_SUBST) where BCHOL_LU_SOLVE_SHAPE is set, else
+ * BCHOL_LU_SOLVE_VARIANT=subst|workitem, else the backend's (BCHOL_SOLVE_WORKITEM, one
+ * work-item per system, on PoCL CPUs; else BCHOL_SOLVE_SUBST). The substitution kernel's
+ * shape (nt, rpt, tbc): BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc", else the tuning file's "getrs"
+ * entry (bchol tune --variants getrs; the nearest measured n at or below n, then the
+ * closest measured nrhs by ratio, as potrs' solve entries), else the backend's defaults;
+ * the workitem solve's nt (right-hand sides a pass) from the backend's defaults and its
+ * vector width (source names it) from BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else 8.
+ * gesv takes the same; getri's solve path asks with nrhs = n. With n, nrhs > 0 the kernel
+ * is built and the shape fitted to it (nt narrowed to nrhs; for the substitution kernel
  * tbc lowered or rpt raised to the work-group the built kernel takes), as the call would:
  * a later getrs does not pay for the build. Enqueues nothing.
  */
@@ -1466,8 +1471,10 @@ BCHOL_API bchol_status bchol_dgesv_vbatched(bchol_context *ctx, cl_mem n, cl_mem
                                             cl_event *event);
 
 /* The _ex forms: the largest n and nrhs from the caller, nothing read back; params (NULL or
- * fields <= 0: the defaults) is the substitution's shape (nt, rpt; tbc is not used: one
- * tile per work-group); gesv's factorization takes getrf_vbatched's defaults. params counts
+ * fields <= 0: the defaults) names the solve: variant BCHOL_SOLVE_SUBST or
+ * BCHOL_SOLVE_WORKITEM (AUTO: BCHOL_LU_SOLVE_VARIANT, else the backend's, as getrs_batched),
+ * the substitution kernel's shape (nt, rpt; tbc is not used: one tile per work-group) or
+ * the workitem solve's nt; gesv's factorization takes getrf_vbatched's defaults. params counts
  * as argument 2, then trans (getrs only), max_n and max_nrhs; the others move on. */
 BCHOL_API bchol_status bchol_sgetrs_vbatched_ex(bchol_context *ctx,
                                                 const bchol_solve_params *params, char trans,

@@ -23,7 +23,11 @@
  * b % 4 == 1 has a zero column (U(k,k) = 0 exactly, in LAPACK's getrf as in any partial
  * pivoting); for getri, b % 4 == 3 gets a NaN (b % 8 == 3) or an infinity on U's diagonal
  * after the factorization. illcond: singular values from 1 down to 1e-5 (float) or 1e-12
- * (double), by LAPACKE_?lagge. BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" picks the kernel's shape.
+ * (double), by LAPACKE_?lagge. BCHOL_LU_SOLVE_SHAPE="nt,rpt,tbc" picks the kernel's shape,
+ * BCHOL_LU_SOLVE_VARIANT=subst|workitem the kernel. getrs with --kind singular solves the
+ * singular matrices too (LAPACK's getrs does not check U): their X must match, element by
+ * element in kind (NaN, +Inf, -Inf or finite), what the substitution kernel gives, run
+ * again in the same process under BCHOL_LU_SOLVE_VARIANT=subst.
  */
 #include "bchol.h"
 #include "test_skip.h"
@@ -174,6 +178,9 @@ static int in_block(size_t e, long long offset, long long stride, long long batc
     size_t r = (e - (size_t)offset) % (size_t)stride;
     return r / (size_t)ld < (size_t)cols && (int)(r % (size_t)ld) < rows;
 }
+
+/* 0 finite, 1 NaN, 2 +Inf, 3 -Inf. */
+static int value_kind(double x) { return isnan(x) ? 1 : isinf(x) ? (x > 0 ? 2 : 3) : 0; }
 
 /* op(A)(i, j) of the matrix at a. */
 static double opa(const void *a, int dbl, char trans, int lda, int i, int j)
@@ -346,7 +353,7 @@ static int numeric_case(const options *o)
                     expect[b]);
             return 1;
         }
-        if (!L.getri && !L.gesv && ri) {
+        if (!L.getri && !L.gesv && ri && strcmp(o->kind, "singular")) {
             fprintf(stderr, "FAILED: test setup: matrix %lld is singular (getrs needs factors)\n", b);
             return 1;
         }
@@ -365,6 +372,29 @@ static int numeric_case(const options *o)
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
         return 1;
+    }
+    /* getrs on singular factors: the substitution kernel's X, the reference of their kind */
+    const int singular_getrs = !L.getri && !L.gesv && !strcmp(o->kind, "singular");
+    void *bsub = NULL;
+    if (singular_getrs) {
+        void *a2 = malloc(L.total_a * L.es);
+        int *p2 = malloc(L.total_p * sizeof *p2), *i2 = malloc((size_t)(o->batch + 4) * sizeof *i2);
+        bsub = malloc(L.total_b * L.es);
+        memcpy(a2, a_in, L.total_a * L.es);
+        memcpy(p2, p_in, L.total_p * sizeof *p2);
+        memcpy(bsub, bm0, L.total_b * L.es);
+        const char *was = getenv("BCHOL_LU_SOLVE_VARIANT");
+        char *saved = was ? strdup(was) : NULL;
+        setenv("BCHOL_LU_SOLVE_VARIANT", "subst", 1);
+        st = run(ctx, o, &L, a2, p2, bsub, i2);
+        if (saved) setenv("BCHOL_LU_SOLVE_VARIANT", saved, 1);
+        else unsetenv("BCHOL_LU_SOLVE_VARIANT");
+        free(saved), free(a2), free(p2), free(i2);
+        if (st) {
+            fprintf(stderr, "FAILED: the substitution kernel's run: %s: %s\n", bchol_status_string(st),
+                    bchol_last_error(ctx));
+            return 1;
+        }
     }
 
     long long touched_a = 0, touched_p = 0, touched_b = 0, bad_info = 0, kept_b = 0, failed = 0;
@@ -394,6 +424,18 @@ static int numeric_case(const options *o)
             if (bad_info++ < 5) fprintf(stderr, "matrix %lld: info %d, expected %d\n", b, info[b], expect[b]);
             continue;
         }
+        if (expect[b] != 0 && singular_getrs) {
+            failed++;
+            for (int c = 0; c < cols; c++)
+                for (int i = 0; i < n; i++) {
+                    const size_t e = util_idx(i, c, L.ldb);
+                    const double x = util_get((char *)bm + at_b, e, dbl), r = util_get((char *)bsub + at_b, e, dbl);
+                    if (value_kind(x) != value_kind(r) && kept_b++ < 5)
+                        fprintf(stderr, "matrix %lld (singular U): X(%d,%d) = %g, the substitution kernel's %g\n", b, i,
+                                c, x, r);
+                }
+            continue;
+        }
         if (expect[b] != 0) {
             failed++;
             for (int c = 0; c < cols; c++)
@@ -421,7 +463,7 @@ static int numeric_case(const options *o)
            touched_p, touched_b, failures ? "FAILED" : "ok");
     (void)nonsingular_refs;
     free(a0), free(a), free(a_in), free(bm0), free(bm), free(p), free(p_in), free(info);
-    free(expect), free(scratch), free(pscratch);
+    free(expect), free(scratch), free(pscratch), free(bsub);
     bchol_context_destroy(ctx);
     return failures ? 1 : 0;
 }

@@ -7,6 +7,7 @@
  *       [--form ex|plain|host] [--trans N|T] [--singular 0|1] [--bad 0|1] [--lda-pad P]
  *       [--ldb-pad P] [--gap G] [--shape square|tall|wide|mixed (getrf)]
  *       [--lx L --tbc C --nb NB --fused-max F (getrf _ex)] [--nt T --rpt R (solve _ex)]
+ *       [--variant subst|workitem (solve _ex: params->variant)]
  *       [--seed X]
  *   test_lu_vbatched --mode args
  *
@@ -57,6 +58,7 @@ typedef struct {
     int nmax, singular, bad, lda_pad, ldb_pad, gap, lx, tbc, nt, rpt, nb, fused_max;
     long long batch;
     unsigned long long seed;
+    bchol_solve_variant variant; /* the solve _ex's params->variant */
 } options;
 
 static void usage(void)
@@ -65,13 +67,13 @@ static void usage(void)
                     "[--batch B] [--form ex|plain] [--trans N|T] [--singular 0|1] [--bad 0|1] "
                     "[--lda-pad P] [--ldb-pad P] [--gap G] [--shape square|tall|wide|mixed] "
                     "[--lx L] [--tbc C] [--nb NB] [--fused-max F] [--nt T] [--rpt R] "
-                    "[--seed X] | --mode args\n");
+                    "[--variant subst|workitem] [--seed X] | --mode args\n");
     exit(2);
 }
 
 static options parse(int argc, char **argv)
 {
-    options o = {"getrf", 's', "ex", 'N', "square", 16, 0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 40, 1};
+    options o = {"getrf", 's', "ex", 'N', "square", 16, 0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 40, 1, BCHOL_SOLVE_AUTO};
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
@@ -106,6 +108,8 @@ static options parse(int argc, char **argv)
             o.nt = atoi(v);
         else if (!strcmp(k, "--rpt"))
             o.rpt = atoi(v);
+        else if (!strcmp(k, "--variant") && (!strcmp(v, "subst") || !strcmp(v, "workitem")))
+            o.variant = !strcmp(v, "subst") ? BCHOL_SOLVE_SUBST : BCHOL_SOLVE_WORKITEM;
         else if (!strcmp(k, "--shape"))
             snprintf(o.shape, sizeof o.shape, "%s", v);
         else if (!strcmp(k, "--nb"))
@@ -472,9 +476,9 @@ static int run_case(const options *o)
     cl_event ev = NULL;
     bchol_status st;
     const bchol_lu_params lp = {o->lx, o->tbc, o->nb, o->fused_max};
-    const bchol_solve_params sp = {BCHOL_SOLVE_AUTO, o->nt, o->rpt, 0};
+    const bchol_solve_params sp = {o->variant, o->nt, o->rpt, 0};
     const bchol_lu_params *lpp = o->lx || o->tbc || o->nb || o->fused_max ? &lp : NULL;
-    const bchol_solve_params *spp = o->nt || o->rpt ? &sp : NULL;
+    const bchol_solve_params *spp = o->nt || o->rpt || o->variant ? &sp : NULL;
     if (host) {
         /* the host forms: the arrays as they are, synchronous */
         st = !strcmp(o->routine, "getrf")
@@ -613,8 +617,8 @@ static int run_args(void)
     const bchol_lu_params big_lx = {65, 0, 0, 0}, big_tbc = {0, 65, 0, 0};
     const bchol_lu_params big_nb = {0, 0, 65, 0}, bad_split = {0, 0, 0, -2};
     const bchol_solve_params bad_nt = {BCHOL_SOLVE_AUTO, 33, 0, 0};
-    /* the Cholesky solves' workitem variant: LU's solve has the substitution kernel only */
-    const bchol_solve_params workitem = {BCHOL_SOLVE_WORKITEM, 0, 0, 0};
+    /* a value that names no solve variant */
+    const bchol_solve_params no_variant = {(bchol_solve_variant)7, 0, 0, 0};
 
     /* getrf_vbatched(ctx 1, m 2, n 3, lda 4, offsets_a 5, A 6, offsets_p 7, ipiv 8, batch 9,
      * info 10); square here: m is n */
@@ -759,7 +763,7 @@ static int run_args(void)
     expect("getrs_ex: params->nt", bchol_dgetrs_vbatched_ex(c, &bad_nt, 'N', 3, 2, n, k, lda, ldb,
                                                             oa, A, opv, P, ob, B, 2, info, &ev),
            BCHOL_ERR_ARGUMENT, "argument 2 (params->nt = 33)");
-    expect("getrs_ex: params->variant", bchol_dgetrs_vbatched_ex(c, &workitem, 'N', 3, 2, n, k, lda, ldb,
+    expect("getrs_ex: params->variant", bchol_dgetrs_vbatched_ex(c, &no_variant, 'N', 3, 2, n, k, lda, ldb,
                                                                  oa, A, opv, P, ob, B, 2, info, &ev),
            BCHOL_ERR_ARGUMENT, "is not a solve variant");
     expect("getrs_ex: trans", bchol_dgetrs_vbatched_ex(c, NULL, 'x', 3, 2, n, k, lda, ldb, oa, A,

@@ -380,8 +380,9 @@ static void case_build_failure(void)
         fclose(f);
     }
     /* the other kernels come from the source tree */
-    const char *files[] = {"common/common.cl", "common/vector.cl", "chol/potrf_fused.cl"};
-    for (int i = 0; i < 3; i++) {
+    const char *files[] = {"common/common.cl", "common/vector.cl", "common/workitem_sweeps.cl",
+                           "chol/potrf_fused.cl"};
+    for (int i = 0; i < 4; i++) {
         char from[512], to[512];
         snprintf(from, sizeof from, "%s/%s", BCHOL_SOURCE_KERNELS, files[i]);
         snprintf(to, sizeof to, "%s/%s", dir, files[i]);
@@ -402,7 +403,7 @@ static void case_build_failure(void)
         printf("posv: info changed after the failure: FAILED\n");
         failures++;
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         const char *name = i < 2 ? bad[i] : files[i - 2];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         remove(path);

@@ -1320,6 +1320,32 @@ static void case_getrs(void)
     const bchol_solve_params one = {BCHOL_SOLVE_SUBST, 1, 1, 1};
     expect_getrs(ctx, 's', 'N', 4, 2, &one, "BCHOL_LU_SOLVE_SHAPE");
     unsetenv("BCHOL_LU_SOLVE_SHAPE");
+    /* The variant (the cases above run under BCHOL_LU_SOLVE_VARIANT=subst): getrs entries
+     * time the substitution kernel alone, so where the backend runs the workitem solve
+     * (PoCL) it still runs, and elsewhere the entry's shape. */
+    unsetenv("BCHOL_LU_SOLVE_VARIANT");
+    /* the backend's solve variant: what potrs runs with no table and no BCHOL_SOLVE_VARIANT */
+    bchol_solve_params backend = {0};
+    setenv("BCHOL_TUNING_FILE", "off", 1);
+    unsetenv("BCHOL_SOLVE_VARIANT");
+    bchol_context *plain = new_context();
+    bchol_potrs_params(plain, 's', 4, 2, &backend, NULL);
+    bchol_context_destroy(plain);
+    setenv("BCHOL_SOLVE_VARIANT", "subst", 1);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    if (backend.variant == BCHOL_SOLVE_WORKITEM) {
+        bchol_solve_params w = {0};
+        const char *wsrc = "";
+        CHECK(!bchol_getrs_params(ctx, 's', 'N', 4, 2, &w, &wsrc) && w.variant == BCHOL_SOLVE_WORKITEM &&
+                  strstr(wsrc, "the backend's variant: the workitem solve"),
+              "getrs at n = 4, nrhs = 2 without BCHOL_LU_SOLVE_VARIANT: variant %d (%s), wanted the backend's "
+              "workitem solve",
+              (int)w.variant, wsrc);
+        printf("getrs s N n =   4 nrhs =  2: %s\n", wsrc);
+    } else {
+        expect_getrs(ctx, 's', 'N', 4, 2, &e2, "s getrs entry for n = 4, nrhs = 2");
+    }
+    setenv("BCHOL_LU_SOLVE_VARIANT", "subst", 1);
 
     /* gesv (host form) at n = 4, nrhs = 2: right, and on the entry's kernel */
     enum { B = 7, N = 4, K = 2 };

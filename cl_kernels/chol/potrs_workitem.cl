@@ -23,8 +23,10 @@
  *
  * n, nrhs and the layout are run-time arguments: one program per (NR, UPPER, precision),
  * and VBATCHED = 1 builds the variable-size kernel (sizes and layout per system) instead.
- * Build macros: NR (right-hand sides per pass, 1..32), VW (vector width 1, 2, 4, 8, 16;
- * common/vector.cl), UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl). Any work-group size.
+ * Built after common/vector.cl and common/workitem_sweeps.cl (the four sweeps, shared with
+ * lu/getrs_workitem.cl). Build macros: NR (right-hand sides per pass, 1..32), VW (vector
+ * width 1, 2, 4, 8, 16; common/vector.cl), UPPER (0/1), REAL/PRECISION_DOUBLE (common.cl).
+ * Any work-group size.
  */
 #ifndef NR
 #define NR 1
@@ -36,104 +38,19 @@
 #define VBATCHED 0
 #endif
 
-/* x(c) -= s(c) * col(i0:i1) for nr columns x of B: the axpy step, along contiguous memory. */
-#define AXPY_STEP(nr)                                                                          \
-    {                                                                                          \
-        int i = i0;                                                                            \
-        for (; i + VW <= i1; i += VW) {                                                        \
-            const REALV l = VLOAD(col + i);                                                    \
-            PRAGMA_UNROLL                                                                      \
-            for (int c = 0; c < (nr); c++) {                                                   \
-                __global REAL *p = Bb + i + (size_t)c * ldb;                                   \
-                VSTORE(fma(-(REALV)s[c], l, VLOAD(p)), p);                                     \
-            }                                                                                  \
-        }                                                                                      \
-        for (; i < i1; i++) {                                                                  \
-            const REAL l = col[i];                                                             \
-            PRAGMA_UNROLL                                                                      \
-            for (int c = 0; c < (nr); c++) Bb[i + (size_t)c * ldb] -= s[c] * l;                \
-        }                                                                                      \
-    }
-
-/* s(c) = col(i0:i1) . x(c)(i0:i1) for nr columns of B: the dot step. */
-#define DOT_STEP(nr)                                                                           \
-    {                                                                                          \
-        REALV acc[nr];                                                                         \
-        PRAGMA_UNROLL                                                                          \
-        for (int c = 0; c < (nr); c++) {                                                       \
-            acc[c] = (REALV)0;                                                                 \
-            s[c] = (REAL)0;                                                                    \
-        }                                                                                      \
-        int i = i0;                                                                            \
-        for (; i + VW <= i1; i += VW) {                                                        \
-            const REALV l = VLOAD(col + i);                                                    \
-            PRAGMA_UNROLL                                                                      \
-            for (int c = 0; c < (nr); c++)                                                     \
-                acc[c] = fma(l, VLOAD(Bb + i + (size_t)c * ldb), acc[c]);                      \
-        }                                                                                      \
-        for (; i < i1; i++) {                                                                  \
-            const REAL l = col[i];                                                             \
-            PRAGMA_UNROLL                                                                      \
-            for (int c = 0; c < (nr); c++) s[c] = mad(l, Bb[i + (size_t)c * ldb], s[c]);       \
-        }                                                                                      \
-        PRAGMA_UNROLL                                                                          \
-        for (int c = 0; c < (nr); c++) s[c] += hsum(acc[c]);                                \
-    }
-
-/* Solves nr columns of B from Bb (leading dimension ldb) with the factor at Ab. */
+/* Solves nr columns of B from Bb (leading dimension ldb) with the factor at Ab: the
+ * sweeps of common/workitem_sweeps.cl. */
 #define SOLVE_COLUMNS(name, nr)                                                                \
     inline void name(__global const REAL *Ab, const int lda, __global REAL *Bb, const int ldb,  \
                      const int n)                                                              \
     {                                                                                          \
         REAL s[nr];                                                                            \
         if (!UPPER) {                                                                          \
-            for (int j = 0; j < n; j++) { /* forward, axpy along column j of L */              \
-                __global const REAL *col = Ab + (size_t)j * lda;                               \
-                const REAL d = col[j];                                                         \
-                PRAGMA_UNROLL                                                                  \
-                for (int c = 0; c < (nr); c++) {                                               \
-                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
-                    s[c] = *p / d;                                                             \
-                    *p = s[c];                                                                 \
-                }                                                                              \
-                const int i0 = j + 1, i1 = n;                                                  \
-                AXPY_STEP(nr)                                                                  \
-            }                                                                                  \
-            for (int j = n - 1; j >= 0; j--) { /* backward, dots along column j of L */        \
-                __global const REAL *col = Ab + (size_t)j * lda;                               \
-                const int i0 = j + 1, i1 = n;                                                  \
-                DOT_STEP(nr)                                                                   \
-                const REAL d = col[j];                                                         \
-                PRAGMA_UNROLL                                                                  \
-                for (int c = 0; c < (nr); c++) {                                               \
-                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
-                    *p = (*p - s[c]) / d;                                                      \
-                }                                                                              \
-            }                                                                                  \
+            FORWARD_AXPY(nr, 0)                                                                \
+            BACKWARD_DOT(nr, 0)                                                                \
         } else {                                                                               \
-            for (int j = 0; j < n; j++) { /* forward, dots along column j of U */              \
-                __global const REAL *col = Ab + (size_t)j * lda;                               \
-                const int i0 = 0, i1 = j;                                                      \
-                DOT_STEP(nr)                                                                   \
-                const REAL d = col[j];                                                         \
-                PRAGMA_UNROLL                                                                  \
-                for (int c = 0; c < (nr); c++) {                                               \
-                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
-                    *p = (*p - s[c]) / d;                                                      \
-                }                                                                              \
-            }                                                                                  \
-            for (int j = n - 1; j >= 0; j--) { /* backward, axpy along column j of U */        \
-                __global const REAL *col = Ab + (size_t)j * lda;                               \
-                const REAL d = col[j];                                                         \
-                PRAGMA_UNROLL                                                                  \
-                for (int c = 0; c < (nr); c++) {                                               \
-                    __global REAL *p = Bb + j + (size_t)c * ldb;                               \
-                    s[c] = *p / d;                                                             \
-                    *p = s[c];                                                                 \
-                }                                                                              \
-                const int i0 = 0, i1 = j;                                                      \
-                AXPY_STEP(nr)                                                                  \
-            }                                                                                  \
+            FORWARD_DOT(nr, 0)                                                                 \
+            BACKWARD_AXPY(nr, 0)                                                               \
         }                                                                                      \
     }
 

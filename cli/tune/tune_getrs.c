@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Forces the shape for the library calls that follow (unset with NULL). */
 static void force_shape(const bchol_solve_params *s)
@@ -28,7 +29,15 @@ static void force_shape(const bchol_solve_params *s)
 static void defaults(bchol_context *ctx, const tune_target *t, int *c)
 {
     tune_params p = {0};
+    /* the substitution kernel's defaults, where the backend runs the workitem solve (PoCL):
+     * getrs entries shape that kernel only */
+    const char *was = getenv("BCHOL_LU_SOLVE_VARIANT");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("BCHOL_LU_SOLVE_VARIANT", "subst", 1);
     if (bchol_getrs_params(ctx, t->precision, 'N', t->n, t->nrhs, &p.solve, NULL)) p.solve = (bchol_solve_params){0};
+    if (saved) setenv("BCHOL_LU_SOLVE_VARIANT", saved, 1);
+    else unsetenv("BCHOL_LU_SOLVE_VARIANT");
+    free(saved);
     tune_solve_from_params(&p, c);
 }
 

@@ -3,7 +3,9 @@
  * one launch (split only at the grid's limits); strided batches and variable sizes. */
 #include "chol/chol.h"
 
-static const char *const workitem_files[] = {"common/common.cl", "common/vector.cl", "chol/potrs_workitem.cl", NULL};
+static const char *const workitem_files[] = {"common/common.cl", "common/vector.cl",
+                                             "common/workitem_sweeps.cl", "chol/potrs_workitem.cl",
+                                             NULL};
 
 /* Systems per work-group: work-items are independent; 8 as the workitem factorization. */
 enum { WORKITEM_SOLVE_GROUP = 8 };

@@ -1,8 +1,10 @@
 /* bchol_{s,d}getrs_vbatched[_ex] and bchol_{s,d}gesv_vbatched[_ex]: argument checks, the
  * device checks of the per-matrix arrays (matrix arrays, pivot arrays, right-hand-side
  * arrays; the plain forms read the largest n and nrhs back), then for gesv the vbatched
- * factorization (fused kernel and blocked path, getrf_vbatched.c), and the substitution kernel getrs_vbatched (cl_kernels/lu/getrs.cl),
- * which skips every matrix whose info is not zero. */
+ * factorization (fused kernel and blocked path, getrf_vbatched.c), and the solve: the
+ * substitution kernel getrs_vbatched (cl_kernels/lu/getrs.cl) or, where the variant says
+ * so (the workitem solve on CPUs), getrs_workitem_vbatched; either skips every matrix whose
+ * info is not zero. */
 #include "lu/lu_solve.h"
 
 #include <limits.h>
@@ -38,7 +40,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     bchol_status st;
     if (event) *event = NULL;
     if ((st = bchol__check_context(ctx, routine))) return st;
-    if (ex && (st = bchol__check_solve_params(ctx, routine, params, 0))) return st;
+    if (ex && (st = bchol__check_solve_params(ctx, routine, params, 1))) return st;
     if (!factor) {
         t = trans == 'T' || trans == 't';
         if (!t && trans != 'N' && trans != 'n') {

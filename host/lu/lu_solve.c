@@ -1,6 +1,7 @@
 /* Driver of the LU substitution kernel (cl_kernels/lu/getrs.cl): builds it for (nt, rpt,
  * tbc, trans, precision), fits the work-group to the device, and enqueues one launch per
- * piece of the batch; and the pivot checks that getrs, gesv and getri share. */
+ * piece of the batch, handing the workitem variant to getrs_workitem.c; and the pivot
+ * checks that getrs, gesv and getri share. */
 #include "lu/lu_solve.h"
 
 #include <stdio.h>
@@ -46,6 +47,8 @@ static bchol_status fit_plan(bchol_context *ctx, bchol_precision p, bchol_solve_
     if (st) return st;
     plan->kernel = kernel;
     plan->prm = prm;
+    plan->prm.variant = BCHOL_SOLVE_SUBST;
+    plan->vw = 0;
     plan->n = n;
     plan->nrhs = nrhs;
     return BCHOL_SUCCESS;
@@ -55,11 +58,15 @@ bchol_status bchol__lu_solve_plan(bchol_context *ctx, bchol_precision p, int tra
                                   int n, int nrhs, bchol_lu_solve_plan *plan)
 {
     bchol_solve_params prm;
+    int vw;
     if (getri) nrhs = n, trans = 0;
     /* One shape for trans 'N' and 'T': the two differ only in which of A(i,j), A(j,i) a
      * work-item reads and where its rows go, so one getrs entry (timed with 'N') serves
      * both. getri's solve path asks at nrhs = n. */
-    bchol__lu_solve_shape(ctx, p, n, nrhs, &prm, NULL, 0);
+    bchol__lu_solve_shape(ctx, p, n, nrhs, &prm, &vw, NULL, 0);
+    if (prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__getrs_workitem_plan(ctx, p, &prm, vw, trans,
+                                          getri ? "getri_workitem" : "getrs_workitem", n, nrhs, plan);
     return fit_plan(ctx, p, prm, trans, getri ? "getri" : "getrs", n, nrhs, plan);
 }
 
@@ -72,6 +79,10 @@ bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
         ctx->backend->solve_defaults((char)p, max_n, max_nrhs, &prm);
         if (params && params->nt > 0) prm.nt = params->nt;
         if (params && params->rpt > 0) prm.rpt = params->rpt;
+        const bchol_solve_variant want = params ? params->variant : BCHOL_SOLVE_AUTO;
+        if (bchol__lu_solve_variant(ctx, p, max_n, max_nrhs, want) == BCHOL_SOLVE_WORKITEM)
+            return bchol__getrs_workitem_plan(ctx, p, &prm, bchol__lu_solve_workitem_vw(), trans,
+                                              "getrs_workitem_vbatched", max_n, max_nrhs, plan);
     }
     prm.tbc = 1; /* one unit a group: its order bounds the barrier loops (getrs.cl) */
     return fit_plan(ctx, p, prm, trans, "getrs_vbatched", max_n, max_nrhs, plan);
@@ -83,6 +94,9 @@ bchol_status bchol__getrs_vbatched_enqueue(bchol_call *call, const bchol_lu_solv
                                            cl_mem ipiv, cl_mem offsets_b, cl_mem B, int64_t batch,
                                            cl_mem info)
 {
+    if (plan->prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__getrs_workitem_vbatched_enqueue(call, plan, n, nrhs, lda, ldb, offsets_a, A,
+                                                      offsets_p, ipiv, offsets_b, B, batch, info);
     const bchol_solve_params *prm = &plan->prm;
     const int lx = bchol__ceil_div(plan->n, prm->rpt);
     const int64_t tiles = bchol__ceil_div(plan->nrhs, prm->nt);
@@ -112,6 +126,10 @@ static bchol_status enqueue(bchol_call *call, const bchol_lu_solve_plan *plan, i
                             int64_t offset_p, int64_t stride_p, cl_mem B, int64_t offset_b,
                             int ldb, int64_t stride_b, int64_t batch, cl_mem info)
 {
+    if (plan->prm.variant == BCHOL_SOLVE_WORKITEM)
+        return bchol__getrs_workitem_enqueue(call, plan, getri, A, offset_a, lda, stride_a, ipiv,
+                                             offset_p, stride_p, B, offset_b, ldb, stride_b, batch,
+                                             info);
     bchol_context *ctx = call->ctx;
     const bchol_solve_params *prm = &plan->prm;
     const int lx = bchol__ceil_div(plan->n, prm->rpt);

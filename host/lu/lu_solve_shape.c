@@ -1,6 +1,8 @@
-/* Which substitution shape (nt, rpt, tbc) the LU solve's kernel (cl_kernels/lu/getrs.cl)
- * starts from: BCHOL_LU_SOLVE_SHAPE where set, else the tuning table's getrs entry for
- * (precision, n, nrhs), else the backend's solve defaults; and bchol_getrs_params, which
+/* Which LU solve runs and in what shape: the substitution kernel (cl_kernels/lu/getrs.cl)
+ * in a shape (nt, rpt, tbc) from BCHOL_LU_SOLVE_SHAPE where set, else the tuning table's
+ * getrs entry for (precision, n, nrhs), else the backend's solve defaults; or, where
+ * BCHOL_LU_SOLVE_VARIANT or the backend's solve variant says so, the workitem kernel
+ * (cl_kernels/lu/getrs_workitem.cl) with the defaults' nt; and bchol_getrs_params, which
  * says which and what runs once fitted. */
 #include "lu/lu_solve.h"
 #include "tuning/tuning.h"
@@ -25,13 +27,69 @@ int bchol__lu_solve_shape_env(bchol_solve_params *prm)
     return 1;
 }
 
+/* BCHOL_LU_SOLVE_VARIANT=subst|workitem: that variant, else AUTO (unset or anything else). */
+static bchol_solve_variant variant_env(void)
+{
+    const char *s = getenv("BCHOL_LU_SOLVE_VARIANT");
+    if (s && !strcmp(s, "subst")) return BCHOL_SOLVE_SUBST;
+    if (s && !strcmp(s, "workitem")) return BCHOL_SOLVE_WORKITEM;
+    return BCHOL_SOLVE_AUTO;
+}
+
+/* BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else 0. */
+static int vw_env(void)
+{
+    const char *s = getenv("BCHOL_LU_SOLVE_WORKITEM_VW");
+    const int v = s ? atoi(s) : 0;
+    return v == 1 || v == 2 || v == 4 || v == 8 || v == 16 ? v : 0;
+}
+
+/* The workitem kernel's vector width where nothing names one: 8 for both precisions, the
+ * Cholesky workitem solve's; a two-round check of 4, 8 and 16 on the 2-core EPYC found no
+ * width faster in both precisions (docs/DEVELOPING.md, LU solves). */
+enum { LU_SOLVE_WORKITEM_VW = 8 };
+
+int bchol__lu_solve_workitem_vw(void)
+{
+    const int v = vw_env();
+    return v ? v : LU_SOLVE_WORKITEM_VW;
+}
+
+bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                            bchol_solve_variant want)
+{
+    if (want == BCHOL_SOLVE_SUBST || want == BCHOL_SOLVE_WORKITEM) return want;
+    const bchol_solve_variant forced = variant_env();
+    if (forced != BCHOL_SOLVE_AUTO) return forced;
+    bchol_solve_params d = {0};
+    ctx->backend->solve_defaults((char)p, n, nrhs, &d);
+    return d.variant == BCHOL_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
+}
+
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
-                           bchol_solve_params *prm, char *why, size_t size)
+                           bchol_solve_params *prm, int *vw, char *why, size_t size)
 {
     /* the explanation only where asked for (a call's own plan does not format it) */
     *prm = (bchol_solve_params){.variant = BCHOL_SOLVE_SUBST};
+    const int forced_vw = vw_env();
+    if (vw) *vw = bchol__lu_solve_workitem_vw();
     if (bchol__lu_solve_shape_env(prm)) {
         if (why) snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
+        return;
+    }
+    /* The variant: the environment's, else the backend's solve variant. Getrs entries
+     * time the substitution kernel alone: they compared nothing, so they shape that kernel
+     * where it runs but do not choose it (as a section with "solve" entries only does not
+     * for potrs). */
+    const bchol_solve_variant forced = variant_env();
+    if (bchol__lu_solve_variant(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO) == BCHOL_SOLVE_WORKITEM) {
+        ctx->backend->solve_defaults((char)p, n, nrhs, prm);
+        prm->variant = BCHOL_SOLVE_WORKITEM;
+        if (why)
+            snprintf(why, size, "%s: the workitem solve, nt = %d (the %s solve defaults'), vw = %d%s",
+                     forced ? "BCHOL_LU_SOLVE_VARIANT" : "the backend's variant", prm->nt,
+                     ctx->generic_defaults ? "generic" : ctx->backend->family,
+                     bchol__lu_solve_workitem_vw(), forced_vw ? " (BCHOL_LU_SOLVE_WORKITEM_VW)" : "");
         return;
     }
     const struct bchol_tuning *t = bchol__tuning_for(ctx);
@@ -94,14 +152,17 @@ bchol_status bchol_getrs_params(bchol_context *ctx, char precision, char trans, 
     if (nrhs < 0) return bchol__fail(ctx, BCHOL_ERR_NRHS, "%s: argument 5 (nrhs = %d) must be >= 0", routine, nrhs);
     if (!params) return bchol__fail(ctx, BCHOL_ERR_ARGUMENT, "%s: argument 6 (params) is NULL", routine);
     const bchol_precision p = (bchol_precision)precision;
-    bchol__lu_solve_shape(ctx, p, n, nrhs, params, source_text, sizeof source_text);
+    bchol__lu_solve_shape(ctx, p, n, nrhs, params, NULL, source_text, sizeof source_text);
     if (n > 0 && nrhs > 0) {
         bchol_lu_solve_plan plan;
         if ((st = bchol__lu_solve_plan(ctx, p, tr, 0, n, nrhs, &plan))) return st;
         *params = plan.prm;
         size_t len = strlen(source_text);
-        snprintf(source_text + len, sizeof source_text - len, " -> nt=%d rpt=%d tbc=%d", plan.prm.nt,
-                 plan.prm.rpt, plan.prm.tbc);
+        if (plan.prm.variant == BCHOL_SOLVE_WORKITEM)
+            snprintf(source_text + len, sizeof source_text - len, " -> nt=%d vw=%d", plan.prm.nt, plan.vw);
+        else
+            snprintf(source_text + len, sizeof source_text - len, " -> nt=%d rpt=%d tbc=%d", plan.prm.nt,
+                     plan.prm.rpt, plan.prm.tbc);
     }
     if (source) *source = source_text;
     return BCHOL_SUCCESS;

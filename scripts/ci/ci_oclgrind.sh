@@ -30,7 +30,9 @@ T=$BUILD/tests
 # blocked LU (panels in local memory and in place, the left interchanges at the end and at
 # every panel, inner panels, m < n without pivoting); the LU solves,
 # both trans, with several work-items and units a group, singular matrices in getri
-# (solve, fused and blocked in pieces) and gesv; LU vbatched: the pivot checks, bad
+# (solve, fused and blocked in pieces) and gesv; the workitem LU solve (vectors of 4 and a
+# scalar tail, passes of nt plus single columns, singular U, gesv's failed matrices,
+# getri's identity; the vbatched form with bad entries, and gesv's); LU vbatched: the pivot checks, bad
 # entries and singular matrices in gesv, the 'T' solve, rectangular matrices split between
 # the fused kernel and the blocked path)
 CASES=(
@@ -71,6 +73,10 @@ CASES=(
   "getrf_blocked_nopiv_s|env BCHOL_GETRF=blocked,nb=4 $T/test_getrf --precision s --m 9 --n 14 --mode nopiv --batch 3"
   "getrs_sN|$T/test_lu_solve --mode getrs --precision s --trans N --n 9 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 2 --piv-pad 1 --stride-pad 2 --offset-b 1"
   "getrs_dT_tbc3_rpt2|env BCHOL_LU_SOLVE_SHAPE=2,2,3 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --ldb-pad 1 --stride-pad 1"
+  "getrs_workitem_sN|env BCHOL_LU_SOLVE_VARIANT=workitem BCHOL_LU_SOLVE_WORKITEM_VW=4 $T/test_lu_solve --mode getrs --precision s --trans N --n 9 --nrhs 3 --batch 3 --lda-pad 1 --ldb-pad 2 --piv-pad 1 --stride-pad 2 --offset-b 1"
+  "getrs_workitem_singular_dT|env BCHOL_LU_SOLVE_VARIANT=workitem BCHOL_LU_SOLVE_WORKITEM_VW=4 $T/test_lu_solve --mode getrs --precision d --trans T --n 7 --nrhs 5 --batch 4 --kind singular --ldb-pad 1 --stride-pad 1"
+  "gesv_workitem_singular_d|env BCHOL_LU_SOLVE_VARIANT=workitem $T/test_lu_solve --mode gesv --precision d --n 7 --nrhs 10 --batch 6 --kind singular --stride-pad 1"
+  "getri_workitem_singular_s|env BCHOL_GETRI=solve BCHOL_LU_SOLVE_VARIANT=workitem $T/test_lu_solve --mode getri --precision s --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
   "getri_solve_singular_d|env BCHOL_GETRI=solve $T/test_lu_solve --mode getri --precision d --n 6 --batch 8 --kind singular --ldb-pad 1 --stride-pad 1"
   "getri_fused_singular_s|env BCHOL_GETRI=fused $T/test_lu_solve --mode getri --precision s --n 6 --batch 13 --kind singular --ldb-pad 1 --stride-pad 1 --piv-pad 1"
   "getri_blocked_singular_d|env BCHOL_GETRI=blocked,nb=4,chunk=3 $T/test_lu_solve --mode getri --precision d --n 10 --batch 7 --kind singular --lda-pad 1 --ldb-pad 1 --stride-pad 1"
@@ -79,6 +85,8 @@ CASES=(
   "gesv_singular_s|$T/test_lu_solve --mode gesv --precision s --n 7 --nrhs 2 --batch 6 --kind singular --stride-pad 1"
   "gesv_vbatched_bad_s|$T/test_lu_vbatched --routine gesv --precision s --nmax 5 --batch 90 --bad 1 --singular 1 --gap 1"
   "getrs_vbatched_dT|$T/test_lu_vbatched --routine getrs --precision d --nmax 6 --batch 10 --trans T --gap 1"
+  "getrs_vbatched_workitem_bad_sT|$T/test_lu_vbatched --routine getrs --precision s --nmax 6 --batch 90 --trans T --bad 1 --variant workitem --nt 2 --gap 1"
+  "gesv_vbatched_workitem_s|env BCHOL_LU_SOLVE_VARIANT=workitem $T/test_lu_vbatched --routine gesv --precision s --nmax 5 --batch 20 --singular 1 --gap 1 --form plain"
   "getrf_vbatched_workitem_s|env BCHOL_GETRF=workitem $T/test_lu_vbatched --routine getrf --precision s --nmax 5 --batch 90 --shape mixed --bad 1 --singular 1 --gap 1"
   "getrf_vbatched_rect_bad_s|$T/test_lu_vbatched --routine getrf --precision s --nmax 5 --batch 90 --shape mixed --bad 1 --gap 1"
   "getrf_vbatched_split_d|$T/test_lu_vbatched --routine getrf --precision d --nmax 11 --batch 7 --shape mixed --fused-max 4 --nb 3 --singular 1 --gap 1"
