@@ -38,22 +38,11 @@ bchol_status bchol__potrf_workitem(bchol_call *call, bchol_precision p, const bc
     cl_kernel kernel;
     bchol_status st;
     if ((st = bchol__workitem_prepare(ctx, p, params, upper, n, &kernel))) return st;
-    size_t local = (size_t)params->wgroup;
-    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-    if (local > limit) local = limit > 0 ? limit : 1;
-    /* the kernel skips work-items past count: the last group may be partial */
-    const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
-    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride;
+    cl_ulong off = (cl_ulong)offset, str = (cl_ulong)stride, b0 = 0, count = 0;
     cl_int ld = lda;
-    for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
-        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        size_t global = (size_t)((count + local - 1) / local) * local;
-        bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
-                            BCHOL_ARG(info), BCHOL_ARG(b0),  BCHOL_ARG(count)};
-        if ((st = bchol__launch(call, kernel, 7, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(off), BCHOL_ARG(ld),   BCHOL_ARG(str),
+                        BCHOL_ARG(info), BCHOL_ARG(b0),  BCHOL_ARG(count)};
+    return bchol__launch_items(call, kernel, args, 7, 5, batch, (size_t)params->wgroup);
 }
 
 /* Variable sizes: one work-item per matrix reads its own n[b], lda[b] and offsets[b]; the
@@ -69,20 +58,11 @@ bchol_status bchol__potrf_vbatched_workitem(bchol_call *call, bchol_precision p,
     bchol_status st;
     if (n_hi <= 0) return BCHOL_SUCCESS;
     if ((st = bchol__workitem_vbatched_prepare(ctx, p, prm, upper, &kernel))) return st;
-    size_t local = (size_t)(prm->wgroup > 0 ? prm->wgroup : 1);
-    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-    if (local > limit) local = limit > 0 ? limit : 1;
-    /* the kernel skips work-items past count: the last group may be partial */
-    const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
     cl_int hi = n_hi;
-    for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
-        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        size_t global = (size_t)((count + local - 1) / local) * local;
-        bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets), BCHOL_ARG(n),
-                            BCHOL_ARG(lda),  BCHOL_ARG(info),    BCHOL_ARG(b0),
-                            BCHOL_ARG(count), BCHOL_ARG(hi)};
-        if ((st = bchol__launch(call, kernel, 8, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    cl_ulong b0 = 0, count = 0;
+    bchol_arg args[] = {BCHOL_ARG(A),    BCHOL_ARG(offsets), BCHOL_ARG(n),
+                        BCHOL_ARG(lda),  BCHOL_ARG(info),    BCHOL_ARG(b0),
+                        BCHOL_ARG(count), BCHOL_ARG(hi)};
+    return bchol__launch_items(call, kernel, args, 8, 5, batch,
+                               (size_t)(prm->wgroup > 0 ? prm->wgroup : 1));
 }

@@ -199,6 +199,13 @@ int64_t bchol__launch_batch_limit(const bchol_context *ctx, int64_t per_group, s
 bchol_status bchol__launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
                                   int g0_arg, uint64_t groups, size_t local);
 
+/* Launches a kernel of one work-item per matrix over batch matrices, in slices within the
+ * launch limit: args[b0_arg] and args[b0_arg + 1] are set to each slice's first matrix and
+ * count (cl_ulong), the kernel skipping work-items past count (the last group may be
+ * partial); groups of `local` work-items, fewer where the built kernel takes fewer. */
+bchol_status bchol__launch_items(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                 int b0_arg, int64_t batch, size_t local);
+
 /* Local memory a work-group may ask for: the device's, less what the driver reserves. */
 uint64_t bchol__usable_local_mem(const bchol_context *ctx);
 

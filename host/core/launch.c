@@ -115,6 +115,24 @@ bchol_status bchol__launch_groups(bchol_call *call, cl_kernel kernel, bchol_arg 
     return BCHOL_SUCCESS;
 }
 
+bchol_status bchol__launch_items(bchol_call *call, cl_kernel kernel, bchol_arg *args, int nargs,
+                                 int b0_arg, int64_t batch, size_t local)
+{
+    const size_t limit = bchol__kernel_wg_limit(call->ctx, kernel);
+    if (local > limit) local = limit > 0 ? limit : 1;
+    const int64_t chunk = bchol__launch_batch_limit(call->ctx, (int64_t)local, local);
+    for (int64_t first = 0; first < batch; first += chunk) {
+        cl_ulong b0 = (cl_ulong)first;
+        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
+        const size_t global = (size_t)((count + local - 1) / local) * local;
+        args[b0_arg] = BCHOL_ARG(b0);
+        args[b0_arg + 1] = BCHOL_ARG(count);
+        bchol_status st = bchol__launch(call, kernel, nargs, args, 1, &global, &local);
+        if (st) return st;
+    }
+    return BCHOL_SUCCESS;
+}
+
 uint64_t bchol__usable_local_mem(const bchol_context *ctx)
 {
     return ctx->info.local_mem_usable; /* the backend's reserve taken off (device.c) */

@@ -42,53 +42,31 @@ bchol_status bchol__getrs_workitem_plan(bchol_context *ctx, bchol_precision p,
     return BCHOL_SUCCESS;
 }
 
-/* Work-items per group, fitted to what the built kernel takes. */
-static size_t group_size(bchol_context *ctx, cl_kernel kernel)
-{
-    size_t local = GETRS_WORKITEM_GROUP;
-    const size_t limit = bchol__kernel_wg_limit(ctx, kernel);
-    if (local > limit) local = limit > 0 ? limit : 1;
-    return local;
-}
-
 bchol_status bchol__getrs_workitem_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan,
                                            int getri, cl_mem A, int64_t offset_a, int lda,
                                            int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                            int64_t stride_p, cl_mem B, int64_t offset_b, int ldb,
                                            int64_t stride_b, int64_t batch, cl_mem info)
 {
-    bchol_context *ctx = call->ctx;
-    const size_t local = group_size(ctx, plan->kernel);
-    /* the kernel skips work-items past count: the last group may be partial */
-    const int64_t chunk = bchol__launch_batch_limit(ctx, (int64_t)local, local);
     cl_ulong off_a = (cl_ulong)offset_a, str_a = (cl_ulong)stride_a;
     cl_ulong off_p = (cl_ulong)offset_p, str_p = (cl_ulong)stride_p;
-    cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b;
+    cl_ulong off_b = (cl_ulong)offset_b, str_b = (cl_ulong)stride_b, b0 = 0, count = 0;
     cl_int ld_a = lda, ld_b = ldb, n = plan->n, nrhs = plan->nrhs, skip = info != NULL;
-    bchol_status st;
-    for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
-        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        size_t global = (size_t)((count + local - 1) / local) * local;
-        if (getri) {
-            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
-                                BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
-                                BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
-                                BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
-                                BCHOL_ARG(info),  BCHOL_ARG(b0),    BCHOL_ARG(count)};
-            st = bchol__launch(call, plan->kernel, 15, args, 1, &global, &local);
-        } else {
-            bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
-                                BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
-                                BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
-                                BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
-                                BCHOL_ARG(nrhs),  BCHOL_ARG(info),  BCHOL_ARG(skip),
-                                BCHOL_ARG(b0),    BCHOL_ARG(count)};
-            st = bchol__launch(call, plan->kernel, 17, args, 1, &global, &local);
-        }
-        if (st) return st;
+    if (getri) {
+        bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
+                            BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
+                            BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
+                            BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
+                            BCHOL_ARG(info),  BCHOL_ARG(b0),    BCHOL_ARG(count)};
+        return bchol__launch_items(call, plan->kernel, args, 15, 13, batch, GETRS_WORKITEM_GROUP);
     }
-    return BCHOL_SUCCESS;
+    bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off_a), BCHOL_ARG(ld_a),
+                        BCHOL_ARG(str_a), BCHOL_ARG(ipiv),  BCHOL_ARG(off_p),
+                        BCHOL_ARG(str_p), BCHOL_ARG(B),     BCHOL_ARG(off_b),
+                        BCHOL_ARG(ld_b),  BCHOL_ARG(str_b), BCHOL_ARG(n),
+                        BCHOL_ARG(nrhs),  BCHOL_ARG(info),  BCHOL_ARG(skip),
+                        BCHOL_ARG(b0),    BCHOL_ARG(count)};
+    return bchol__launch_items(call, plan->kernel, args, 17, 15, batch, GETRS_WORKITEM_GROUP);
 }
 
 bchol_status bchol__getrs_workitem_vbatched_enqueue(bchol_call *call, const bchol_lu_solve_plan *plan,
@@ -97,19 +75,11 @@ bchol_status bchol__getrs_workitem_vbatched_enqueue(bchol_call *call, const bcho
                                                     cl_mem ipiv, cl_mem offsets_b, cl_mem B,
                                                     int64_t batch, cl_mem info)
 {
-    const size_t local = group_size(call->ctx, plan->kernel);
-    const int64_t chunk = bchol__launch_batch_limit(call->ctx, (int64_t)local, local);
-    bchol_status st;
-    for (int64_t first = 0; first < batch; first += chunk) {
-        cl_ulong b0 = (cl_ulong)first;
-        cl_ulong count = (cl_ulong)(batch - first < chunk ? batch - first : chunk);
-        size_t global = (size_t)((count + local - 1) / local) * local;
-        bchol_arg args[] = {BCHOL_ARG(A),         BCHOL_ARG(offsets_a), BCHOL_ARG(n),
-                            BCHOL_ARG(lda),       BCHOL_ARG(ipiv),      BCHOL_ARG(offsets_p),
-                            BCHOL_ARG(B),         BCHOL_ARG(offsets_b), BCHOL_ARG(nrhs),
-                            BCHOL_ARG(ldb),       BCHOL_ARG(info),      BCHOL_ARG(b0),
-                            BCHOL_ARG(count)};
-        if ((st = bchol__launch(call, plan->kernel, 13, args, 1, &global, &local))) return st;
-    }
-    return BCHOL_SUCCESS;
+    cl_ulong b0 = 0, count = 0;
+    bchol_arg args[] = {BCHOL_ARG(A),   BCHOL_ARG(offsets_a), BCHOL_ARG(n),
+                        BCHOL_ARG(lda), BCHOL_ARG(ipiv),      BCHOL_ARG(offsets_p),
+                        BCHOL_ARG(B),   BCHOL_ARG(offsets_b), BCHOL_ARG(nrhs),
+                        BCHOL_ARG(ldb), BCHOL_ARG(info),      BCHOL_ARG(b0),
+                        BCHOL_ARG(count)};
+    return bchol__launch_items(call, plan->kernel, args, 13, 11, batch, GETRS_WORKITEM_GROUP);
 }
