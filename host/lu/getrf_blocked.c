@@ -77,10 +77,10 @@ static bchol_status left_kernel(bchol_context *ctx, bchol_precision p, int m, in
     }
 }
 
-/* One level of the blocked loop: its block width, its getrf_swap_trsm kernel and whether
- * that moves the left columns' rows too (from column first of the call). */
+/* One level of the blocked loop: its getrf_swap_trsm kernel, that kernel's columns per
+ * group and whether it moves the left columns' rows too (from column first of the call). */
 typedef struct {
-    int nb, cw, left;
+    int cw, left;
     size_t wg;
     cl_kernel swap;
 } level;
@@ -90,7 +90,7 @@ typedef struct {
     bchol_call *call;
     bchol_precision p;
     const bchol_getrf_choice *c;
-    int pivot, m, n, lda, defer;
+    int pivot, m, n, lda;
     cl_mem A, ipiv, info;
     int64_t offset_a, stride_a, offset_p, stride_p, batch;
 } matrices;
@@ -170,7 +170,7 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
      * where ib divides nb and the left interchanges wait: the fused kernel's time grows
      * with the square of its width */
     const int ib = c->ib > 0 && c->ib < nb && nb % c->ib == 0 && defer ? c->ib : 0;
-    level outer = {nb, 0, !defer, 0, NULL}, inner = {ib, 0, 1, 0, NULL};
+    level outer = {0, !defer, 0, NULL}, inner = {0, 1, 0, NULL};
     cl_kernel left = NULL;
     size_t wg_left = 0;
     bchol_status st;
@@ -180,7 +180,7 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
     if (ib && (st = swap_kernel(ctx, p, ib, pivot, 1, &inner.swap, &inner.cw, &inner.wg))) return st;
     if (pivot && defer && (st = left_kernel(ctx, p, m, nb, &left, &wg_left))) return st;
 
-    const matrices x = {call, p, c, pivot, m, n, lda, defer, A, ipiv, info,
+    const matrices x = {call, p, c, pivot, m, n, lda, A, ipiv, info,
                         offset_a, stride_a, offset_p, stride_p, batch};
     for (int j = 0; j < kmin; j += nb) {
         const int jb = bchol__min_int(nb, kmin - j);
@@ -197,11 +197,10 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
     }
     /* 5. the left columns' interchanges: every panel but the last */
     if (left) {
-        const int w = nb;
         cl_ulong off = (cl_ulong)offset_a, str = (cl_ulong)stride_a;
         cl_ulong off_p = (cl_ulong)offset_p, str_p = (cl_ulong)stride_p;
         cl_ulong count = (cl_ulong)batch, g0 = 0;
-        cl_int l = lda, mm = m, kk = kmin, panels = (kmin - 1) / w;
+        cl_int l = lda, mm = m, kk = kmin, panels = (kmin - 1) / nb;
         bchol_arg args[] = {BCHOL_ARG(A),     BCHOL_ARG(off), BCHOL_ARG(l),      BCHOL_ARG(str),
                             BCHOL_ARG(ipiv),  BCHOL_ARG(off_p), BCHOL_ARG(str_p), BCHOL_ARG(mm),
                             BCHOL_ARG(kk),    BCHOL_ARG(panels), BCHOL_ARG(count), BCHOL_ARG(g0)};
