@@ -1109,12 +1109,14 @@ typedef enum {
 
 /* getrf's variant and its parameters; fields of the other variants are 0.
  *   fused     lx work-items per matrix, tbc matrices per work-group
- *   blocked   nb panel width, gemm BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST
+ *   blocked   nb panel width, gemm BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST, ib the inner
+ *             panels' width (0: none; used where it divides nb)
  *   workitem  tbc matrices (work-items) per work-group
  *   regs      tbc matrices per work-group (0: the driver's) */
 typedef struct bchol_getrf_config {
     bchol_getrf_variant variant;
     int lx, tbc, nb, gemm;
+    int ib;
 } bchol_getrf_config;
 
 /*

@@ -1725,6 +1725,8 @@ static void case_getrf(void)
     snprintf(entries, sizeof entries,
              "{\"precision\": \"s\", \"variant\": \"getrf-blocked\", \"n\": 64, \"params\": {\"nb\": 8, "
              "\"gemm\": \"own\"}, \"ms\": 1.0, \"default_ms\": 2.0}, "
+             "{\"precision\": \"s\", \"variant\": \"getrf-blocked\", \"n\": 256, \"params\": {\"nb\": 32, "
+             "\"gemm\": \"own\", \"ib\": 16}, \"ms\": 1.0}, "
              "{\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 64, \"params\": {\"tbc\": 4}, "
              "\"ms\": 5.0}, "
              "{\"precision\": \"d\", \"variant\": \"getrf-fused\", \"n\": 64, \"params\": {\"lx\": 64, "
@@ -1750,6 +1752,11 @@ static void case_getrf(void)
               strstr(src, "-> blocked nb=8 gemm=own"),
           "s 64: source \"%s\"", src ? src : "(null)");
     printf("s 64:    %s\n", src);
+    CHECK(c.ib == 0, "s 64: ib %d from an entry without one, wanted 0", c.ib);
+    /* an entry's inner panels (ib, optional in the file) reach the configuration */
+    CHECK(!bchol_getrf_config_for(ctx, 's', 300, 300, &c, &src) && c.variant == BCHOL_GETRF_BLOCKED &&
+              c.nb == 32 && c.ib == 16 && strstr(src, "-> blocked nb=32 gemm=own ib=16"),
+          "s 300: variant %d nb %d ib %d, source \"%s\"", c.variant, c.nb, c.ib, src);
     CHECK(!bchol_getrf_config_for(ctx, 's', 100, 30, &c, &src) && c.variant == BCHOL_GETRF_BLOCKED && c.nb == 8 &&
               strstr(src, "nearest measured size below max(m, n) = 100"),
           "s 100x30: variant %d nb %d, source \"%s\"", c.variant, c.nb, src);

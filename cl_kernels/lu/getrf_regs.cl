@@ -54,22 +54,49 @@
 #ifndef VLOCAL
 #define VLOCAL 1
 #endif
+/* KEY_INT = 1 compares the keys as integers: the bits of a non-negative float or double
+ * order as the values do (PIVOT_KEY leaves no NaN and no -0), and the same pivot is found;
+ * faster at some orders, slower at others (host/lu/getrf_regs.c picks). */
+#ifndef KEY_INT
+#define KEY_INT 1
+#endif
 
 /* 16-byte vectors of local memory (LV elements; one with VLOCAL = 0: scalar reads);
  * LANE(w, e) is element e (a constant) of one. */
+#if !KEY_INT
+typedef REAL KEY;
+#define AS_KEY(x) (x)
+#elif PRECISION_DOUBLE
+typedef long KEY;
+#define AS_KEY(x) as_long(x)
+#else
+typedef int KEY;
+#define AS_KEY(x) as_int(x)
+#endif
 #if !VLOCAL
 #define LV 1
 typedef REAL LVEC;
+typedef KEY KVEC;
 #define LANE(w, e) (w)
 #define MAKE_LVEC(f, v) (f(v))
 #elif PRECISION_DOUBLE
 #define LV 2
 typedef double2 LVEC;
+#if KEY_INT
+typedef long2 KVEC;
+#else
+typedef double2 KVEC;
+#endif
 #define LANE(w, e) ((e) == 0 ? (w).s0 : (w).s1)
 #define MAKE_LVEC(f, v) ((LVEC)(f((v) * LV), f((v) * LV + 1)))
 #else
 #define LV 4
 typedef float4 LVEC;
+#if KEY_INT
+typedef int4 KVEC;
+#else
+typedef float4 KVEC;
+#endif
 #define LANE(w, e) ((e) == 0 ? (w).s0 : (e) == 1 ? (w).s1 : (e) == 2 ? (w).s2 : (w).s3)
 #define MAKE_LVEC(f, v) ((LVEC)(f((v) * LV), f((v) * LV + 1), f((v) * LV + 2), f((v) * LV + 3)))
 #endif
@@ -89,7 +116,7 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
                          __global int *info, const ulong count, const ulong g0)
 {
 #if PIVOT
-    __local LVEC sKey[TBC][MV]; /* |a(., k)| by place */
+    __local KVEC sKey[TBC][MV]; /* |a(., k)| by place */
 #endif
     __local LVEC sU[TBC][NV]; /* the pivot row */
     const int lid = (int)get_local_id(0);
@@ -99,8 +126,8 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
     __global REAL *Ab = A + offset + (live ? b * stride : 0);
 #if PIVOT
     __global int *Pb = ipiv + offset_p + (live ? b * stride_p : 0);
-    __local LVEC *keyv = sKey[ty];
-    __local REAL *key = (__local REAL *)keyv;
+    __local KVEC *keyv = sKey[ty];
+    __local KEY *key = (__local KEY *)keyv;
 #endif
     __local LVEC *uv = sU[ty];
 
@@ -114,12 +141,12 @@ __kernel void getrf_regs(__global REAL *A, const ulong offset, const int lda, co
         int q = k;
 #if PIVOT
         /* 1, 2. the pivot's place: the first largest of keys k .. M-1 (keys are >= 0) */
-        if (pos >= k) key[pos] = PIVOT_KEY(r[k]);
+        if (pos >= k) key[pos] = AS_KEY(PIVOT_KEY(r[k]));
         barrier(CLK_LOCAL_MEM_FENCE);
-        REAL best = (REAL)-1;
+        KEY best = (KEY)-1;
         PRAGMA_UNROLL
         for (int v = k / LV; v < MV; v++) {
-            const LVEC w = keyv[v];
+            const KVEC w = keyv[v];
             PRAGMA_UNROLL
             for (int e = 0; e < LV; e++) {
                 const int i = v * LV + e;

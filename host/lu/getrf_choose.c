@@ -156,6 +156,7 @@ static int take_tuned(bchol_context *ctx, bchol_precision p, int m, int n, int b
     if (c->tbc <= 0) c->tbc = e->getrf.tbc;
     if (c->nb <= 0) c->nb = e->getrf.nb;
     if (c->gemm <= 0) c->gemm = e->getrf.gemm;
+    if (c->ib <= 0) c->ib = e->getrf.ib;
     char where[96], measured[128] = "";
     if (pick.below_smallest)
         snprintf(where, sizeof where, "the smallest measured size (max(m, n) = %d is below it)",
@@ -293,6 +294,7 @@ bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, i
     } else if (c.variant == BCHOL_GETRF_BLOCKED) {
         config->nb = c.nb;
         config->gemm = c.gemm;
+        config->ib = c.ib;
     } else if (c.variant == BCHOL_GETRF_REGS) {
         config->tbc = c.tbc; /* 0: the driver's (about 128 work-items a group) */
     } else {
@@ -303,8 +305,9 @@ bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, i
         snprintf(source_text + len, sizeof source_text - len, " -> fused lx=%d tbc=%d", config->lx,
                  config->tbc);
     else if (c.variant == BCHOL_GETRF_BLOCKED)
-        snprintf(source_text + len, sizeof source_text - len, " -> blocked nb=%d gemm=%s",
-                 config->nb, config->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own");
+        snprintf(source_text + len, sizeof source_text - len, " -> blocked nb=%d gemm=%s%s%.0d",
+                 config->nb, config->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own",
+                 config->ib > 0 ? " ib=" : "", config->ib);
     else
         snprintf(source_text + len, sizeof source_text - len, " -> %s tbc=%d",
                  variant_word(c.variant), config->tbc);

@@ -57,6 +57,11 @@ static bchol_status get_kernel(bchol_context *ctx, bchol_precision p, int pivot,
      * 0.83-0.96x at double 32-64 (2026-11-27, docs/performance.md, LU). */
     const int vlocal = p == BCHOL_D ? n <= 16 : n <= 64;
     bchol__options_add(&o, "-D VLOCAL=%d", vlocal);
+    /* Pivot keys compared as integers: 1.04-1.16x at float n = 8, 16, 48, 64 and double 8 on
+     * the H200; 0.97-0.98x at float 32 and double 32-64, within 1% elsewhere (2026-11-27,
+     * docs/performance.md, LU). Sizes between take the nearest measured one. */
+    const int key_int = p == BCHOL_D ? n <= 12 : n <= 24 || (n > 40 && n <= 80);
+    bchol__options_add(&o, "-D KEY_INT=%d", key_int);
     return bchol__get_kernel(ctx, regs_files, &o, "getrf_regs", k);
 }
 

@@ -123,6 +123,7 @@ static const param_def getrf_fused_params[] = {
 static const param_def getrf_blocked_params[] = {
     {"nb", G(nb), 1, 64, NULL, 0},
     {"gemm", G(gemm), BCHOL_GEMM_OWN, BCHOL_GEMM_CLBLAST, gemm_labels, 0},
+    {"ib", G(ib), 0, 64, NULL, 1},
 };
 
 static const param_def getrf_workitem_params[] = {
