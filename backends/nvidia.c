@@ -157,7 +157,10 @@ const bchol_backend bchol__backend_nvidia = {
      * 8 0.030/0.017, 16 0.136/0.067, 32 0.90/0.49/1.51/1.25/2.13, 64 5.94/-/7.23/5.79/9.76,
      * 128 8.13/-/7.94/5.18/7.27, 256 63.5/-/22.1/22.2/31.4, 512 -/-/52.3/45.1/54.7.
      * CLBlast's GEMM at nb 64: float 0.96-0.97x own's time at 256-512, double the same:
-     * not taken. Fused to 32 (64 did not finish in the run's time). */
+     * not taken. Fused to 64: against auto's blocked nb 32 (double) or solve (float) at
+     * n = 40, 48, 56, 64, getri alone float 1.26, 1.06, 1.23, 1.07x, double 1.80, 1.72, 1.85,
+     * 1.36x (H200, 2026-11-27, 7671ac4, batch 16384, medians of 2 rounds, getri-paths.txt's
+     * end). */
     /* getrf_vbatched, orders uniform in [1, nmax], batch 2000, H200, ms, median of 5
      * (8d4c719, results/2026-11-27-h200-lu/getrf-vbatched.txt): the split (fused for what
      * fits, blocked nb 16 the rest) / every matrix blocked nb 16 / blocked nb 32: float
@@ -167,8 +170,8 @@ const bchol_backend bchol__backend_nvidia = {
     .getrf_vb_all_blocked = 1,
     .getrf_vb_nb = 32,
     .getri_fused_from = 1,
-    .getri_fused_to_s = 32,
-    .getri_fused_to_d = 32,
+    .getri_fused_to_s = 64,
+    .getri_fused_to_d = 64,
     .getri_solve_to_s = 128,
     .getri_solve_to_d = 32,
     .getri_nb_s = 64,
