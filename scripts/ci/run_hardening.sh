@@ -21,7 +21,7 @@ JOBS=$(nproc)
 
 scripts/setup.sh > /dev/null # the main build and the packages it needs
 missing=""
-for p in valgrind clang-15; do
+for p in valgrind clang-15 llvm-15; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
@@ -41,6 +41,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # blocks stay reachable through the static TLS it scans; fewer roots only add reports.
 export LSAN_OPTIONS=suppressions=$HARD/lsan.supp:print_suppressions=0:intercept_tls_get_addr=0
 export TSAN_OPTIONS=halt_on_error=1:exitcode=66
+# llvm-15's symbolizer names the functions in the sanitizers' stacks (clang-15 does not
+# bring it)
 for s in /usr/lib/llvm-15/bin/llvm-symbolizer /usr/bin/llvm-symbolizer; do
   [ -x "$s" ] && { export ASAN_SYMBOLIZER_PATH=$s UBSAN_SYMBOLIZER_PATH=$s TSAN_SYMBOLIZER_PATH=$s; break; }
 done
