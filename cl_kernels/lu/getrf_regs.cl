@@ -61,8 +61,7 @@
 #define KEY_INT 1
 #endif
 
-/* 16-byte vectors of local memory (LV elements; one with VLOCAL = 0: scalar reads);
- * LANE(w, e) is element e (a constant) of one. */
+/* A key as stored and compared (KVEC: LV of them) */
 #if !KEY_INT
 typedef REAL KEY;
 #define AS_KEY(x) (x)
@@ -73,6 +72,8 @@ typedef long KEY;
 typedef int KEY;
 #define AS_KEY(x) as_int(x)
 #endif
+/* 16-byte vectors of local memory (LV elements; one with VLOCAL = 0: scalar reads);
+ * LANE(w, e) is element e (a constant) of one. */
 #if !VLOCAL
 #define LV 1
 typedef REAL LVEC;

@@ -301,13 +301,14 @@ bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, i
         config->tbc = c.tbc > 0 ? c.tbc : 8; /* bchol__getrf_workitem's default group */
     }
     size_t len = strlen(source_text);
+    char ib[24] = ""; /* the blocked variant's inner panels, where any */
+    if (config->ib > 0) snprintf(ib, sizeof ib, " ib=%d", config->ib);
     if (c.variant == BCHOL_GETRF_FUSED)
         snprintf(source_text + len, sizeof source_text - len, " -> fused lx=%d tbc=%d", config->lx,
                  config->tbc);
     else if (c.variant == BCHOL_GETRF_BLOCKED)
-        snprintf(source_text + len, sizeof source_text - len, " -> blocked nb=%d gemm=%s%s%.0d",
-                 config->nb, config->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own",
-                 config->ib > 0 ? " ib=" : "", config->ib);
+        snprintf(source_text + len, sizeof source_text - len, " -> blocked nb=%d gemm=%s%s",
+                 config->nb, config->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own", ib);
     else
         snprintf(source_text + len, sizeof source_text - len, " -> %s tbc=%d",
                  variant_word(c.variant), config->tbc);
