@@ -1885,6 +1885,76 @@ static void getrs_run(void)
     unsetenv("BCHOL_LU_SOLVE_VARIANT");
 }
 
+/* The workitem LU solve's plan (--variants getrs-workitem: nt, vw) at n = 8 and 24, nrhs
+ * 1 and 4: its records alone (never in the default plan), checked and timed with their
+ * nrhs, an entry at 24 for each nrhs; a resume measures nothing again; bchol_getrs_params
+ * and bench --routine getrs --explain name it (under BCHOL_LU_SOLVE_VARIANT=workitem, the
+ * kernel the entries shape; PoCL's own). */
+static void getrs_workitem_run(void)
+{
+    char out[160];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--nrhs", "1,4", "--precision", "s", "--variants",
+                 "getrs-workitem", "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s getrs-workitem 24 nrhs=4 ") && !file_contains(out, "s getrs 24") &&
+              !file_contains(out, "s solve"),
+          "dry run: exit %d, or its plan is not getrs-workitem's alone", rc);
+    rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--nrhs", "1,4", "--precision", "s", "--variants",
+             "getrs-workitem", "--set", "vw=4,8", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
+    CHECK(rc == 0, "the getrs-workitem sweep: exit %d", rc);
+    const int ntried = count_tried();
+    cJSON *root = load(file);
+    CHECK(root && ntried >= 4, "the file: %d records", ntried);
+    if (!root) return;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        CHECK(!strcmp(v, "getrs-workitem") && (rec_nrhs(r) == 1 || rec_nrhs(r) == 4), "a record of %s, nrhs %d", v,
+              rec_nrhs(r));
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+    }
+    int nt = 0, vw = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+    {
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "getrs-workitem") ||
+            cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != 24 || rec_nrhs(r) != 4)
+            continue;
+        const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
+        nt = param_int(prm, "nt");
+        vw = param_int(prm, "vw");
+    }
+    CHECK(nt > 0 && (vw == 4 || vw == 8), "no getrs-workitem entry at n = 24, nrhs = 4 (nt %d, vw %d)", nt, vw);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == ntried, "resume: exit %d, %d records (wanted %d)", rc, count_tried(), ntried);
+    setenv("BCHOL_LU_SOLVE_VARIANT", "workitem", 1);
+    bchol_context *ctx = context_with(file);
+    if (!ctx || !nt) {
+        unsetenv("BCHOL_LU_SOLVE_VARIANT");
+        return;
+    }
+    bchol_solve_params p = {0};
+    const char *src = NULL;
+    const char *want = "s getrs-workitem entry for n = 24, nrhs = 4 (this n, this nrhs)";
+    char tail[32];
+    snprintf(tail, sizeof tail, "-> nt=%d vw=%d", nt, vw);
+    CHECK(!bchol_getrs_params(ctx, 's', 'N', 24, 4, &p, &src) && strstr(src, file) && strstr(src, want) &&
+              strstr(src, tail) && p.variant == BCHOL_SOLVE_WORKITEM && p.nt == nt,
+          "getrs_params at 24, nrhs 4: variant %d nt %d, \"%s\", wanted the entry's nt %d vw %d", (int)p.variant,
+          p.nt, src ? src : "(null)", nt, vw);
+    printf("n = 24, nrhs = 4: %s\n", src);
+    bchol_context_destroy(ctx);
+    rc = RUN(out, "bench", "--routine", "getrs", "--n", "24", "--nrhs", "4", "--batch", "32", "--reps", "1",
+             "--warmup", "0", "--explain");
+    CHECK(rc == 0 && file_contains(out, "#   n = 24: getrs: BCHOL_LU_SOLVE_VARIANT: the workitem solve; tuning file") &&
+              file_contains(out, want),
+          "bench --routine getrs --explain: exit %d, or no line naming the entry", rc);
+    unsetenv("BCHOL_TUNING_FILE");
+    unsetenv("BCHOL_LU_SOLVE_VARIANT");
+}
+
 /* The workitem solve's plan (solve-workitem: nt, vw) beside the substitution solve's at
  * n = 8 and 24, nrhs 1: in the default plan on CPUs only; records of both kinds, checked
  * and timed with their nrhs, in one confirmation round per nrhs (both kinds' finalists
@@ -1997,7 +2067,8 @@ static const struct {
              {"probe_ties", "probes on ties", probe_ties}, {"probe_every", "probes at every size", probe_every},
              {"output", "the output file", output_file}, {"input", "what is read from files", input_checks},
              {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived},
-             {"getrs", "getrs", getrs_run}, {"solve_workitem", "solve-workitem", solve_workitem_run}};
+             {"getrs", "getrs", getrs_run}, {"solve_workitem", "solve-workitem", solve_workitem_run},
+             {"getrs_workitem", "getrs-workitem", getrs_workitem_run}};
 
 /* The scratch folder and whatever a case left in it (plans, reports, files): a case that
  * fails half-way returns early, and no run leaves a folder behind in /tmp. */

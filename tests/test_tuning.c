@@ -318,11 +318,14 @@ static void case_bad(const char *kind)
         };
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             char more[4096], s2[8192], text[16384];
-            snprintf(more, sizeof more, "%s, {\"precision\": \"s\", \"variant\": \"solve-workitem\", %s}", entries,
-                     bad[i].fields);
-            section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
-            file_of(text, sizeof text, s2);
-            bad_file(kind, text, bad[i].needle);
+            /* the workitem LU solve's entries take the same fields */
+            for (int lu = 0; lu < 2; lu++) {
+                snprintf(more, sizeof more, "%s, {\"precision\": \"s\", \"variant\": \"%s\", %s}", entries,
+                         lu ? "getrs-workitem" : "solve-workitem", bad[i].fields);
+                section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+                file_of(text, sizeof text, s2);
+                bad_file(kind, text, bad[i].needle);
+            }
         }
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
@@ -1273,6 +1276,98 @@ static void expect_getrs(bchol_context *ctx, char precision, char trans, int n, 
  * potrs the getrs entry). bchol_getrs_params per (n, nrhs, trans); gesv runs the entry: its
  * kernel is built by then, so the query builds nothing (the defaults' shape builds).
  */
+/* sgesv_batched_host on 7 random 4-by-4 systems with 2 right-hand sides (rng seed):
+ * checks every info 0 and every residual within LAPACK's threshold. */
+static void gesv_host_4x2(bchol_context *ctx, unsigned seed)
+{
+    enum { B = 7, N = 4, K = 2 };
+    static float a[B * N * N], a0[B * N * N], b[B * N * K], b0[B * N * K];
+    int info[B], ipiv[B * N];
+    util_rng rng;
+    util_rng_seed(&rng, seed);
+    util_fill_uniform(a, 0, N, B * N, N, &rng);
+    util_fill_uniform(b, 0, N, B * K, N, &rng);
+    memcpy(a0, a, sizeof a);
+    memcpy(b0, b, sizeof b);
+    const bchol_status st = bchol_sgesv_batched_host(ctx, N, K, a, N, N * N, ipiv, N, b, N, N * K, B, info);
+    CHECK(st == BCHOL_SUCCESS, "gesv: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+    for (int k = 0; k < B && !st; k++) {
+        const double r = util_lu_solve_residual(a0 + k * N * N, 0, 'N', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
+        CHECK(info[k] == 0 && r <= 30, "gesv system %d: info %d, residual %g", k, info[k], r);
+    }
+}
+
+/*
+ * getrs-workitem entries shape the workitem LU solve (BCHOL_LU_SOLVE_VARIANT=workitem, the
+ * backend's on PoCL): nt and vw at the nearest n and closest nrhs, BCHOL_LU_SOLVE_WORKITEM_VW
+ * over the entry's vw, BCHOL_LU_SOLVE_SHAPE's nt over both; gesv right on the entry's kernel.
+ */
+static void case_getrs_workitem(void)
+{
+    const bchol_device_info d = device();
+    char entries[1024], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"getrs-workitem\", \"n\": 4, \"nrhs\": 2, \"params\": "
+             "{\"nt\": 2, \"vw\": 4}, \"ms\": 0.5, \"default_ms\": 0.75}, "
+             "{\"precision\": \"s\", \"variant\": \"getrs-workitem\", \"n\": 16, \"nrhs\": 1, \"params\": "
+             "{\"nt\": 1, \"vw\": 16}}");
+    entries_file(&d, entries, "getrs_workitem.json", path, sizeof path);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    setenv("BCHOL_LU_SOLVE_VARIANT", "workitem", 1);
+    unsetenv("BCHOL_LU_SOLVE_WORKITEM_VW");
+    unsetenv("BCHOL_LU_SOLVE_SHAPE");
+    bchol_context *ctx = new_context();
+    static const struct {
+        int n, nrhs, nt;
+        const char *needle, *fitted; /* the entry named, and what runs (the plan's nt, vw) */
+    } want[] = {
+        {4, 2, 2, "s getrs-workitem entry for n = 4, nrhs = 2 (this n, this nrhs), vw = 4", "-> nt=2 vw=4"},
+        {6, 3, 2, "s getrs-workitem entry for n = 4, nrhs = 2 (the nearest n below, the closest nrhs)",
+         "-> nt=2 vw=4"},
+        {20, 1, 1, "s getrs-workitem entry for n = 16, nrhs = 1 (the nearest n below, this nrhs), vw = 16",
+         "-> nt=1 vw=16"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bchol_solve_params p = {0};
+        const char *src = "";
+        CHECK(!bchol_getrs_params(ctx, 's', 'N', want[i].n, want[i].nrhs, &p, &src) &&
+                  p.variant == BCHOL_SOLVE_WORKITEM && p.nt == want[i].nt && strstr(src, want[i].needle) &&
+                  strstr(src, want[i].fitted),
+              "getrs s n = %d nrhs = %d: variant %d nt %d (%s), wanted workitem nt %d, \"%s\" and \"%s\"",
+              want[i].n, want[i].nrhs, (int)p.variant, p.nt, src, want[i].nt, want[i].needle, want[i].fitted);
+        printf("getrs s N n = %2d nrhs = %d: %s\n", want[i].n, want[i].nrhs, src);
+    }
+    if (d.fp64) {
+        bchol_solve_params p = {0};
+        const char *src = "";
+        CHECK(!bchol_getrs_params(ctx, 'd', 'N', 4, 2, &p, &src) && p.variant == BCHOL_SOLVE_WORKITEM &&
+                  strstr(src, "the workitem solve, nt =") && !strstr(src, "entry"),
+              "getrs d n = 4: %s, wanted the defaults (no d entry)", src);
+    }
+    /* the variable names a width over the entry's; the shape's nt over both */
+    setenv("BCHOL_LU_SOLVE_WORKITEM_VW", "8", 1);
+    bchol_solve_params p = {0};
+    const char *src = "";
+    CHECK(!bchol_getrs_params(ctx, 's', 'N', 4, 2, &p, &src) && p.nt == 2 &&
+              strstr(src, "vw = 8 (BCHOL_LU_SOLVE_WORKITEM_VW)") && strstr(src, "-> nt=2 vw=8"),
+          "getrs s n = 4 with BCHOL_LU_SOLVE_WORKITEM_VW=8: nt %d (%s)", p.nt, src);
+    unsetenv("BCHOL_LU_SOLVE_WORKITEM_VW");
+    setenv("BCHOL_LU_SOLVE_SHAPE", "1,1,1", 1);
+    CHECK(!bchol_getrs_params(ctx, 's', 'N', 4, 2, &p, &src) && p.variant == BCHOL_SOLVE_WORKITEM && p.nt == 1 &&
+              strstr(src, "BCHOL_LU_SOLVE_SHAPE"),
+          "getrs s n = 4 with BCHOL_LU_SOLVE_SHAPE=1,1,1: variant %d nt %d (%s)", (int)p.variant, p.nt, src);
+    unsetenv("BCHOL_LU_SOLVE_SHAPE");
+    /* gesv (host form) at n = 4, nrhs = 2 on the entry's kernel: right */
+    gesv_host_4x2(ctx, 29);
+    new_builds();
+    CHECK(!bchol_getrs_params(ctx, 's', 'N', 4, 2, &p, NULL), "getrs_params after gesv");
+    const long builds = new_builds();
+    CHECK(builds == 0, "gesv did not run the entry: asking for it built %ld programs", builds);
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_LU_SOLVE_VARIANT");
+    unlink(path);
+}
+
 static void case_getrs(void)
 {
     const bchol_device_info d = device();
@@ -1348,24 +1443,11 @@ static void case_getrs(void)
     setenv("BCHOL_LU_SOLVE_VARIANT", "subst", 1);
 
     /* gesv (host form) at n = 4, nrhs = 2: right, and on the entry's kernel */
-    enum { B = 7, N = 4, K = 2 };
-    static float a[B * N * N], a0[B * N * N], b[B * N * K], b0[B * N * K];
-    int info[B], ipiv[B * N];
-    util_rng rng;
-    util_rng_seed(&rng, 23);
-    util_fill_uniform(a, 0, N, B * N, N, &rng);
-    util_fill_uniform(b, 0, N, B * K, N, &rng);
-    memcpy(a0, a, sizeof a);
-    memcpy(b0, b, sizeof b);
-    bchol_status st = bchol_sgesv_batched_host(ctx, N, K, a, N, N * N, ipiv, N, b, N, N * K, B, info);
-    CHECK(st == BCHOL_SUCCESS, "gesv: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
-    for (int k = 0; k < B && !st; k++) {
-        const double r = util_lu_solve_residual(a0 + k * N * N, 0, 'N', N, N, K, b + k * N * K, N, b0 + k * N * K, N);
-        CHECK(info[k] == 0 && r <= 30, "gesv system %d: info %d, residual %g", k, info[k], r);
-    }
+    enum { N = 4, K = 2 };
+    gesv_host_4x2(ctx, 23);
     new_builds();
     bchol_solve_params eff;
-    st = bchol_getrs_params(ctx, 's', 'N', N, K, &eff, NULL);
+    bchol_status st = bchol_getrs_params(ctx, 's', 'N', N, K, &eff, NULL);
     long builds = new_builds();
     CHECK(st == BCHOL_SUCCESS && builds == 0, "gesv did not run the entry: asking for it built %ld programs", builds);
     char text[64];
@@ -1836,6 +1918,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "solve")) case_solve();
     else if (!strcmp(c, "getrf")) case_getrf();
     else if (!strcmp(c, "getrs")) case_getrs();
+    else if (!strcmp(c, "getrs_workitem")) case_getrs_workitem();
     else if (!strcmp(c, "solve_workitem")) case_solve_workitem();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();

@@ -88,7 +88,9 @@ static void usage(FILE *f)
             "                      competing with each other only (workitem on CPUs only, regs on\n"
             "                      GPUs only, n <= 128); getrs, the LU solve's substitution shape\n"
             "                      (getrs, gesv, getri's solve path), only where named: timed as\n"
-            "                      getrs_batched on getrf's factors at each --nrhs, its own entries\n"
+            "                      getrs_batched on getrf's factors at each --nrhs, its own entries;\n"
+            "                      getrs-workitem, the workitem LU solve's nt and vw (PoCL's getrs),\n"
+            "                      likewise only where named\n"
             "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
             "                      (default 1,16; getrs too); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
@@ -624,18 +626,22 @@ static int in_group(const cJSON *r, char precision, int n)
 /* The confirmation round a record of a size takes part in: 0 for the strided
  * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
  * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's, GETRS_ROUND(nrhs)
- * for the LU solve's. vbatched, the solve
+ * for the LU solve's, GETRS_WORKITEM_ROUND(nrhs) for the workitem LU solve's (the two
+ * kinds' entries shape different kernels and choose nothing). vbatched, the solve
  * and getrf compete with nothing else: a round of their own means that adding or resuming them at a size re-times
  * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
  * 78 strided entries by the noise of their confirmation round). */
 #define VBATCHED_ROUND (-1)
 #define LU_ROUND (-2)
-/* getrs (solve and lu both set): a round per nrhs, apart from getrf's and the solve's */
+/* getrs (solve and lu both set): a round per nrhs, apart from getrf's and the solve's;
+ * getrs-workitem likewise, apart from getrs' (nrhs <= 4096) */
 #define GETRS_ROUND(nrhs) (-1000 - (nrhs))
+#define GETRS_WORKITEM_ROUND(nrhs) (-10000 - (nrhs))
 
 static int variant_round(const tune_variant *v, int nrhs)
 {
-    if (v && v->solve && v->lu) return GETRS_ROUND(nrhs);
+    if (v && v->solve && v->lu)
+        return strcmp(v->name, "getrs-workitem") ? GETRS_ROUND(nrhs) : GETRS_WORKITEM_ROUND(nrhs);
     return v && v->variable_sizes ? VBATCHED_ROUND : v && v->lu ? LU_ROUND : nrhs;
 }
 
@@ -754,6 +760,7 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
                             "times decide\n", t->precision, t->n,
                     rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] == LU_ROUND ? " (getrf)"
+                    : rounds[k] <= GETRS_WORKITEM_ROUND(0)                           ? " (getrs-workitem)"
                     : rounds[k] <= GETRS_ROUND(0)                                    ? " (getrs)"
                                                  : rounds[k]                ? " (solve)"
                                                                             : "",

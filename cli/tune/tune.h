@@ -144,6 +144,17 @@ bchol_status tune_solve_prepare(bchol_context *ctx, const tune_target *t, char u
                                 tune_params *effective);
 bchol_status tune_solve_run(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
                             const tune_params *p);
+/* The workitem solve's space (tune_solve_workitem.c), which the workitem LU solve's
+ * variant (tune_getrs_workitem.c) shares: nt and vw in that order. */
+extern const char *const tune_solve_workitem_names[];
+extern const char *const *const tune_solve_workitem_labels[];
+int tune_solve_workitem_values(int param, const tune_target *t, int *out, int max);
+const char *tune_solve_workitem_prune(const int *cfg, const tune_target *t, char *why, size_t size);
+void tune_solve_workitem_to_params(const int *cfg, tune_params *t);
+void tune_solve_workitem_from_params(const tune_params *t, int *cfg);
+/* bchol_{s,d}getrs_batched ('N') on the workload's LU factors and right-hand sides (made
+ * on first use), as the library's overrides then say: the LU solves' runs */
+bchol_status tune_getrs_call(bchol_context *ctx, const tune_target *t, struct tune_workload *w);
 const tune_variant *tune_variant_named(const char *name);
 
 /* prepare and run of the variants that factor strided batches (fused, separate,

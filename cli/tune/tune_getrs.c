@@ -55,18 +55,23 @@ static bchol_status prepare(bchol_context *ctx, const tune_target *t, char uplo,
     return st;
 }
 
-static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
+bchol_status tune_getrs_call(bchol_context *ctx, const tune_target *t, tune_workload *w)
 {
     char why[300];
     if (tune_workload_getrs(w, why, sizeof why)) return BCHOL_ERR_OUT_OF_MEMORY;
     const int n = w->n, nrhs = t->nrhs;
     const int64_t sa = (int64_t)n * n, sb = (int64_t)n * nrhs;
+    return w->precision == 'd'
+               ? bchol_dgetrs_batched(ctx, 'N', n, nrhs, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->B, 0, n, sb,
+                                      w->lu_batch, NULL)
+               : bchol_sgetrs_batched(ctx, 'N', n, nrhs, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->B, 0, n, sb,
+                                      w->lu_batch, NULL);
+}
+
+static bchol_status run(bchol_context *ctx, const tune_target *t, tune_workload *w, const tune_params *p)
+{
     force_shape(&p->solve);
-    bchol_status st = w->precision == 'd'
-                          ? bchol_dgetrs_batched(ctx, 'N', n, nrhs, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->B, 0, n, sb,
-                                                 w->lu_batch, NULL)
-                          : bchol_sgetrs_batched(ctx, 'N', n, nrhs, w->lu_f, 0, n, sa, w->lu_p, 0, n, w->B, 0, n, sb,
-                                                 w->lu_batch, NULL);
+    const bchol_status st = tune_getrs_call(ctx, t, w);
     force_shape(NULL);
     return st;
 }

@@ -15,8 +15,8 @@
 
 enum { NT, VW, NPARAMS };
 
-static const char *const names[NPARAMS] = {"nt", "vw"};
-static const char *const *const labels[NPARAMS] = {NULL, NULL};
+const char *const tune_solve_workitem_names[NPARAMS] = {"nt", "vw"};
+const char *const *const tune_solve_workitem_labels[NPARAMS] = {NULL, NULL};
 
 /*
  * Candidates. nt: passes of up to nrhs columns (powers of two up to 16; a wider pass runs
@@ -24,7 +24,7 @@ static const char *const *const labels[NPARAMS] = {NULL, NULL};
  * loops along a column (4, 8, 16 elements; the kernel also takes 1 and 2, which only
  * --set asks for).
  */
-static int values(int param, const tune_target *t, int *out, int max)
+int tune_solve_workitem_values(int param, const tune_target *t, int *out, int max)
 {
     static const int nts[] = {1, 2, 4, 8, 16}, vws[] = {4, 8, 16};
     int k = 0;
@@ -39,7 +39,7 @@ static int values(int param, const tune_target *t, int *out, int max)
     return 0;
 }
 
-static const char *prune(const int *c, const tune_target *t, char *why, size_t size)
+const char *tune_solve_workitem_prune(const int *c, const tune_target *t, char *why, size_t size)
 {
     if (c[NT] > 1 && c[NT] / 2 >= t->nrhs) { /* only from --set */
         snprintf(why, size, "nt = %d for nrhs = %d: the solve narrows the pass, running another nt", c[NT],
@@ -57,14 +57,14 @@ static const char *prune(const int *c, const tune_target *t, char *why, size_t s
     return NULL;
 }
 
-static void to_params(const int *c, tune_params *t)
+void tune_solve_workitem_to_params(const int *c, tune_params *t)
 {
     *t = (tune_params){0};
     t->solve = (bchol_solve_params){.variant = BCHOL_SOLVE_WORKITEM, .nt = c[NT]};
     t->solve_vw = c[VW];
 }
 
-static void from_params(const tune_params *t, int *c)
+void tune_solve_workitem_from_params(const tune_params *t, int *c)
 {
     c[NT] = t->solve.nt;
     c[VW] = t->solve_vw;
@@ -93,7 +93,7 @@ static void defaults(bchol_context *ctx, const tune_target *t, int *c)
         while (p.solve.nt > 1 && p.solve.nt / 2 >= t->nrhs) p.solve.nt /= 2;
     }
     p.solve_vw = 8;
-    from_params(&p, c);
+    tune_solve_workitem_from_params(&p, c);
 }
 
 /* bchol_potrs_prepare with the workitem variant and vw forced builds the kernel the call
@@ -121,12 +121,12 @@ const tune_variant tune_solve_workitem = {
     .solve = 1,                    /* once per nrhs; the solve's round, workload and check */
     .cpu_default = 1,              /* on GPUs only where named */
     .nparams = NPARAMS,
-    .param_names = names,
-    .labels = labels,
-    .values = values,
-    .prune = prune,
-    .to_params = to_params,
-    .from_params = from_params,
+    .param_names = tune_solve_workitem_names,
+    .labels = tune_solve_workitem_labels,
+    .values = tune_solve_workitem_values,
+    .prune = tune_solve_workitem_prune,
+    .to_params = tune_solve_workitem_to_params,
+    .from_params = tune_solve_workitem_from_params,
     .defaults = defaults,
     .prepare = prepare,
     .run = run,

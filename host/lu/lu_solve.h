@@ -21,13 +21,14 @@ typedef struct {
  * 1, else 0 (unset or malformed) with prm untouched. Tests use it to reach every shape. */
 int bchol__lu_solve_shape_env(bchol_solve_params *prm);
 /* The variant and shape the LU solve starts from for (n, nrhs), before fitting:
- * BCHOL_LU_SOLVE_SHAPE (the substitution kernel in that shape), else
- * BCHOL_LU_SOLVE_VARIANT=subst|workitem, else the backend's solve variant (solve_defaults:
- * the workitem kernel on PoCL); the substitution kernel's shape from the tuning table's
- * getrs entry (one whose group the device takes at n), else the backend's solve defaults,
- * the workitem kernel's nt from those defaults. *vw: the workitem kernel's vector width
- * (BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else 8). why (may be NULL) says which
- * (lu_solve_shape.c). */
+ * BCHOL_LU_SOLVE_SHAPE (the substitution kernel in that shape; the workitem kernel with
+ * its nt where BCHOL_LU_SOLVE_VARIANT=workitem), else BCHOL_LU_SOLVE_VARIANT=subst|workitem,
+ * else the backend's solve variant (solve_defaults: the workitem kernel on PoCL); the
+ * substitution kernel's shape from the tuning table's getrs entry (one whose group the
+ * device takes at n), else the backend's solve defaults; the workitem kernel's nt and vw
+ * from its getrs-workitem entry, else the defaults' nt. *vw: the workitem kernel's vector
+ * width (BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else the entry's, else 8). why (may be
+ * NULL) says which (lu_solve_shape.c). */
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                            bchol_solve_params *prm, int *vw, char *why, size_t size);
 

@@ -74,6 +74,9 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
     const int forced_vw = vw_env();
     if (vw) *vw = bchol__lu_solve_workitem_vw();
     if (bchol__lu_solve_shape_env(prm)) {
+        /* the substitution kernel's shape; with BCHOL_LU_SOLVE_VARIANT=workitem its nt is
+         * the workitem kernel's (the tuner's getrs-workitem configurations) */
+        if (variant_env() == BCHOL_SOLVE_WORKITEM) prm->variant = BCHOL_SOLVE_WORKITEM;
         if (why) snprintf(why, size, "BCHOL_LU_SOLVE_SHAPE");
         return;
     }
@@ -83,6 +86,31 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
      * for potrs). */
     const bchol_solve_variant forced = variant_env();
     if (bchol__lu_solve_variant(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO) == BCHOL_SOLVE_WORKITEM) {
+        /* its getrs-workitem entry's nt and vw (BCHOL_LU_SOLVE_WORKITEM_VW still names vw),
+         * else the defaults' nt and vw 8 */
+        const bchol_tuning_pick pick = bchol__tuning_lookup_rhs(
+            bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_GETRS_WORKITEM, n, nrhs);
+        const bchol_tuning_entry *e = pick.entry;
+        prm->variant = BCHOL_SOLVE_WORKITEM;
+        if (e) {
+            prm->nt = e->solve.nt;
+            if (vw && !forced_vw) *vw = e->vw;
+            if (why)
+                snprintf(why, size,
+                         "%s: the workitem solve; tuning file %.300s, devices[%d] %s/%s/%s: %c "
+                         "getrs-workitem entry for n = %d, nrhs = %d (%s, %s), vw = %d%s",
+                         forced ? "BCHOL_LU_SOLVE_VARIANT" : "the backend's variant",
+                         pick.section->file, pick.section->index, pick.section->vendor,
+                         pick.section->architecture, pick.section->name, e->precision, e->n,
+                         e->nrhs,
+                         pick.below_smallest ? "the smallest measured n"
+                         : e->n == n         ? "this n"
+                                             : "the nearest n below",
+                         e->nrhs == nrhs ? "this nrhs" : "the closest nrhs",
+                         forced_vw ? forced_vw : e->vw,
+                         forced_vw ? " (BCHOL_LU_SOLVE_WORKITEM_VW)" : "");
+            return;
+        }
         ctx->backend->solve_defaults((char)p, n, nrhs, prm);
         prm->variant = BCHOL_SOLVE_WORKITEM;
         if (why)

@@ -56,11 +56,17 @@
 /* A request, never an entry's kind: the "solve" and "solve-workitem" entries together. */
 #define BCHOL__VARIANT_SOLVE_ANY ((bchol_variant)114)
 
+/* Entries of the workitem LU solve ("getrs-workitem" in files): nt and vw of
+ * cl_kernels/lu/getrs_workitem.cl (getrs, gesv and getri's solve path where the backend or
+ * BCHOL_LU_SOLVE_VARIANT runs it), measured at one n and one nrhs. Like "getrs" entries
+ * they shape their kernel where it runs and choose nothing. */
+#define BCHOL__VARIANT_GETRS_WORKITEM ((bchol_variant)115)
+
 /* Whether entries of v carry an nrhs (one entry per n and nrhs). */
 static inline int bchol__variant_has_nrhs(bchol_variant v)
 {
     return v == BCHOL__VARIANT_SOLVE || v == BCHOL__VARIANT_GETRS || v == BCHOL__VARIANT_SOLVE_WORKITEM ||
-           v == BCHOL__VARIANT_SOLVE_ANY;
+           v == BCHOL__VARIANT_SOLVE_ANY || v == BCHOL__VARIANT_GETRS_WORKITEM;
 }
 
 static inline int bchol__variant_is_getrf(bchol_variant v)
@@ -87,8 +93,10 @@ typedef struct bchol_tuning_entry {
     int etm, schedule;   /* vbatched entries only: bchol_etm and bchol_schedule values (ints, as
                             the parser writes every field) */
     bchol_solve_params solve; /* solve and getrs entries (variant BCHOL_SOLVE_SUBST: nt, rpt, tbc);
-                                 solve-workitem entries (BCHOL_SOLVE_WORKITEM: nt) */
-    int vw;              /* solve-workitem entries only: the vector width (1, 2, 4, 8, 16) */
+                                 solve-workitem and getrs-workitem entries
+                                 (BCHOL_SOLVE_WORKITEM: nt) */
+    int vw;              /* solve-workitem and getrs-workitem entries only: the vector width
+                            (1, 2, 4, 8, 16) */
     bchol_getrf_config getrf; /* getrf entries only (getrf.variant set from the entry's) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next

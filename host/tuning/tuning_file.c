@@ -158,6 +158,8 @@ static const struct {
     {"getrs", BCHOL__VARIANT_GETRS, solve_params, sizeof solve_params / sizeof solve_params[0], BCHOL_GETRF_AUTO},
     {"solve-workitem", BCHOL__VARIANT_SOLVE_WORKITEM, solve_workitem_params,
      sizeof solve_workitem_params / sizeof solve_workitem_params[0], BCHOL_GETRF_AUTO},
+    {"getrs-workitem", BCHOL__VARIANT_GETRS_WORKITEM, solve_workitem_params,
+     sizeof solve_workitem_params / sizeof solve_workitem_params[0], BCHOL_GETRF_AUTO},
     {"getrf-fused", BCHOL__VARIANT_GETRF_FUSED, getrf_fused_params,
      sizeof getrf_fused_params / sizeof getrf_fused_params[0], BCHOL_GETRF_FUSED},
     {"getrf-blocked", BCHOL__VARIANT_GETRF_BLOCKED, getrf_blocked_params,
@@ -251,7 +253,10 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     e->etm = e->schedule = e->order = e->vw = 0;
     if (bchol__variant_has_nrhs(variants[vi].variant))
         e->solve.variant =
-            variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
+            variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ||
+                    variants[vi].variant == BCHOL__VARIANT_GETRS_WORKITEM
+                ? BCHOL_SOLVE_WORKITEM
+                : BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields, interleaved-native ones the
      * interleaved variant's */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED     ? BCHOL_VARIANT_FUSED
@@ -291,7 +296,9 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
         *(int *)((char *)e + d->offset) = value;
     }
     /* the workitem solve's vector types: 1, 2, 4, 8, 16 (common/vector.cl) */
-    if (variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM && (e->vw & (e->vw - 1)))
+    if ((variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ||
+         variants[vi].variant == BCHOL__VARIANT_GETRS_WORKITEM) &&
+        (e->vw & (e->vw - 1)))
         return reject(why, why_size, "%s.%s.vw: expected 1, 2, 4, 8 or 16, found %d", path, key, e->vw);
     return 0;
 }
