@@ -625,23 +625,35 @@ static int in_group(const cJSON *r, char precision, int n)
 
 /* The confirmation round a record of a size takes part in: 0 for the strided
  * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
- * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's, GETRS_ROUND(nrhs)
- * for the LU solve's, GETRS_WORKITEM_ROUND(nrhs) for the workitem LU solve's (the two
- * kinds' entries shape different kernels and choose nothing). vbatched, the solve
+ * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's, lu_solve_round for
+ * each LU solve's (getrs, getrs-workitem: their entries shape different kernels and choose
+ * nothing). vbatched, the solve
  * and getrf compete with nothing else: a round of their own means that adding or resuming them at a size re-times
  * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
  * 78 strided entries by the noise of their confirmation round). */
 #define VBATCHED_ROUND (-1)
 #define LU_ROUND (-2)
-/* getrs (solve and lu both set): a round per nrhs, apart from getrf's and the solve's;
- * getrs-workitem likewise, apart from getrs' (nrhs <= 4096) */
-#define GETRS_ROUND(nrhs) (-1000 - (nrhs))
-#define GETRS_WORKITEM_ROUND(nrhs) (-10000 - (nrhs))
+/* The LU solves (solve and lu both set): a round per variant and nrhs (nrhs <= 4096),
+ * apart from getrf's, the solve's and each other's: LU_SOLVE_ROUNDS * (1 + the variant's
+ * index in tune_variants) - nrhs. */
+#define LU_SOLVE_ROUNDS (-10000)
+
+static int lu_solve_round(const tune_variant *v, int nrhs)
+{
+    int k = 0;
+    while (tune_variants[k] && tune_variants[k] != v) k++;
+    return LU_SOLVE_ROUNDS * (1 + k) - nrhs;
+}
+
+/* The LU solve variant whose round this is (round <= LU_SOLVE_ROUNDS). */
+static const tune_variant *lu_solve_of_round(int round)
+{
+    return tune_variants[round / LU_SOLVE_ROUNDS - 1];
+}
 
 static int variant_round(const tune_variant *v, int nrhs)
 {
-    if (v && v->solve && v->lu)
-        return strcmp(v->name, "getrs-workitem") ? GETRS_ROUND(nrhs) : GETRS_WORKITEM_ROUND(nrhs);
+    if (v && v->solve && v->lu) return lu_solve_round(v, nrhs);
     return v && v->variable_sizes ? VBATCHED_ROUND : v && v->lu ? LU_ROUND : nrhs;
 }
 
@@ -757,14 +769,14 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
         }
         int count = finalists(f, t->precision, t->n, rounds[k], final);
         if (count && tune_confirm(&o->timing, ctx, t, w, final, count, why, sizeof why)) {
+            char label[64] = ""; /* which round, but for the strided one */
+            if (rounds[k] == VBATCHED_ROUND) snprintf(label, sizeof label, " (vbatched)");
+            else if (rounds[k] == LU_ROUND) snprintf(label, sizeof label, " (getrf)");
+            else if (rounds[k] <= LU_SOLVE_ROUNDS)
+                snprintf(label, sizeof label, " (%s)", lu_solve_of_round(rounds[k])->name);
+            else if (rounds[k]) snprintf(label, sizeof label, " (solve)");
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
-                            "times decide\n", t->precision, t->n,
-                    rounds[k] == VBATCHED_ROUND ? " (vbatched)" : rounds[k] == LU_ROUND ? " (getrf)"
-                    : rounds[k] <= GETRS_WORKITEM_ROUND(0)                           ? " (getrs-workitem)"
-                    : rounds[k] <= GETRS_ROUND(0)                                    ? " (getrs)"
-                                                 : rounds[k]                ? " (solve)"
-                                                                            : "",
-                    why);
+                            "times decide\n", t->precision, t->n, label, why);
             for (int i = 0; i < count; i++) cJSON_DeleteItemFromObjectCaseSensitive(final[i], "confirm_ms");
         }
     }
