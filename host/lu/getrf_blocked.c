@@ -22,6 +22,23 @@
 
 static const char *const swap_files[] = {"common/common.cl", "lu/getrf_blocked.cl", NULL};
 
+/* Kernel name of swap_files built with base's options and WG = 256 work-items, halved until
+ * the built kernel takes its group (*wg). */
+static bchol_status build_fitted(bchol_context *ctx, const bchol_options *base, const char *name,
+                                 cl_kernel *k, size_t *wg)
+{
+    for (size_t g = 256;; g /= 2) {
+        bchol_options o = *base;
+        bchol__options_add(&o, "-D WG=%d", (int)g);
+        bchol_status st = bchol__get_kernel(ctx, swap_files, &o, name, k);
+        if (st) return st;
+        if (bchol__kernel_wg_limit(ctx, *k) >= g || g == 1) {
+            *wg = g;
+            return BCHOL_SUCCESS;
+        }
+    }
+}
+
 /* getrf_swap_trsm with CW columns per group (32, fewer where the 2*nb rows of them do
  * not fit local memory) over 256 work-items, fewer where the built kernel takes fewer. */
 static bchol_status swap_kernel(bchol_context *ctx, bchol_precision p, int nb, int pivot,
@@ -31,23 +48,15 @@ static bchol_status swap_kernel(bchol_context *ctx, bchol_precision p, int nb, i
     int w = 32;
     while (w > 1 && (uint64_t)2 * nb * w * bchol__elem_size(p) + (uint64_t)5 * nb * sizeof(cl_int) > usable)
         w /= 2;
-    for (size_t g = 256;; g /= 2) {
-        bchol_options o;
-        bchol__options_init(&o);
-        bchol__options_precision(&o, p);
-        bchol__options_add(&o, "-D NB=%d", nb);
-        bchol__options_add(&o, "-D CW=%d", w);
-        bchol__options_add(&o, "-D WG=%d", (int)g);
-        bchol__options_add(&o, "-D PIVOT=%d", pivot);
-        bchol__options_add(&o, "-D LEFT=%d", left);
-        bchol_status st = bchol__get_kernel(ctx, swap_files, &o, "getrf_swap_trsm", k);
-        if (st) return st;
-        if (bchol__kernel_wg_limit(ctx, *k) >= g || g == 1) {
-            *cw = w;
-            *wg = g;
-            return BCHOL_SUCCESS;
-        }
-    }
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D NB=%d", nb);
+    bchol__options_add(&o, "-D CW=%d", w);
+    bchol__options_add(&o, "-D PIVOT=%d", pivot);
+    bchol__options_add(&o, "-D LEFT=%d", left);
+    *cw = w;
+    return build_fitted(ctx, &o, "getrf_swap_trsm", k, wg);
 }
 
 /* Local memory of getrf_swap_left for rows rows: two int arrays and a column. */
@@ -61,20 +70,12 @@ static uint64_t left_bytes(bchol_precision p, int rows)
 static bchol_status left_kernel(bchol_context *ctx, bchol_precision p, int m, int nb,
                                 cl_kernel *k, size_t *wg)
 {
-    for (size_t g = 256;; g /= 2) {
-        bchol_options o;
-        bchol__options_init(&o);
-        bchol__options_precision(&o, p);
-        bchol__options_add(&o, "-D NB=%d", nb);
-        bchol__options_add(&o, "-D MAXR=%d", m - nb);
-        bchol__options_add(&o, "-D WG=%d", (int)g);
-        bchol_status st = bchol__get_kernel(ctx, swap_files, &o, "getrf_swap_left", k);
-        if (st) return st;
-        if (bchol__kernel_wg_limit(ctx, *k) >= g || g == 1) {
-            *wg = g;
-            return BCHOL_SUCCESS;
-        }
-    }
+    bchol_options o;
+    bchol__options_init(&o);
+    bchol__options_precision(&o, p);
+    bchol__options_add(&o, "-D NB=%d", nb);
+    bchol__options_add(&o, "-D MAXR=%d", m - nb);
+    return build_fitted(ctx, &o, "getrf_swap_left", k, wg);
 }
 
 /* One level of the blocked loop: its getrf_swap_trsm kernel, that kernel's columns per
