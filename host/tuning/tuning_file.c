@@ -241,6 +241,12 @@ static int get_time(const cJSON *obj, const char *key, double *out, const char *
     return 0;
 }
 
+/* The workitem solves' entries (nt, vw): potrs' and the LU solve's. */
+static int is_workitem_solve(bchol_variant v)
+{
+    return v == BCHOL__VARIANT_SOLVE_WORKITEM || v == BCHOL__VARIANT_GETRS_WORKITEM;
+}
+
 static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_entry *e, const char *path,
                         char *why, size_t why_size)
 {
@@ -252,11 +258,7 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     e->getrf.variant = variants[vi].getrf;
     e->etm = e->schedule = e->order = e->vw = 0;
     if (bchol__variant_has_nrhs(variants[vi].variant))
-        e->solve.variant =
-            variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ||
-                    variants[vi].variant == BCHOL__VARIANT_GETRS_WORKITEM
-                ? BCHOL_SOLVE_WORKITEM
-                : BCHOL_SOLVE_SUBST;
+        e->solve.variant = is_workitem_solve(variants[vi].variant) ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
     /* vbatched entries hold the fused kernel's fields, interleaved-native ones the
      * interleaved variant's */
     e->params.variant = variants[vi].variant == BCHOL__VARIANT_VBATCHED     ? BCHOL_VARIANT_FUSED
@@ -296,9 +298,7 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
         *(int *)((char *)e + d->offset) = value;
     }
     /* the workitem solve's vector types: 1, 2, 4, 8, 16 (common/vector.cl) */
-    if ((variants[vi].variant == BCHOL__VARIANT_SOLVE_WORKITEM ||
-         variants[vi].variant == BCHOL__VARIANT_GETRS_WORKITEM) &&
-        (e->vw & (e->vw - 1)))
+    if (is_workitem_solve(variants[vi].variant) && (e->vw & (e->vw - 1)))
         return reject(why, why_size, "%s.%s.vw: expected 1, 2, 4, 8 or 16, found %d", path, key, e->vw);
     return 0;
 }
