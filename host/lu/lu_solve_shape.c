@@ -66,6 +66,23 @@ bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision 
     return d.variant == BCHOL_SOLVE_WORKITEM ? BCHOL_SOLVE_WORKITEM : BCHOL_SOLVE_SUBST;
 }
 
+/* "tuning file F, devices[i] V/A/N: P KIND entry for n = E, nrhs = R (which n, which
+ * nrhs)" for the entry pick found at (n, nrhs). */
+static void describe_entry(char *out, size_t size, const bchol_tuning_pick *pick, const char *kind,
+                           int n, int nrhs)
+{
+    const bchol_tuning_section *s = pick->section;
+    const bchol_tuning_entry *e = pick->entry;
+    snprintf(out, size,
+             "tuning file %.300s, devices[%d] %s/%s/%s: %c %s entry for n = %d, nrhs = %d (%s, %s)",
+             s->file, s->index, s->vendor, s->architecture, s->name, e->precision, kind, e->n,
+             e->nrhs,
+             pick->below_smallest ? "the smallest measured n"
+             : e->n == n          ? "this n"
+                                  : "the nearest n below",
+             e->nrhs == nrhs ? "this nrhs" : "the closest nrhs");
+}
+
 void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                            bchol_solve_params *prm, int *vw, char *why, size_t size)
 {
@@ -95,20 +112,15 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
         if (e) {
             prm->nt = e->solve.nt;
             if (vw && !forced_vw) *vw = e->vw;
-            if (why)
-                snprintf(why, size,
-                         "%s: the workitem solve; tuning file %.300s, devices[%d] %s/%s/%s: %c "
-                         "getrs-workitem entry for n = %d, nrhs = %d (%s, %s), vw = %d%s",
-                         forced ? "BCHOL_LU_SOLVE_VARIANT" : "the backend's variant",
-                         pick.section->file, pick.section->index, pick.section->vendor,
-                         pick.section->architecture, pick.section->name, e->precision, e->n,
-                         e->nrhs,
-                         pick.below_smallest ? "the smallest measured n"
-                         : e->n == n         ? "this n"
-                                             : "the nearest n below",
-                         e->nrhs == nrhs ? "this nrhs" : "the closest nrhs",
-                         forced_vw ? forced_vw : e->vw,
+            if (why) {
+                snprintf(why, size, "%s: the workitem solve; ",
+                         forced ? "BCHOL_LU_SOLVE_VARIANT" : "the backend's variant");
+                size_t len = strlen(why);
+                describe_entry(why + len, size - len, &pick, "getrs-workitem", n, nrhs);
+                len = strlen(why);
+                snprintf(why + len, size - len, ", vw = %d%s", forced_vw ? forced_vw : e->vw,
                          forced_vw ? " (BCHOL_LU_SOLVE_WORKITEM_VW)" : "");
+            }
             return;
         }
         ctx->backend->solve_defaults((char)p, n, nrhs, prm);
@@ -124,20 +136,10 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
     const bchol_tuning_pick pick = bchol__tuning_lookup_getrs(t, &ctx->info, (char)p, n, nrhs);
     const bchol_tuning_entry *e = pick.entry;
     if (e && bchol__solve_group(n, &e->solve) <= (long long)ctx->info.max_work_group) {
-        const bchol_tuning_section *s = pick.section;
         prm->nt = e->solve.nt;
         prm->rpt = e->solve.rpt;
         prm->tbc = e->solve.tbc;
-        if (why)
-            snprintf(why, size,
-                     "tuning file %.300s, devices[%d] %s/%s/%s: %c getrs entry for n = %d, nrhs = "
-                     "%d (%s, %s)",
-                     s->file, s->index, s->vendor, s->architecture, s->name, e->precision, e->n,
-                     e->nrhs,
-                     pick.below_smallest ? "the smallest measured n"
-                     : e->n == n         ? "this n"
-                                         : "the nearest n below",
-                     e->nrhs == nrhs ? "this nrhs" : "the closest nrhs");
+        if (why) describe_entry(why, size, &pick, "getrs", n, nrhs);
         return;
     }
     /* an entry whose group the device cannot take at this n is not reshaped into something
