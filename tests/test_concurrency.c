@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One factorization: distinct (precision, uplo, n) are distinct programs. */
+/* One factorization: distinct (precision, uplo, n) are distinct programs. host: 0 the
+ * device form, 1 the strided host form, 2 the variable-size host form. */
 typedef struct {
     char prec, uplo;
     int n, host;
@@ -37,13 +38,15 @@ typedef struct {
 static job jobs[] = {
     JOB('s', 'L', 7, 0, 40),  JOB('d', 'U', 7, 1, 33), JOB('s', 'U', 19, 0, 21),
     JOB('d', 'L', 30, 0, 12), JOB('s', 'L', 7, 1, 25), JOB('d', 'L', 30, 1, 9),
+    JOB('s', 'U', 19, 2, 17),
 };
+#define MAX_BATCH 40 /* the largest batch above */
 #define NJOBS ((int)(sizeof jobs / sizeof jobs[0]))
 /* programs the jobs build in one context, counted by the sequential run (the variants the
  * dispatcher picks on this device decide how many) */
 static long distinct_programs;
 
-static int threads = 4, rounds = 3;
+static int threads = 8, rounds = 5;
 static bchol_context *shared;
 static pthread_barrier_t start;
 static long mismatches, errors;
@@ -82,25 +85,60 @@ static bchol_status run_job(bchol_context *ctx, const job *b, unsigned char *out
     const int n = b->n;
     const long long s = (long long)n * n;
     memcpy(out, b->input, b->bytes);
-    if (b->host)
+    if (b->host == 1)
         return b->prec == 'd'
                    ? bchol_dpotrf_batched_host(ctx, b->uplo, n, (double *)out, n, s, b->batch, info)
                    : bchol_spotrf_batched_host(ctx, b->uplo, n, (float *)out, n, s, b->batch, info);
+    if (b->host == 2) { /* the variable-size host form, all of one size */
+        int ns[MAX_BATCH], ldas[MAX_BATCH];
+        int64_t offsets[MAX_BATCH];
+        for (long long m = 0; m < b->batch; m++) {
+            ns[m] = ldas[m] = n;
+            offsets[m] = m * s;
+        }
+        return b->prec == 'd' ? bchol_dpotrf_vbatched_host(ctx, b->uplo, ns, ldas, offsets,
+                                                           (double *)out, b->batch, info)
+                              : bchol_spotrf_vbatched_host(ctx, b->uplo, ns, ldas, offsets,
+                                                           (float *)out, b->batch, info);
+    }
     cl_command_queue q = bchol_context_queue(ctx);
     cl_event ev = NULL;
     bchol_status st;
-    if (clEnqueueWriteBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL))
+    if (clEnqueueWriteBuffer(q, dA, CL_FALSE, 0, b->bytes, out, 0, NULL, NULL))
         return BCHOL_ERR_OPENCL;
     st = b->prec == 'd' ? bchol_dpotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev)
                         : bchol_spotrf_batched(ctx, b->uplo, n, dA, 0, n, s, b->batch, dI, &ev);
     if (st) return st;
-    /* Wait for this call's own event only: other threads' work shares the queue. */
-    clWaitForEvents(1, &ev);
     clReleaseEvent(ev);
-    if (clEnqueueReadBuffer(q, dA, CL_TRUE, 0, b->bytes, out, 0, NULL, NULL) ||
-        clEnqueueReadBuffer(q, dI, CL_TRUE, 0, (size_t)b->batch * sizeof(int), info, 0, NULL, NULL))
+    /* Waits on the last read's own event (queue order: the rest is done then), not on
+     * blocking reads: Rusticl 22.3 ends those early while other threads share the queue. */
+    if (clEnqueueReadBuffer(q, dA, CL_FALSE, 0, b->bytes, out, 0, NULL, NULL) ||
+        clEnqueueReadBuffer(q, dI, CL_FALSE, 0, (size_t)b->batch * sizeof(int), info, 0, NULL,
+                            &ev))
         return BCHOL_ERR_OPENCL;
-    return BCHOL_SUCCESS;
+    const cl_int err = clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    return err ? BCHOL_ERR_OPENCL : BCHOL_SUCCESS;
+}
+
+/* Which matrices differ from the sequential run, and how: to tell a lost launch (a whole
+ * matrix as it came in) from a race inside one. */
+static void describe_mismatch(const job *b, const unsigned char *out, const int *info, char *what,
+                              size_t size) {
+    const size_t mb = b->bytes / (size_t)b->batch;
+    long long first = -1, differ = 0, as_input = 0, infos = 0;
+    for (long long m = 0; m < b->batch; m++) {
+        const size_t at = (size_t)m * mb;
+        if (info[m] != b->expect_info[m]) infos++;
+        if (!memcmp(out + at, b->expect + at, mb)) continue;
+        if (first < 0) first = m;
+        differ++;
+        if (!memcmp(out + at, b->input + at, mb)) as_input++;
+    }
+    snprintf(what, size,
+             "results differ from the sequential run: %lld of %lld matrices (first %lld, %lld as "
+             "they came in), %lld infos",
+             differ, b->batch, first, as_input, infos);
 }
 
 static size_t largest_job(void) {
@@ -139,9 +177,11 @@ static void *worker(void *arg) {
             if (st)
                 count(&errors, "thread %d: job %d: %s", t, j, bchol_last_error(ctx));
             else if (memcmp(out, b->expect, b->bytes) ||
-                     memcmp(info, b->expect_info, (size_t)b->batch * sizeof(int)))
-                count(&mismatches, "thread %d: job %d: %s", t, j,
-                      "results differ from the sequential run");
+                     memcmp(info, b->expect_info, (size_t)b->batch * sizeof(int))) {
+                char what[256];
+                describe_mismatch(b, out, info, what, sizeof what);
+                count(&mismatches, "thread %d: job %d: %s", t, j, what);
+            }
             /* the parameters come from the backend or a (shipped) tuning file */
             if (!source || (strncmp(source, "backend ", 8) && strncmp(source, "tuning file ", 12)))
                 count(&errors, "thread %d: job %d: params source \"%s\"", t, j,

@@ -97,20 +97,15 @@ static bchol_status run_piece(const job *j, char *hA, char *hB, int *info, int64
         const uint64_t cb = solve ? copied(j, n, j->nrhs, count) : 0;
         if (err) {
             st = bchol__fail_cl(ctx, err, j->what == POTRS ? "solve" : "factorization");
-        } else if (factor && (err = clEnqueueReadBuffer(ctx->queue, dI, CL_TRUE, 0, ibytes, tmp, 0,
-                                                        NULL, NULL))) {
+        } else if (factor && (err = bchol__read_wait(ctx->queue, dI, 0, ibytes, tmp, NULL))) {
             /* info comes back to tmp first, so that the caller's info changes together
              * with the matrices, once they are back */
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
         } else {
-            /* blocking reads, not clFinish: other threads' commands share the queue */
             *copying = 1;
-            if (factor)
-                err = clEnqueueReadBuffer(ctx->queue, dA, CL_TRUE, 0, (size_t)ca * j->es, hA, 0,
-                                          NULL, NULL);
+            if (factor) err = bchol__read_wait(ctx->queue, dA, 0, (size_t)ca * j->es, hA, NULL);
             if (!err && solve)
-                err = clEnqueueReadBuffer(ctx->queue, dB, CL_TRUE, 0, (size_t)cb * j->es, hB, 0,
-                                          NULL, NULL);
+                err = bchol__read_wait(ctx->queue, dB, 0, (size_t)cb * j->es, hB, NULL);
             if (err)
                 st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
             else if (factor)
@@ -118,7 +113,7 @@ static bchol_status run_piece(const job *j, char *hA, char *hB, int *info, int64
         }
     }
     /* Nothing may still read or write the caller's memory once we return. */
-    if (st) clFinish(ctx->queue);
+    if (st) bchol__queue_drain(ctx->queue);
     return st;
 }
 

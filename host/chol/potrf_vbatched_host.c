@@ -101,11 +101,11 @@ static bchol_status vbatched_host(bchol_context *ctx, const char *routine, bchol
                                             dA, batch, dinfo, NULL))) {
         if ((hostA && (err = clEnqueueReadBuffer(ctx->queue, dA, CL_FALSE, 0, elems * es, hostA, 0,
                                                  NULL, NULL))) ||
-            (err = clEnqueueReadBuffer(ctx->queue, dinfo, CL_TRUE, 0, ints, info, 0, NULL, NULL)))
+            (err = bchol__read_wait(ctx->queue, dinfo, 0, ints, info, NULL)))
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
     }
     /* Wait before releasing: the reads target the caller's memory. */
-    clFinish(ctx->queue);
+    bchol__queue_drain(ctx->queue);
     cl_mem all[] = {dinfo, doff, dlda, dn, dA};
     for (int i = 0; i < 5; i++)
         if (all[i]) clReleaseMemObject(all[i]);

@@ -160,11 +160,11 @@ static bchol_status solve_host(bchol_context *ctx, const char *routine, bchol_pr
                                         NULL))) ||
             (hostB && (err = clEnqueueReadBuffer(ctx->queue, dB, CL_FALSE, 0, b_elems * es, hostB,
                                                  0, NULL, NULL))) ||
-            (err = clEnqueueReadBuffer(ctx->queue, dinfo, CL_TRUE, 0, ints, info, 0, NULL, NULL)))
+            (err = bchol__read_wait(ctx->queue, dinfo, 0, ints, info, NULL)))
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
     }
     /* Wait before releasing: the reads target the caller's memory. */
-    clFinish(ctx->queue);
+    bchol__queue_drain(ctx->queue);
     cl_mem all[] = {dinfo, doffb, doffa, dldb, dlda, dnrhs, dn, dB, dA};
     for (int i = 0; i < 9; i++)
         if (all[i]) clReleaseMemObject(all[i]);

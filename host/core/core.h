@@ -360,6 +360,17 @@ void bchol__workspace_free(bchol_context *ctx);
 /* Fills count ints of buffer at element 0 with value; joins the call. */
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);
 
+/* ---- waits for the host (queue_wait.c): on their own events, never a blocking read or
+ * clFinish, which one implementation ends early while other threads share the queue */
+
+/* Reads bytes of buffer from offset into host after the queue's earlier commands and
+ * returns once they are there (or the read failed: its status). event: NULL, or gets the
+ * read's event (the caller releases it). */
+cl_int bchol__read_wait(cl_command_queue q, cl_mem buffer, size_t offset, size_t bytes, void *host,
+                        cl_event *event);
+/* Returns once every command enqueued on q so far has finished (clFinish's promise). */
+cl_int bchol__queue_drain(cl_command_queue q);
+
 /* Joins the commands of a nested routine call that handed back event ev (taken) to call:
  * ev becomes the call's last event and, with timing on, the nested call's first event
  * becomes call's first, so that the timed span covers both (posv = potrf + potrs). */

@@ -62,7 +62,8 @@ static cl_int wait_ran(cl_event ev) {
 
 /* Runs one piece of count matrices from matrix first: the arrays in, the routine, then
  * info into tmp, the arrays the routine writes back (the last read blocking), and info
- * from tmp, so that the caller's info and arrays change together. *copying is set once
+ * from tmp, so that the caller's info and arrays change together (the last read waited
+ * for: in queue order the others are done then). *copying is set once
  * the copy back has begun: the caller's memory may have changed. */
 static bchol_status run_piece(bchol_context *ctx, const bchol__host_array *arrays, int narrays,
                               int *info, int64_t first, int64_t count, const cl_mem *bufs,
@@ -89,12 +90,15 @@ static bchol_status run_piece(bchol_context *ctx, const bchol__host_array *array
             st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
         } else {
             *copying = 1;
-            for (int i = 0; i <= last_out && !err; i++)
-                if (arrays[i].out)
-                    err = clEnqueueReadBuffer(q, bufs[i], i == last_out ? CL_TRUE : CL_FALSE, 0,
-                                              (size_t)span(&arrays[i], count) * arrays[i].elem,
-                                              at(&arrays[i], first), 0, NULL, NULL);
-            if (!err && last_out < 0) err = clFinish(q);
+            for (int i = 0; i <= last_out && !err; i++) {
+                if (!arrays[i].out) continue;
+                const size_t bytes = (size_t)span(&arrays[i], count) * arrays[i].elem;
+                err = i == last_out
+                          ? bchol__read_wait(q, bufs[i], 0, bytes, at(&arrays[i], first), NULL)
+                          : clEnqueueReadBuffer(q, bufs[i], CL_FALSE, 0, bytes,
+                                                at(&arrays[i], first), 0, NULL, NULL);
+            }
+            if (!err && last_out < 0) err = bchol__queue_drain(q);
             if (err)
                 st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
             else if (info)
@@ -102,7 +106,7 @@ static bchol_status run_piece(bchol_context *ctx, const bchol__host_array *array
         }
     }
     /* Nothing may still read or write the caller's memory once we return. */
-    if (st) clFinish(q);
+    if (st) bchol__queue_drain(q);
     return st;
 }
 

@@ -112,8 +112,8 @@ bchol_status bchol__vcheck_read_max_mn(bchol_call *call, const bchol_vcheck *vc,
     const size_t first = (size_t)(scanned ? 3 * vc->blocks : 2 * vc->blocks);
     const size_t count = scanned ? 1 : (size_t)vc->blocks;
     cl_event ev = NULL;
-    cl_int err = clEnqueueReadBuffer(call->ctx->queue, vc->scratch, CL_TRUE, first * sizeof v[0],
-                                     count * sizeof v[0], v, 0, NULL, &ev);
+    cl_int err = bchol__read_wait(call->ctx->queue, vc->scratch, first * sizeof v[0],
+                                  count * sizeof v[0], v, &ev);
     if (err) return bchol__fail_cl(call->ctx, err, "vbatched checks: reading the largest n");
     bchol__call_add_event(call, ev);
     /* each value packs the largest m (high half) and n (low half) */

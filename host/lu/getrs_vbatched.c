@@ -98,8 +98,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     if (!st && !ex) {
         cl_int maxima[2] = {0, 0};
         cl_event ev = NULL;
-        err = clEnqueueReadBuffer(ctx->queue, result, CL_TRUE, 0, sizeof maxima, maxima, 0, NULL,
-                                  &ev);
+        err = bchol__read_wait(ctx->queue, result, 0, sizeof maxima, maxima, &ev);
         if (err) {
             st = bchol__fail_cl(ctx, err, "vbatched LU solve checks: reading the largest n, nrhs");
         } else {

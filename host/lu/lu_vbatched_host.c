@@ -184,11 +184,11 @@ static bchol_status host_form(bchol_context *ctx, const char *routine, bchol_pre
                 err = clEnqueueReadBuffer(ctx->queue, pcs[i].buf, CL_FALSE, 0,
                                           (pcs[i].hi - pcs[i].lo) * sizes[i],
                                           (char *)hosts[i] + pcs[i].lo * sizes[i], 0, NULL, NULL);
-        if (!err) err = clEnqueueReadBuffer(ctx->queue, dinfo, CL_TRUE, 0, ints, info, 0, NULL, NULL);
+        if (!err) err = bchol__read_wait(ctx->queue, dinfo, 0, ints, info, NULL);
         if (err) st = bchol__fail_cl(ctx, err, "clEnqueueReadBuffer");
     }
     /* Wait before releasing: the reads target the caller's memory. */
-    clFinish(ctx->queue);
+    bchol__queue_drain(ctx->queue);
     cl_mem all[] = {dm, dn, dk, dlda, dldb, dinfo, pcs[0].buf, pcs[0].offs, pcs[1].buf,
                     pcs[1].offs, pcs[2].buf, pcs[2].offs};
     for (int i = 0; i < 12; i++)
