@@ -1241,6 +1241,34 @@ BCHOL_API bchol_status bchol_dgetri_batched(bchol_context *ctx, int n, cl_mem A,
                                             int64_t stride_c, int64_t batch, cl_mem info,
                                             cl_event *event);
 
+/* getri's paths: the solve of A*C = I with getrs' kernel (2n^3 flops), dgetri's steps row
+ * by row in one launch (n <= 64), and dgetri blocked (GEMMs between row-wise triangular
+ * solves, panels nb wide). AUTO: the dispatcher's choice. */
+typedef enum {
+    BCHOL_GETRI_AUTO = 0,
+    BCHOL_GETRI_SOLVE = 1,
+    BCHOL_GETRI_FUSED = 2,
+    BCHOL_GETRI_BLOCKED = 3
+} bchol_getri_path;
+
+/* getri's path and, for the blocked path, its panel width nb (else 0). */
+typedef struct bchol_getri_config {
+    bchol_getri_path path;
+    int nb;
+} bchol_getri_config;
+
+/*
+ * What bchol_{s,d}getri_batched would run for order n > 0 in precision 's' or 'd' on ctx's
+ * device: BCHOL_GETRI's choice where set, else the tuning table's getri entry for n (the
+ * nearest measured n at or below it) where its path can run n, else the backend's
+ * defaults. *source (may be NULL) names the tuning file, device section and entry, or why
+ * the defaults apply; valid until the next call of this function in the same thread.
+ * Returns BCHOL_SUCCESS or BCHOL_ERR_ARGUMENT (precision, n < 1, a malformed BCHOL_GETRI,
+ * the fused path forced above n = 64).
+ */
+BCHOL_API bchol_status bchol_getri_config_for(bchol_context *ctx, char precision, int n,
+                                              bchol_getri_config *config, const char **source);
+
 /* ---- LU on interleaved batches (tiny n) ---------------------------------------------- */
 
 /*

@@ -327,6 +327,26 @@ static void case_bad(const char *kind)
                 bad_file(kind, text, bad[i].needle);
             }
         }
+    } else if (!strcmp(kind, "getri")) {
+        /* getri's entries: a path of the three (never auto), nb for the blocked path alone */
+        static const struct {
+            const char *params, *needle;
+        } bad[] = {
+            {"{\"path\": \"auto\"}", "chosen[2].params.path: expected \"solve\", \"fused\" or \"blocked\""},
+            {"{\"path\": \"blocked\"}", "chosen[2].params.nb: expected 1..64 for path \"blocked\", found 0"},
+            {"{\"path\": \"blocked\", \"nb\": 65}", "chosen[2].params.nb: expected an integer in 0..64"},
+            {"{\"path\": \"solve\", \"nb\": 8}", "chosen[2].params.nb: expected 0 (or none) for path \"solve\""},
+            {"{\"nb\": 8}", "chosen[2].params.path: expected"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            char more[4096], s2[8192], text[16384];
+            snprintf(more, sizeof more,
+                     "%s, {\"precision\": \"s\", \"variant\": \"getri\", \"n\": 8, \"params\": %s}",
+                     entries, bad[i].params);
+            section(s2, sizeof s2, d.family, d.vendor, arch_of(&d), d.name, more);
+            file_of(text, sizeof text, s2);
+            bad_file(kind, text, bad[i].needle);
+        }
     } else if (!strcmp(kind, "foreign")) {
         char s2[4096], text[8192];
         section(s2, sizeof s2, "acme", "Acme", "X9", "Acme Accelerator", entries);
@@ -1297,10 +1317,42 @@ static void gesv_host_4x2(bchol_context *ctx, unsigned seed)
     }
 }
 
+/* The vbatched gesv (host form) of 7 systems, n 8 (or 7) and nrhs 3 (or 1): right. */
+static void gesv_vbatched_8x3(bchol_context *ctx, unsigned seed)
+{
+    enum { B = 7, N = 8, K = 3 };
+    static float a[B * N * N], a0[B * N * N], b[B * N * K], b0[B * N * K];
+    int info[B], ipiv[B * N], n[B], nrhs[B], ld[B];
+    int64_t oa[B], op[B], ob[B];
+    util_rng rng;
+    util_rng_seed(&rng, seed);
+    util_fill_uniform(a, 0, N, B * N, N, &rng);
+    util_fill_uniform(b, 0, N, B * K, N, &rng);
+    memcpy(a0, a, sizeof a);
+    memcpy(b0, b, sizeof b);
+    for (int k = 0; k < B; k++) {
+        n[k] = k % 3 ? N : N - 1;
+        nrhs[k] = k % 2 ? K : 1;
+        ld[k] = N;
+        oa[k] = (int64_t)k * N * N;
+        op[k] = (int64_t)k * N;
+        ob[k] = (int64_t)k * N * K;
+    }
+    const bchol_status st =
+        bchol_sgesv_vbatched_host(ctx, n, nrhs, ld, ld, oa, a, op, ipiv, ob, b, B, info);
+    CHECK(st == BCHOL_SUCCESS, "gesv_vbatched: %s: %s", bchol_status_string(st), bchol_last_error(ctx));
+    for (int k = 0; k < B && !st; k++) {
+        const double r = util_lu_solve_residual(a0 + k * N * N, 0, 'N', n[k], N, nrhs[k], b + k * N * K, N,
+                                                b0 + k * N * K, N);
+        CHECK(info[k] == 0 && r <= 30, "gesv_vbatched system %d: info %d, residual %g", k, info[k], r);
+    }
+}
+
 /*
  * getrs-workitem entries shape the workitem LU solve (BCHOL_LU_SOLVE_VARIANT=workitem, the
  * backend's on PoCL): nt and vw at the nearest n and closest nrhs, BCHOL_LU_SOLVE_WORKITEM_VW
- * over the entry's vw, BCHOL_LU_SOLVE_SHAPE's nt over both; gesv right on the entry's kernel.
+ * over the entry's vw, BCHOL_LU_SOLVE_SHAPE's nt over both; gesv right on the entry's kernel,
+ * and the vbatched gesv on the entry at its largest n and nrhs.
  */
 static void case_getrs_workitem(void)
 {
@@ -1310,7 +1362,9 @@ static void case_getrs_workitem(void)
              "{\"precision\": \"s\", \"variant\": \"getrs-workitem\", \"n\": 4, \"nrhs\": 2, \"params\": "
              "{\"nt\": 2, \"vw\": 4}, \"ms\": 0.5, \"default_ms\": 0.75}, "
              "{\"precision\": \"s\", \"variant\": \"getrs-workitem\", \"n\": 16, \"nrhs\": 1, \"params\": "
-             "{\"nt\": 1, \"vw\": 16}}");
+             "{\"nt\": 1, \"vw\": 16}}, "
+             "{\"precision\": \"s\", \"variant\": \"getrs-workitem\", \"n\": 8, \"nrhs\": 3, \"params\": "
+             "{\"nt\": 3, \"vw\": 2}}");
     entries_file(&d, entries, "getrs_workitem.json", path, sizeof path);
     setenv("BCHOL_TUNING_FILE", path, 1);
     setenv("BCHOL_LU_SOLVE_VARIANT", "workitem", 1);
@@ -1363,6 +1417,21 @@ static void case_getrs_workitem(void)
     CHECK(!bchol_getrs_params(ctx, 's', 'N', 4, 2, &p, NULL), "getrs_params after gesv");
     const long builds = new_builds();
     CHECK(builds == 0, "gesv did not run the entry: asking for it built %ld programs", builds);
+    /* the vbatched gesv at largest n 8, nrhs 3 runs that entry's kernel (nt 3, vw 2), built
+     * by no call above: the same call with vw 2 named builds nothing more, vw 16 its solve */
+    new_builds();
+    gesv_vbatched_8x3(ctx, 30);
+    const long first = new_builds();
+    setenv("BCHOL_LU_SOLVE_WORKITEM_VW", "2", 1);
+    gesv_vbatched_8x3(ctx, 31);
+    const long same = new_builds();
+    setenv("BCHOL_LU_SOLVE_WORKITEM_VW", "16", 1);
+    gesv_vbatched_8x3(ctx, 32);
+    const long other = new_builds();
+    unsetenv("BCHOL_LU_SOLVE_WORKITEM_VW");
+    CHECK(first > 0 && same == 0 && other > 0,
+          "gesv_vbatched did not run the entry's nt 3, vw 2: %ld builds first, %ld naming vw 2, %ld naming vw 16",
+          first, same, other);
     bchol_context_destroy(ctx);
     unsetenv("BCHOL_LU_SOLVE_VARIANT");
     unlink(path);
@@ -1888,6 +1957,149 @@ static void case_getrf(void)
     unlink(path);
 }
 
+/* getri of a batch of 4 (lda n + 2, ldc n + 1, matrix 1 singular) after getrf, with
+ * BCHOL_GETRI = env where given; checks info, the inverses' residuals and that C's padding
+ * is untouched; returns getri's launches. */
+static long getri_run(bchol_context *ctx, char precision, int n, const char *env)
+{
+    const int batch = 4, lda = n + 2, ldc = n + 1, dbl = precision == 'd';
+    const size_t es = dbl ? 8 : 4, per = (size_t)lda * n, per_c = (size_t)ldc * n;
+    char *a = malloc(per * batch * es), *c = malloc(per_c * batch * es);
+    int *info = malloc(sizeof(int) * batch);
+    util_rng rng;
+    util_rng_seed(&rng, 65);
+    for (int b = 0; b < batch; b++) util_fill_uniform(a + per * b * es, dbl, lda, n, lda, &rng);
+    memset(a + (per + (size_t)(n / 2) * lda) * es, 0, (size_t)n * es); /* column n/2: info n/2 + 1 */
+    memset(c, 0x5a, per_c * batch * es);
+    cl_context cl = bchol_context_cl_context(ctx);
+    cl_command_queue q = bchol_context_queue(ctx);
+    cl_int err;
+    cl_mem A = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, per * batch * es, a, &err);
+    cl_mem C = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, per_c * batch * es, c, &err);
+    cl_mem P = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int) * (size_t)n * batch, NULL, &err);
+    cl_mem I = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof(int) * (size_t)batch, NULL, &err);
+    bchol_status st = dbl ? bchol_dgetrf_batched(ctx, n, n, A, 0, lda, (int64_t)per, P, 0, n, batch, I, NULL)
+                          : bchol_sgetrf_batched(ctx, n, n, A, 0, lda, (int64_t)per, P, 0, n, batch, I, NULL);
+    CHECK(st == BCHOL_SUCCESS, "%cgetrf n = %d: %s", precision, n, bchol_last_error(ctx));
+    if (env) setenv("BCHOL_GETRI", env, 1);
+    const long before = shim_launches();
+    st = dbl ? bchol_dgetri_batched(ctx, n, A, 0, lda, (int64_t)per, P, 0, n, C, 0, ldc, (int64_t)per_c, batch, I,
+                                    NULL)
+             : bchol_sgetri_batched(ctx, n, A, 0, lda, (int64_t)per, P, 0, n, C, 0, ldc, (int64_t)per_c, batch, I,
+                                    NULL);
+    const long launches = shim_launches() - before;
+    if (env) unsetenv("BCHOL_GETRI");
+    CHECK(st == BCHOL_SUCCESS, "%cgetri n = %d: %s", precision, n, bchol_last_error(ctx));
+    char *out = malloc(per_c * batch * es);
+    clEnqueueReadBuffer(q, C, CL_TRUE, 0, per_c * batch * es, out, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, I, CL_TRUE, 0, sizeof(int) * (size_t)batch, info, 0, NULL, NULL);
+    for (int b = 0; b < batch && !st; b++) {
+        const int want = b == 1 ? n / 2 + 1 : 0;
+        CHECK(info[b] == want, "%cgetri n = %d: info[%d] = %d, wanted %d", precision, n, b, info[b], want);
+        if (!want) {
+            const double r = util_inv_residual(a + per * b * es, out + per_c * b * es, dbl, n, lda, ldc);
+            CHECK(r <= 30, "%cgetri n = %d: matrix %d has residual %.3g", precision, n, b, r);
+        }
+        for (int j = 0; j < n; j++) /* the padding row of every column of C */
+            CHECK(!memcmp(c + (per_c * b + (size_t)j * ldc + n) * es, out + (per_c * b + (size_t)j * ldc + n) * es,
+                          es),
+                  "%cgetri n = %d: matrix %d column %d: padding changed", precision, n, b, j);
+    }
+    clReleaseMemObject(A);
+    clReleaseMemObject(C);
+    clReleaseMemObject(P);
+    clReleaseMemObject(I);
+    free(a);
+    free(c);
+    free(out);
+    free(info);
+    return launches;
+}
+
+/*
+ * getri entries choose its path: bchol_getri_config_for names the entry at the nearest
+ * measured n at or below (the smallest below it), or why the defaults apply (no entry of the
+ * precision; a fused entry past the fused kernel's n = 64); BCHOL_GETRI overrides; getri
+ * runs the entry's path (blocked nb = 4 by its launches) and is right.
+ */
+static void case_getri(void)
+{
+    const bchol_device_info d = device();
+    char entries[2048], sec[4096], text[8192], path[128];
+    snprintf(entries, sizeof entries,
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 8, \"params\": {\"path\": \"blocked\", "
+             "\"nb\": 4}, \"ms\": 1.0, \"default_ms\": 2.0}, "
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 24, \"params\": {\"path\": \"solve\"}}, "
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 48, \"params\": {\"path\": \"fused\", "
+             "\"nb\": 0}}, "
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 128, \"params\": {\"path\": \"blocked\", "
+             "\"nb\": 16}}");
+    section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
+    file_of(text, sizeof text, sec);
+    snprintf(path, sizeof path, "%s/getri.json", dir);
+    write_file(path, text);
+    setenv("BCHOL_TUNING_FILE", path, 1);
+    unsetenv("BCHOL_GETRI");
+    bchol_context *ctx = new_context();
+    static const struct {
+        char p;
+        int n;
+        bchol_getri_path path;
+        int nb;
+        const char *needle, *runs;
+    } want[] = {
+        {'s', 8, BCHOL_GETRI_BLOCKED, 4, "s getri entry for n = 8, measured at this size; tuned 1 ms vs 2 ms",
+         "-> blocked nb=4"},
+        {'s', 4, BCHOL_GETRI_BLOCKED, 4, "s getri entry for n = 8, the smallest measured size (n = 4 is below it)",
+         "-> blocked nb=4"},
+        {'s', 30, BCHOL_GETRI_SOLVE, 0, "s getri entry for n = 24, the nearest measured size below n = 30",
+         "-> solve"},
+        {'s', 64, BCHOL_GETRI_FUSED, 0, "s getri entry for n = 48, the nearest", "-> fused"},
+        {'s', 200, BCHOL_GETRI_BLOCKED, 16, "s getri entry for n = 128, the nearest", "-> blocked nb=16"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        bchol_getri_config c = {0};
+        const char *src = "";
+        CHECK(!bchol_getri_config_for(ctx, want[i].p, want[i].n, &c, &src) && c.path == want[i].path &&
+                  c.nb == want[i].nb && strstr(src, path) && strstr(src, want[i].needle) && strstr(src, want[i].runs),
+              "%c %d: path %d nb %d (%s), wanted path %d nb %d, \"%s\" and \"%s\"", want[i].p, want[i].n, c.path,
+              c.nb, src, want[i].path, want[i].nb, want[i].needle, want[i].runs);
+        printf("%c %3d: %s\n", want[i].p, want[i].n, src);
+    }
+    bchol_getri_config c = {0};
+    const char *src = "";
+    /* the fused entry at 48 serves 65..127, which its kernel cannot take */
+    CHECK(!bchol_getri_config_for(ctx, 's', 65, &c, &src) && c.path != BCHOL_GETRI_FUSED && strstr(src, "backend") &&
+              strstr(src, "names the fused kernel, which takes n <= 64"),
+          "s 65: path %d, source \"%s\"", c.path, src);
+    printf("s  65: %s\n", src);
+    CHECK(!bchol_getri_config_for(ctx, 'd', 30, &c, &src) && strstr(src, "no d getri entry"), "d 30: source \"%s\"",
+          src);
+    setenv("BCHOL_GETRI", "blocked,nb=2", 1);
+    CHECK(!bchol_getri_config_for(ctx, 's', 30, &c, &src) && c.path == BCHOL_GETRI_BLOCKED && c.nb == 2 &&
+              strstr(src, "BCHOL_GETRI"),
+          "BCHOL_GETRI: path %d nb %d, source \"%s\"", c.path, c.nb, src);
+    setenv("BCHOL_GETRI", "fused", 1);
+    CHECK(bchol_getri_config_for(ctx, 's', 65, &c, &src) == BCHOL_ERR_ARGUMENT, "fused forced at n = 65 accepted");
+    unsetenv("BCHOL_GETRI");
+    CHECK(bchol_getri_config_for(ctx, 'x', 4, &c, NULL) == BCHOL_ERR_ARGUMENT, "precision x accepted");
+    CHECK(bchol_getri_config_for(ctx, 's', 0, &c, NULL) == BCHOL_ERR_N, "n = 0 accepted");
+    CHECK(bchol_getri_config_for(ctx, 's', 4, NULL, NULL) == BCHOL_ERR_ARGUMENT, "config NULL accepted");
+    CHECK(bchol_getri_config_for(NULL, 's', 4, &c, NULL) != BCHOL_SUCCESS, "ctx NULL accepted");
+    /* the entry runs: blocked nb = 4's launches at n = 8, not the solve's or nb = 2's */
+    const long tuned = getri_run(ctx, 's', 8, NULL), nb4 = getri_run(ctx, 's', 8, "blocked,nb=4"),
+               nb2 = getri_run(ctx, 's', 8, "blocked,nb=2"), solve = getri_run(ctx, 's', 8, "solve");
+    CHECK(tuned == nb4 && nb4 != nb2 && nb4 != solve,
+          "s 8: %ld launches with the entry, %ld with blocked nb = 4, %ld with nb = 2, %ld with the solve", tuned, nb4,
+          nb2, solve);
+    printf("launches: entry %ld, blocked nb=4 %ld, nb=2 %ld, solve %ld\n", tuned, nb4, nb2, solve);
+    getri_run(ctx, 's', 30, NULL); /* the solve entry */
+    getri_run(ctx, 's', 56, NULL); /* the fused entry */
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1919,6 +2131,7 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "getrf")) case_getrf();
     else if (!strcmp(c, "getrs")) case_getrs();
     else if (!strcmp(c, "getrs_workitem")) case_getrs_workitem();
+    else if (!strcmp(c, "getri")) case_getri();
     else if (!strcmp(c, "solve_workitem")) case_solve_workitem();
     else if (!strcmp(c, "crossover")) case_crossover();
     else if (!strcmp(c, "native")) case_native();

@@ -499,6 +499,14 @@ int bench_lu(int argc, char **argv)
                 else
                     printf("#   n = %d: getrs: %s\n", n, source);
             }
+            /* and getri's path (the getri entry or the defaults) */
+            bchol_getri_config gc;
+            if (rt == GETRI && n > 0) {
+                if (bchol_getri_config_for(ctx, p, n, &gc, &source))
+                    printf("#   n = %d: %s\n", n, bchol_last_error(ctx));
+                else
+                    printf("#   n = %d: getri: %s\n", n, source);
+            }
         }
         const int bad = bench_one(ctx, &o, n, &row);
         printf("%6d %8lld", n, row.batch);

@@ -5,13 +5,6 @@
 
 #include "lu/lu.h"
 
-typedef enum {
-    BCHOL_GETRI_AUTO = 0,
-    BCHOL_GETRI_SOLVE,  /* the 'N' solve of A*C = I (lu/getrs.cl), 2n^3 flops */
-    BCHOL_GETRI_FUSED,  /* dgetri's steps row by row in one launch (n <= BCHOL_GETRI_FUSED_MAX) */
-    BCHOL_GETRI_BLOCKED /* dgetri blocked: GEMMs between row-wise triangular solves */
-} bchol_getri_path;
-
 /* The fused kernel keeps a row of n in registers. */
 #define BCHOL_GETRI_FUSED_MAX 64
 

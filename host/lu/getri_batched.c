@@ -1,77 +1,9 @@
-/* bchol_{s,d}getri_batched: argument checks, quick returns, the path (bchol__getri_choose:
- * the one place it is chosen), then C = inv(A) from getrf's factors and pivots, out of
- * place: the solve of A*C = I (lu/getrs.cl), or dgetri's algorithm fused or blocked
- * (lu/getri.cl, getri_fused.c, getri_blocked.c). */
+/* bchol_{s,d}getri_batched: argument checks, quick returns, the path (bchol__getri_choose,
+ * getri_choose.c: the one place it is chosen), then C = inv(A) from getrf's factors and
+ * pivots, out of place: the solve of A*C = I (lu/getrs.cl), or dgetri's algorithm fused or
+ * blocked (lu/getri.cl, getri_fused.c, getri_blocked.c). */
 #include "lu/getri.h"
 #include "lu/lu_solve.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-/* BCHOL_GETRI: "solve", "fused", "auto" or "blocked" followed by ",nb=NB",
- * and ",chunk=M" (blocked only) in any order; -1 where malformed. */
-static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
-{
-    char *end;
-    const long v = strtol(s + skip, &end, 10);
-    if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_env(const char *s, bchol_getri_choice *c)
-{
-    size_t len = strcspn(s, ",");
-    if (len == 5 && !strncmp(s, "solve", 5)) c->path = BCHOL_GETRI_SOLVE;
-    else if (len == 5 && !strncmp(s, "fused", 5)) c->path = BCHOL_GETRI_FUSED;
-    else if (len == 4 && !strncmp(s, "auto", 4)) c->path = BCHOL_GETRI_AUTO;
-    else if (len == 7 && !strncmp(s, "blocked", 7)) c->path = BCHOL_GETRI_BLOCKED;
-    else return -1;
-    for (s += len; *s == ','; s += len) {
-        s++;
-        len = strcspn(s, ",");
-        if (c->path != BCHOL_GETRI_BLOCKED) return -1;
-        if (!strncmp(s, "nb=", 3)) {
-            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
-        } else if (!strncmp(s, "chunk=", 6)) {
-            if (parse_int(s, len, 6, 1, 1 << 30, &c->chunk)) return -1;
-        } else {
-            return -1;
-        }
-    }
-    return *s ? -1 : 0;
-}
-
-bchol_status bchol__getri_choose(bchol_context *ctx, const char *routine, bchol_precision p,
-                                 int n, bchol_getri_choice *c)
-{
-    *c = (bchol_getri_choice){0};
-    const char *env = getenv("BCHOL_GETRI");
-    if (env && *env && parse_env(env, c))
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: BCHOL_GETRI = \"%s\": expected solve, fused, auto or "
-                           "blocked[,nb=1..64][,chunk=M]", routine, env);
-    const bchol_backend *be = ctx->backend;
-    const int dbl = p == BCHOL_D;
-    if (c->path == BCHOL_GETRI_AUTO) {
-        const int solve_to = dbl ? be->getri_solve_to_d : be->getri_solve_to_s;
-        int fused_to = dbl ? be->getri_fused_to_d : be->getri_fused_to_s;
-        if (fused_to > BCHOL_GETRI_FUSED_MAX) fused_to = BCHOL_GETRI_FUSED_MAX;
-        c->path = n >= be->getri_fused_from && n <= fused_to ? BCHOL_GETRI_FUSED
-                  : n <= solve_to                           ? BCHOL_GETRI_SOLVE
-                                                            : BCHOL_GETRI_BLOCKED;
-    }
-    if (c->path == BCHOL_GETRI_FUSED && n > BCHOL_GETRI_FUSED_MAX)
-        return bchol__fail(ctx, BCHOL_ERR_ARGUMENT,
-                           "%s: the fused getri kernel was asked for (BCHOL_GETRI) at n = %d; it "
-                           "takes n <= %d", routine, n, BCHOL_GETRI_FUSED_MAX);
-    const int nb = dbl ? be->getri_nb_d : be->getri_nb_s;
-    if (c->nb <= 0) c->nb = nb > 0 ? nb : 32;
-    /* bchol's GEMM: CLBlast's ran within 4% of it on the H200 and inverted wrong on PoCL
-     * 5.0 (getri_blk_clblast_d_n70, 2026-11-27, cause not found), so getri has no CLBlast */
-    c->gemm = BCHOL_GEMM_OWN;
-    return BCHOL_SUCCESS;
-}
 
 static bchol_status getri_batched(bchol_context *ctx, const char *routine, bchol_precision p,
                                   int n, cl_mem A, int64_t offset_a, int lda, int64_t stride_a,

@@ -80,9 +80,15 @@ bchol_status bchol__getrs_vbatched_plan(bchol_context *ctx, bchol_precision p,
         if (params && params->nt > 0) prm.nt = params->nt;
         if (params && params->rpt > 0) prm.rpt = params->rpt;
         const bchol_solve_variant want = params ? params->variant : BCHOL_SOLVE_AUTO;
-        if (bchol__lu_solve_variant(ctx, p, max_n, max_nrhs, want) == BCHOL_SOLVE_WORKITEM)
-            return bchol__getrs_workitem_plan(ctx, p, &prm, bchol__lu_solve_workitem_vw(), trans,
-                                              "getrs_workitem_vbatched", max_n, max_nrhs, plan);
+        if (bchol__lu_solve_variant(ctx, p, max_n, max_nrhs, want) == BCHOL_SOLVE_WORKITEM) {
+            /* the fixed-size batch's getrs-workitem entry at the largest n and nrhs, under
+             * the caller's nt */
+            int nt, vw;
+            bchol__lu_solve_workitem_tuned(ctx, p, max_n, max_nrhs, &nt, &vw);
+            if (nt > 0 && !(params && params->nt > 0)) prm.nt = nt;
+            return bchol__getrs_workitem_plan(ctx, p, &prm, vw, trans, "getrs_workitem_vbatched",
+                                              max_n, max_nrhs, plan);
+        }
     }
     prm.tbc = 1; /* one unit a group: its order bounds the barrier loops (getrs.cl) */
     return fit_plan(ctx, p, prm, trans, "getrs_vbatched", max_n, max_nrhs, plan);

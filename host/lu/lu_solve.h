@@ -38,6 +38,11 @@ bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision 
                                             bchol_solve_variant want);
 /* The workitem kernel's vector width: BCHOL_LU_SOLVE_WORKITEM_VW=1|2|4|8|16, else 8. */
 int bchol__lu_solve_workitem_vw(void);
+/* The workitem kernel's getrs-workitem entry at (n, nrhs): *nt its nt (0 without an entry)
+ * and *vw BCHOL_LU_SOLVE_WORKITEM_VW, else the entry's, else 8 (the vbatched solve's, at
+ * the largest n and nrhs; the fixed-size solve's through bchol__lu_solve_shape). */
+void bchol__lu_solve_workitem_tuned(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                    int *nt, int *vw);
 
 /* The workitem solve (getrs_workitem.c): one work-item per system, no barriers (CPUs).
  * kernel: "getrs_workitem", "getri_workitem" (trans 0, nrhs = n) or

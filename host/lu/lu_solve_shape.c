@@ -55,6 +55,17 @@ int bchol__lu_solve_workitem_vw(void)
     return v ? v : LU_SOLVE_WORKITEM_VW;
 }
 
+void bchol__lu_solve_workitem_tuned(bchol_context *ctx, bchol_precision p, int n, int nrhs,
+                                    int *nt, int *vw)
+{
+    const bchol_tuning_entry *e = bchol__tuning_lookup_rhs(bchol__tuning_for(ctx), &ctx->info,
+                                                           (char)p, BCHOL__VARIANT_GETRS_WORKITEM,
+                                                           n, nrhs)
+                                      .entry;
+    *nt = e ? e->solve.nt : 0;
+    *vw = vw_env() ? vw_env() : e ? e->vw : LU_SOLVE_WORKITEM_VW;
+}
+
 bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                             bchol_solve_variant want)
 {

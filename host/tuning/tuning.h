@@ -62,6 +62,12 @@
  * they shape their kernel where it runs and choose nothing. */
 #define BCHOL__VARIANT_GETRS_WORKITEM ((bchol_variant)115)
 
+/* Entries of getri ("getri" in files): the path (bchol_getri_path: solve, fused, blocked)
+ * and the blocked path's nb, one entry per precision and measured n, timed on getri alone.
+ * They compete with nothing: the entry at the nearest measured n at or below the call's
+ * chooses getri's path where that path can run the call's n. */
+#define BCHOL__VARIANT_GETRI ((bchol_variant)116)
+
 /* Whether entries of v carry an nrhs (one entry per n and nrhs). */
 static inline int bchol__variant_has_nrhs(bchol_variant v)
 {
@@ -98,6 +104,7 @@ typedef struct bchol_tuning_entry {
     int vw;              /* solve-workitem and getrs-workitem entries only: the vector width
                             (1, 2, 4, 8, 16) */
     bchol_getrf_config getrf; /* getrf entries only (getrf.variant set from the entry's) */
+    bchol_getri_config getri; /* getri entries only (nb 0 unless the path is blocked) */
     int order;           /* vbatched entries only: bchol_order, 0 where the file has none */
     int between_to;      /* fused and separate entries: sizes n + 1 .. between_to (the next
                             measured size - 1) take `between` instead of params; 0: none */

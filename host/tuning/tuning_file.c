@@ -21,7 +21,8 @@
  * getrf's entries are one variant each ("getrf-fused": lx, tbc;
  * "getrf-blocked": nb, gemm; "getrf-workitem": tbc; "getrf-regs": tbc, 0 naming the
  * driver's default group, which the tuner measures as the untuned configuration), n being
- * max(m, n).
+ * max(m, n). getri's entries ("getri": path "solve", "fused" or "blocked", and nb, 1..64
+ * for the blocked path, else 0 or missing) one per precision and n.
  * Each variant's parameters are listed in `variants` below: adding a variant to the
  * tuning files is adding its row there. */
 #include "tuning/tuning.h"
@@ -134,6 +135,16 @@ static const param_def getrf_regs_params[] = {
     {"tbc", G(tbc), 0, 64, NULL, 0},
 };
 
+#define R(field) offsetof(bchol_tuning_entry, getri.field)
+
+/* labels[i] is bchol_getri_path i; an entry never names auto */
+static const char *const getri_path_labels[] = {"auto", "solve", "fused", "blocked", NULL};
+
+static const param_def getri_params[] = {
+    {"path", R(path), BCHOL_GETRI_SOLVE, BCHOL_GETRI_BLOCKED, getri_path_labels, 0},
+    {"nb", R(nb), 0, 64, NULL, 1},
+};
+
 /* getrf: the bchol_getrf_variant of a getrf row (0 for the others) */
 static const struct {
     const char *name;
@@ -168,6 +179,8 @@ static const struct {
      sizeof getrf_workitem_params / sizeof getrf_workitem_params[0], BCHOL_GETRF_WORKITEM},
     {"getrf-regs", BCHOL__VARIANT_GETRF_REGS, getrf_regs_params,
      sizeof getrf_regs_params / sizeof getrf_regs_params[0], BCHOL_GETRF_REGS},
+    {"getri", BCHOL__VARIANT_GETRI, getri_params, sizeof getri_params / sizeof getri_params[0],
+     BCHOL_GETRF_AUTO},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -255,6 +268,7 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     memset(&e->params, 0, sizeof e->params);
     memset(&e->solve, 0, sizeof e->solve);
     memset(&e->getrf, 0, sizeof e->getrf);
+    memset(&e->getri, 0, sizeof e->getri);
     e->getrf.variant = variants[vi].getrf;
     e->etm = e->schedule = e->order = e->vw = 0;
     if (bchol__variant_has_nrhs(variants[vi].variant))
@@ -300,6 +314,12 @@ static int parse_params(const cJSON *obj, const char *key, int vi, bchol_tuning_
     /* the workitem solve's vector types: 1, 2, 4, 8, 16 (common/vector.cl) */
     if (is_workitem_solve(variants[vi].variant) && (e->vw & (e->vw - 1)))
         return reject(why, why_size, "%s.%s.vw: expected 1, 2, 4, 8 or 16, found %d", path, key, e->vw);
+    /* getri: nb is the blocked path's alone */
+    if (variants[vi].variant == BCHOL__VARIANT_GETRI &&
+        (e->getri.path == BCHOL_GETRI_BLOCKED) != (e->getri.nb > 0))
+        return reject(why, why_size, "%s.%s.nb: expected %s for path \"%s\", found %d", path, key,
+                      e->getri.path == BCHOL_GETRI_BLOCKED ? "1..64" : "0 (or none)",
+                      getri_path_labels[e->getri.path], e->getri.nb);
     return 0;
 }
 
