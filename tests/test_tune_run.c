@@ -15,7 +15,8 @@
  * build process for many builds.
  *
  *   test_tune_run <path of the bchol command> [variants | build | solve | rechoose | shared |
- *                 native | vbatched_round | probes | probe_ties | probe_every | output | input]
+ *                 native | vbatched_round | probes | probe_ties | probe_every | output | input |
+ *                 getrf | derived | getrs | solve_workitem | getrs_workitem | getri]
  */
 #include "bchol.h"
 #include "bchol_util.h"
@@ -1955,6 +1956,144 @@ static void getrs_workitem_run(void)
     unsetenv("BCHOL_LU_SOLVE_VARIANT");
 }
 
+/* Whether the device the tests run on has double precision (the tuner sweeps d there). */
+static int device_has_fp64(void)
+{
+    bchol_context *ctx;
+    bchol_device_info d;
+    if (bchol_context_create(NULL, &ctx)) return 0;
+    const int fp64 = !bchol_context_device_info(ctx, &d) && d.fp64;
+    bchol_context_destroy(ctx);
+    return fp64;
+}
+
+/* getri's plan (--variants getri: path, nb) at n = 8 and 24, s and d where the device has
+ * it: getri alone (never in the default plan). Added to a file of a getrf-fused sweep at
+ * n = 8: its confirmation round is its own, so getrf's records stay as they were (in
+ * getrf's round its sweep would time them again). Every record checked and timed, the
+ * solve, fused and blocked paths at each size; one chosen entry per precision and n,
+ * variant "getri", a path with an nb that fits it, confirmed; a resume measures nothing
+ * again; --report lists getri on its own, in no crossover; bchol_getri_config_for reads
+ * the entry at 24. */
+static void getri_run(void)
+{
+    static const char *const paths[] = {"auto", "solve", "fused", "blocked", NULL};
+    static const int sizes[] = {8, 24};
+    char out[160];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    const int fp64 = device_has_fp64();
+    char *precisions = fp64 ? "sd" : "s";
+    int rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--variants", "getri",
+                 "--dry-run");
+    CHECK(rc == 0 && file_contains(out, "s getri 24 {\"path\":\"blocked\",\"nb\":16}") &&
+              file_contains(out, "s getri 8 {\"path\":\"fused\",\"nb\":0}") && !file_contains(out, "getrf-") &&
+              !file_contains(out, "s getrs ") && !file_contains(out, "s fused "),
+          "dry run: exit %d, or its plan is not getri's alone", rc);
+    rc = RUN(out, "tune", "--output", file, "--n", "8,24", "--precision", "s", "--dry-run");
+    CHECK(rc == 0 && !file_contains(out, " getri "), "dry run of the default plan: exit %d, or it plans getri", rc);
+    rc = RUN(NULL, "tune", "--output", file, "--n", "8", "--precision", "s", "--variants", "getrf-fused", "--set",
+             "lx=4", "--set", "tbc=1", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
+    cJSON *getrf = load(file);
+    char *getrf_text = getrf ? cJSON_PrintUnformatted(tried(getrf)) : NULL;
+    const int ngetrf = getrf ? cJSON_GetArraySize(tried(getrf)) : 0;
+    int confirmed = 0;
+    const cJSON *r;
+    if (getrf) cJSON_ArrayForEach(r, tried(getrf)) confirmed += cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "confirm_ms"));
+    CHECK(rc == 0 && ngetrf >= 1 && confirmed >= 1, "the getrf-fused sweep: exit %d, %d records, %d confirmed", rc,
+          ngetrf, confirmed);
+    cJSON_Delete(getrf);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--n", "8,24", "--precision", precisions, "--variants",
+             "getri", "--quiet");
+    CHECK(rc == 0, "the getri sweep: exit %d", rc);
+    const int ntried = count_tried();
+    cJSON *root = load(file);
+    CHECK(root && ntried >= ngetrf + 7 * (fp64 ? 2 : 1), "the file: %d records", ntried);
+    if (!root) {
+        free(getrf_text);
+        return;
+    }
+    CHECK(same_head(root, getrf_text, ngetrf),
+          "getrf's records changed with the getri sweep (its confirmation round timed them again)");
+    free(getrf_text);
+    /* records: each path at each precision and size, none failed, nb as its path takes */
+    int seen[2][2][4] = {{{0}}};
+    cJSON_ArrayForEach(r, tried(root))
+    {
+        const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
+        if (!strncmp(v, "getrf-", 6)) continue;
+        CHECK(!strcmp(v, "getri") && !cJSON_GetObjectItemCaseSensitive(r, "nrhs"), "a record of %s, nrhs %d", v,
+              rec_nrhs(r));
+        const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
+        CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+        const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
+        const int path = param_label(prm, "path", paths), nb = param_int(prm, "nb");
+        const int n = cJSON_GetObjectItemCaseSensitive(r, "n")->valueint;
+        const int d = cJSON_GetObjectItemCaseSensitive(r, "precision")->valuestring[0] == 'd';
+        CHECK(path >= 1 && (path == 3 ? nb >= 1 && nb <= n && nb <= 64 : nb == 0), "%s: path and nb", key_of(r));
+        if (path >= 1 && (n == 8 || n == 24)) seen[d][n == 24][path]++;
+    }
+    for (int d = 0; d <= fp64; d++)
+        for (int s = 0; s < 2; s++)
+            for (int path = 1; path <= 3; path++)
+                CHECK(seen[d][s][path] >= 1, "no %c getri record of path %s at n = %d", "sd"[d], paths[path],
+                      sizes[s]);
+    /* entries: one per precision and size, a path and its nb, from the confirmation round */
+    int entry_path = 0, entry_nb = -1;
+    for (int d = 0; d <= fp64; d++)
+        for (int s = 0; s < 2; s++) {
+            int count = 0;
+            cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+            {
+                if (strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "getri") ||
+                    cJSON_GetObjectItemCaseSensitive(r, "precision")->valuestring[0] != "sd"[d] ||
+                    cJSON_GetObjectItemCaseSensitive(r, "n")->valueint != sizes[s])
+                    continue;
+                count++;
+                const cJSON *prm = cJSON_GetObjectItemCaseSensitive(r, "params");
+                const int path = param_label(prm, "path", paths), nb = param_int(prm, "nb");
+                CHECK(path >= 1 && (path == 3 ? nb >= 1 && nb <= sizes[s] : nb == 0) &&
+                          !cJSON_GetObjectItemCaseSensitive(r, "nrhs") &&
+                          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "confirmed")),
+                      "the %c getri entry at n = %d: path %d nb %d, or not confirmed", "sd"[d], sizes[s], path, nb);
+                if (!d && s) {
+                    entry_path = path;
+                    entry_nb = nb;
+                }
+            }
+            CHECK(count == 1, "%d %c getri entries at n = %d (wanted 1)", count, "sd"[d], sizes[s]);
+        }
+    int getrf_entries = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(section(root), "chosen"))
+    {
+        getrf_entries += !strcmp(cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring, "getrf-fused");
+    }
+    CHECK(getrf_entries == 1, "%d getrf-fused entries (wanted 1: n = 8)", getrf_entries);
+    cJSON_Delete(root);
+    rc = RUN(NULL, "tune", "--output", file, "--resume", "--quiet");
+    CHECK(rc == 0 && count_tried() == ntried, "resume: exit %d, %d records (wanted %d)", rc, count_tried(), ntried);
+    /* the report: getri under its own heading, compared with no getrf variant */
+    rc = RUN(out, "tune", "--report", file);
+    CHECK(rc == 0 && file_contains(out, "## s getri\n") && file_contains(out, "## s getrf-fused\n") &&
+              !file_contains(out, "crossovers"),
+          "--report: exit %d, or no getri section, or getri in a crossover", rc);
+    bchol_context *ctx = context_with(file);
+    if (!ctx || !entry_path) {
+        unsetenv("BCHOL_TUNING_FILE");
+        if (ctx) bchol_context_destroy(ctx);
+        return;
+    }
+    bchol_getri_config c = {0};
+    const char *src = NULL;
+    unsetenv("BCHOL_GETRI");
+    CHECK(!bchol_getri_config_for(ctx, 's', 24, &c, &src) && src && strstr(src, file) &&
+              (int)c.path == entry_path && c.nb == entry_nb,
+          "getri_config_for at 24: path %d nb %d, \"%s\", wanted the entry's path %d nb %d", (int)c.path, c.nb,
+          src ? src : "(null)", entry_path, entry_nb);
+    printf("n = 24: %s\n", src ? src : "(null)");
+    bchol_context_destroy(ctx);
+    unsetenv("BCHOL_TUNING_FILE");
+}
+
 /* The workitem solve's plan (solve-workitem: nt, vw) beside the substitution solve's at
  * n = 8 and 24, nrhs 1: in the default plan on CPUs only; records of both kinds, checked
  * and timed with their nrhs, in one confirmation round per nrhs (both kinds' finalists
@@ -2068,7 +2207,7 @@ static const struct {
              {"output", "the output file", output_file}, {"input", "what is read from files", input_checks},
              {"getrf", "getrf", getrf_run}, {"derived", "derived default sections", derived},
              {"getrs", "getrs", getrs_run}, {"solve_workitem", "solve-workitem", solve_workitem_run},
-             {"getrs_workitem", "getrs-workitem", getrs_workitem_run}};
+             {"getrs_workitem", "getrs-workitem", getrs_workitem_run}, {"getri", "getri", getri_run}};
 
 /* The scratch folder and whatever a case left in it (plans, reports, files): a case that
  * fails half-way returns early, and no run leaves a folder behind in /tmp. */
@@ -2096,7 +2235,7 @@ int main(int argc, char **argv)
     if (argc < 2 || argc > 3 || (argc == 3 && c == ncases)) {
         fprintf(stderr, "usage: test_tune_run <bchol command> [variants | build | solve | rechoose | shared | "
                         "native | vbatched_round | probes | probe_ties | probe_every | output | input | getrf | derived | "
-                        "getrs]\n");
+                        "getrs | solve_workitem | getrs_workitem | getri]\n");
         return 2;
     }
     bchol = argv[1];

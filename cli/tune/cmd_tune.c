@@ -90,7 +90,9 @@ static void usage(FILE *f)
             "                      (getrs, gesv, getri's solve path), only where named: timed as\n"
             "                      getrs_batched on getrf's factors at each --nrhs, its own entries;\n"
             "                      getrs-workitem, the workitem LU solve's nt and vw (PoCL's getrs),\n"
-            "                      likewise only where named\n"
+            "                      likewise only where named; getri, getri_batched's path (solve,\n"
+            "                      fused up to n = 64, blocked) and the blocked path's nb, only where\n"
+            "                      named: timed on getrf's factors, its own entries\n"
             "  --nrhs LIST         right-hand sides per matrix the solve is timed with, a,b,c, each 1 to 4096\n"
             "                      (default 1,16; getrs too); entries record theirs\n"
             "  --uplo L|U          (default L)\n"
@@ -625,35 +627,36 @@ static int in_group(const cJSON *r, char precision, int n)
 
 /* The confirmation round a record of a size takes part in: 0 for the strided
  * factorizations (their variants compete there), VBATCHED_ROUND for the vbatched routines',
- * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's, lu_solve_round for
- * each LU solve's (getrs, getrs-workitem: their entries shape different kernels and choose
- * nothing). vbatched, the solve
- * and getrf compete with nothing else: a round of their own means that adding or resuming them at a size re-times
- * no other round's finalists (with vbatched in round 0, its sweep re-picked 9 of the H200's
- * 78 strided entries by the noise of their confirmation round). */
+ * nrhs for the solve's (each nrhs its own round), LU_ROUND for getrf's variants,
+ * own_round_of for each variant with own_round (getrs, getrs-workitem: their entries shape
+ * different kernels and choose nothing; getri: another routine). vbatched, the solve,
+ * getrf and those compete with nothing else: a round of their own means that adding or
+ * resuming them at a size re-times no other round's finalists (with vbatched in round 0,
+ * its sweep re-picked 9 of the H200's 78 strided entries by the noise of their
+ * confirmation round). */
 #define VBATCHED_ROUND (-1)
 #define LU_ROUND (-2)
-/* The LU solves (solve and lu both set): a round per variant and nrhs (nrhs <= 4096),
- * apart from getrf's, the solve's and each other's: LU_SOLVE_ROUNDS * (1 + the variant's
- * index in tune_variants) - nrhs. */
-#define LU_SOLVE_ROUNDS (-10000)
+/* The variants with own_round: a round per variant and nrhs (0 for getri, nrhs <= 4096),
+ * apart from getrf's, the solve's and each other's: OWN_ROUNDS * (1 + the variant's index
+ * in tune_variants) - nrhs. */
+#define OWN_ROUNDS (-10000)
 
-static int lu_solve_round(const tune_variant *v, int nrhs)
+static int own_round_of(const tune_variant *v, int nrhs)
 {
     int k = 0;
     while (tune_variants[k] && tune_variants[k] != v) k++;
-    return LU_SOLVE_ROUNDS * (1 + k) - nrhs;
+    return OWN_ROUNDS * (1 + k) - nrhs;
 }
 
-/* The LU solve variant whose round this is (round <= LU_SOLVE_ROUNDS). */
-static const tune_variant *lu_solve_of_round(int round)
+/* The variant whose own round this is (round <= OWN_ROUNDS). */
+static const tune_variant *variant_of_round(int round)
 {
-    return tune_variants[round / LU_SOLVE_ROUNDS - 1];
+    return tune_variants[round / OWN_ROUNDS - 1];
 }
 
 static int variant_round(const tune_variant *v, int nrhs)
 {
-    if (v && v->solve && v->lu) return lu_solve_round(v, nrhs);
+    if (v && v->own_round) return own_round_of(v, nrhs);
     return v && v->variable_sizes ? VBATCHED_ROUND : v && v->lu ? LU_ROUND : nrhs;
 }
 
@@ -772,8 +775,8 @@ static int confirm_size(const tune_options *o, tune_file *f, bchol_context *ctx,
             char label[64] = ""; /* which round, but for the strided one */
             if (rounds[k] == VBATCHED_ROUND) snprintf(label, sizeof label, " (vbatched)");
             else if (rounds[k] == LU_ROUND) snprintf(label, sizeof label, " (getrf)");
-            else if (rounds[k] <= LU_SOLVE_ROUNDS)
-                snprintf(label, sizeof label, " (%s)", lu_solve_of_round(rounds[k])->name);
+            else if (rounds[k] <= OWN_ROUNDS)
+                snprintf(label, sizeof label, " (%s)", variant_of_round(rounds[k])->name);
             else if (rounds[k]) snprintf(label, sizeof label, " (solve)");
             fprintf(stderr, "bchol tune: %c n = %d%s: the confirmation round failed (%s); the sweep's "
                             "times decide\n", t->precision, t->n, label, why);

@@ -1,6 +1,9 @@
 /* bchol tune: the pieces of the tuner, one file each.
  *   tune_<variant>.c  a variant's search space: parameter names, candidate values, pruning
- *                     rules, how to build and run one candidate (listed in tune_variants.c)
+ *                     rules, how to build and run one candidate (listed in tune_variants.c):
+ *                     the Cholesky variants (fused, separate, interleaved, workitem,
+ *                     vbatched), the solves (solve, solve_workitem), getrf's (getrf), the
+ *                     LU solves (getrs, getrs_workitem) and getri's path and nb (getri)
  *   tune_workload.c   a strided batch on the device, its reference results and checks
  *   tune_file.c       the tuning file as a cJSON document: tried records, chosen entries,
  *                     atomic saves every few seconds (so a killed run resumes)
@@ -59,6 +62,7 @@ typedef struct {
     bchol_solve_params solve;
     int solve_vw;             /* the workitem solve's vector width (solve.variant WORKITEM) */
     bchol_getrf_config getrf; /* getrf's variants */
+    bchol_getri_config getri; /* getri's path and nb */
 } tune_params;
 
 typedef struct tune_variant {
@@ -74,10 +78,17 @@ typedef struct tune_variant {
     /* 1: times the routine on data already interleaved (the factorization alone), which
      * competes with no other variant either: the entries the native routines run */
     int native;
-    /* 1: times getrf (tune_getrf.c) on the workload's batch, checked as LU; its variants
+    /* 1: times getrf (tune_getrf.c) on the workload's LU batch, checked as LU; its variants
      * compete with each other only, and are swept only where --variants names them
-     * ("getrf" names them all) */
+     * ("getrf" names them all). With solve or own_round, another LU routine on getrf's
+     * factors of that batch (getrs, getrs-workitem, getri), likewise only where named. */
     int lu;
+    /* 1: competes with no other variant, not even at the same nrhs (another routine, or
+     * entries that shape another kernel: getrs, getrs-workitem, getri): its finalists are
+     * confirmed in a round of their own per size and nrhs (cmd_tune.c, variant_round), so
+     * that sweeping it re-times no other variant's finalists, and it is in no crossover
+     * (tune_report.c) */
+    int own_round;
     /* 1: on CPUs swept only where --variants names it. There the library runs the
      * workitem kernels on its own (strided and variable-size batches, the solve, up to
      * n = 512; PoCL's backend), so the fused, separate, vbatched and substitution-solve
@@ -126,6 +137,9 @@ typedef struct tune_variant {
     /* NULL, or what follows a run before its results are checked (not timed). */
     bchol_status (*after)(bchol_context *ctx, const tune_target *t, struct tune_workload *w,
                           const tune_params *p);
+    /* NULL, or the check of the first run's results (0, or -1 with why) in place of the one
+     * the flags imply (tune_measure: verify_getrs, verify_solve, verify_lu, verify) */
+    int (*verify)(struct tune_workload *w, const tune_target *t, char *why, size_t size);
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
@@ -253,6 +267,11 @@ int tune_workload_getrs(tune_workload *w, char *why, size_t size);
 /* After a getrs run with nrhs right-hand sides on those factors: ||B - A*X|| / (||A|| ||X||
  * eps) of the sampled systems (<= 30; the singular matrix is not checked). 0, or -1. */
 int tune_workload_verify_getrs(tune_workload *w, int nrhs, char *why, size_t size);
+/* After a getri run on those factors (C in A, lda n, stride n*n): every info (0, the
+ * singular matrix's n/2 + 1: its U(n/2+1, n/2+1) is the first zero), and ||I - A*C||_1 /
+ * (n ||A||_1 ||C||_1 eps) of the sampled non-singular matrices (<= 30). 0, or -1 with the
+ * first mismatch. */
+int tune_workload_verify_getri(tune_workload *w, char *why, size_t size);
 
 /* ---- the tuning file (tune_file.c) ------------------------------------------------- */
 

@@ -81,6 +81,7 @@ const tune_variant tune_getrs = {
     .variant = BCHOL_VARIANT_AUTO, /* no factorization variant */
     .solve = 1,                    /* once per nrhs, records and entries carry it */
     .lu = 1,                       /* getrf's batch (fewer matrices on CPUs); only where named */
+    .own_round = 1,                /* a round of its own per nrhs */
     .nparams = 3, /* the solve's nt, rpt, tbc */
     .param_names = tune_solve_names,
     .labels = tune_solve_labels,

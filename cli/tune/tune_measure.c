@@ -118,7 +118,8 @@ cJSON *tune_measure(const tune_timing *o, bchol_context *ctx, const tune_target 
             snprintf(why, sizeof why, "%s: %s", bchol_status_string(st), line);
             break;
         }
-        if (k == 0 && (v->solve && v->lu ? tune_workload_verify_getrs(w, t->nrhs, why, sizeof why)
+        if (k == 0 && (v->verify           ? v->verify(w, t, why, sizeof why)
+                       : v->solve && v->lu ? tune_workload_verify_getrs(w, t->nrhs, why, sizeof why)
                        : v->solve        ? tune_workload_verify_solve(w, t->nrhs, why, sizeof why)
                        : v->lu ? tune_workload_verify_lu(w, why, sizeof why)
                                : tune_workload_verify(w, v->variable_sizes, why, sizeof why))) {

@@ -5,7 +5,8 @@
  * below) comes to FILE's exhaustive best there: the check for sizes off the tuning grid.
  * Where the file measured several variants: the fastest per size and where it changes.
  * The solve's records are reported per nrhs (part of its problem), and never compared
- * with the factorizations. */
+ * with the factorizations; nor are the variants with rounds of their own (getrs,
+ * getrs-workitem, getri) compared with any other. */
 #include "tune.h"
 
 #include <math.h>
@@ -367,7 +368,7 @@ static void report_crossovers(const cJSON *section, char precision, int lu)
     for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
         /* another workload or another routine: not comparable */
         if (tune_variants[v]->variable_sizes || tune_variants[v]->solve || tune_variants[v]->native ||
-            tune_variants[v]->lu != lu)
+            tune_variants[v]->own_round || tune_variants[v]->lu != lu)
             continue;
         cJSON_ArrayForEach(e, chosen)
         {

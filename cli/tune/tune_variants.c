@@ -7,7 +7,7 @@
 
 extern const tune_variant tune_fused, tune_separate, tune_interleaved, tune_interleaved_native,
     tune_vbatched, tune_solve, tune_workitem, tune_getrf_fused, tune_getrf_blocked, tune_getrf_workitem,
-    tune_getrf_regs, tune_getrs, tune_solve_workitem, tune_getrs_workitem;
+    tune_getrf_regs, tune_getrs, tune_solve_workitem, tune_getrs_workitem, tune_getri;
 
 /* Sweep order within a size; each variant's values() returns nothing at sizes outside
  * its range, so that by default every variant that applies to a size is measured. */
@@ -15,7 +15,8 @@ const tune_variant *const tune_variants[] = {&tune_fused,          &tune_interle
                                              &tune_separate,       &tune_workitem,       &tune_vbatched,
                                              &tune_solve,          &tune_solve_workitem, &tune_getrf_fused,
                                              &tune_getrf_blocked,  &tune_getrf_workitem, &tune_getrf_regs,
-                                             &tune_getrs,          &tune_getrs_workitem, NULL};
+                                             &tune_getrs,          &tune_getrs_workitem, &tune_getri,
+                                             NULL};
 
 const tune_variant *tune_variant_named(const char *name)
 {

@@ -2,7 +2,8 @@
  * reference info is 0) but one, broken at pivot n/2 + 1, and the reference results the
  * run is checked against: info of every matrix, the backward error of a sample. For the
  * solve, the batch's factors and random right-hand sides, checked by the residual of a
- * sample of the systems; getrs' the same on getrf's factors of the LU batch. */
+ * sample of the systems; getrs' the same on getrf's factors of the LU batch, and getri's
+ * inverses of those factors by ||I - A*C|| of the sample. */
 #include "bchol_util.h"
 #include "tune.h"
 
@@ -488,4 +489,41 @@ int tune_workload_verify_getrs(tune_workload *w, int nrhs, char *why, size_t siz
     free(x);
     free(b);
     return bad ? -1 : 0;
+}
+
+int tune_workload_verify_getri(tune_workload *w, char *why, size_t size)
+{
+    cl_command_queue q = bchol_context_queue(w->ctx);
+    const int n = w->n, dbl = w->precision == 'd';
+    const size_t per = (size_t)n * (size_t)n * w->elem;
+    if (!w->lu_f) {
+        snprintf(why, size, "verification: no getri factors");
+        return -1;
+    }
+    cl_int err = clEnqueueReadBuffer(q, w->info, CL_TRUE, 0, (size_t)w->lu_batch * sizeof(int), w->info_host, 0,
+                                     NULL, NULL);
+    if (err) return fail(why, size, "reading info", err);
+    /* getrf's reference: the singular matrix's column n/2 is zero, so U(n/2+1, n/2+1) is
+     * its first zero diagonal, which getri's info names */
+    const long long broken = w->lu_batch / 2;
+    for (long long b = 0; b < w->lu_batch; b++) {
+        const int want = b == broken ? n / 2 + 1 : 0;
+        if (w->info_host[b] != want) {
+            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b, w->info_host[b], want);
+            return -1;
+        }
+    }
+    for (int k = 0; k < w->lu_nsample; k++) {
+        const long long b = w->lu_sample[k];
+        if (b == broken) continue; /* singular: C untouched, its info checked above */
+        char *c = (char *)w->sample_out + (size_t)k * per;
+        if ((err = clEnqueueReadBuffer(q, w->A, CL_TRUE, (size_t)b * per, per, c, 0, NULL, NULL)))
+            return fail(why, size, "reading the inverses", err);
+        const double r = util_inv_residual((char *)w->lu_sample_in + (size_t)k * per, c, dbl, n, n, n);
+        if (!(r <= THRESHOLD)) {
+            snprintf(why, size, "verification: matrix %lld has inverse residual %.3g (> %g)", b, r, THRESHOLD);
+            return -1;
+        }
+    }
+    return 0;
 }
