@@ -143,6 +143,9 @@ typedef struct tune_variant {
 } tune_variant;
 
 extern const tune_variant *const tune_variants[]; /* NULL-terminated */
+/* At most this many variants (tune_variants.c checks it when compiled): per-variant tables
+ * of the plan and the report are this long. */
+#define TUNE_MAX_VARIANTS 32
 /* The substitution solve's space (tune_solve.c), which the LU solve's variant
  * (tune_getrs.c) shares: parameters nt, rpt, tbc in that order, their names, candidates,
  * pruning and conversions to and from the solve's params. */

@@ -224,7 +224,6 @@ static int find_cfg(const probe_rec *list, int count, const int *cfg, int nparam
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 #define PROBE_MAX_RECORDS 4096
-#define PROBE_MAX_VARIANTS 16
 
 /* Appends the probes of one variant at t's size, between the measured sizes lo and hi (see
  * tune_plan_probes), with the defaults where with_default. */
@@ -287,7 +286,7 @@ static void end_bests(const tune_space *o, const tune_file *f, char precision, i
                       double best[][2], double fastest[2], probe_rec *a, const cJSON **recs)
 {
     fastest[0] = fastest[1] = -1;
-    for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
+    for (int v = 0; tune_variants[v] && v < TUNE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
         const int strided =
             !var->variable_sizes && !var->solve && !var->native && !var->lu && variant_selected(o, var->name);
@@ -339,7 +338,7 @@ static int probe_size(tune_plan *p, const tune_space *o, const tune_file *f, bch
     tune_target t = {*dev, precision, m, {0}, 0, 0};
     bchol_potrf_params(base, precision, m, &t.defaults, NULL);
     int added = 0;
-    for (int v = 0; tune_variants[v] && v < PROBE_MAX_VARIANTS; v++) {
+    for (int v = 0; tune_variants[v] && v < TUNE_MAX_VARIANTS; v++) {
         const tune_variant *var = tune_variants[v];
         if (var->variable_sizes || var->solve || var->lu || !variant_selected(o, var->name)) continue;
         const int all = is_full_variant(o, var) && m <= o->probe_full_to;
@@ -363,7 +362,7 @@ static int plan_probes(tune_plan *p, const tune_space *o, const tune_file *f, bc
     const int nsizes = grid_sizes(o, sizes);
     probe_rec *a = malloc(3 * PROBE_MAX_RECORDS * sizeof *a);
     const cJSON **recs = malloc(PROBE_MAX_RECORDS * sizeof *recs);
-    double best[PROBE_MAX_VARIANTS][2], fastest[2];
+    double best[TUNE_MAX_VARIANTS][2], fastest[2];
     for (const char *pr = o->precisions; a && recs && *pr && added >= 0; pr++) {
         if (*pr == 'd' && !dev->fp64) continue;
         for (int s = 0; s + 1 < nsizes && added >= 0; s++) {

@@ -363,9 +363,9 @@ static void report_group(const cJSON *tried, const cJSON *pruned, char precision
  * only with each other (0: potrf's). */
 static void report_crossovers(const cJSON *section, char precision, int lu)
 {
-    int sizes[256], nsizes = 0, nv = 0, seen[16] = {0};
+    int sizes[256], nsizes = 0, nv = 0, seen[TUNE_MAX_VARIANTS] = {0};
     const cJSON *e, *chosen = cJSON_GetObjectItemCaseSensitive(section, "chosen");
-    for (int v = 0; tune_variants[v] && v < 16; v++, nv++) {
+    for (int v = 0; tune_variants[v] && v < TUNE_MAX_VARIANTS; v++, nv++) {
         /* another workload or another routine: not comparable */
         if (tune_variants[v]->variable_sizes || tune_variants[v]->solve || tune_variants[v]->native ||
             tune_variants[v]->own_round || tune_variants[v]->lu != lu)

@@ -17,6 +17,8 @@ const tune_variant *const tune_variants[] = {&tune_fused,          &tune_interle
                                              &tune_getrf_blocked,  &tune_getrf_workitem, &tune_getrf_regs,
                                              &tune_getrs,          &tune_getrs_workitem, &tune_getri,
                                              NULL};
+_Static_assert(sizeof tune_variants / sizeof tune_variants[0] <= TUNE_MAX_VARIANTS + 1,
+               "more variants than TUNE_MAX_VARIANTS: raise it (tune.h)");
 
 const tune_variant *tune_variant_named(const char *name)
 {
