@@ -157,20 +157,7 @@ static int take_tuned(bchol_context *ctx, bchol_precision p, int m, int n, int b
     if (c->nb <= 0) c->nb = e->getrf.nb;
     if (c->gemm <= 0) c->gemm = e->getrf.gemm;
     if (c->ib <= 0) c->ib = e->getrf.ib;
-    char where[96], measured[128] = "";
-    if (pick.below_smallest)
-        snprintf(where, sizeof where, "the smallest measured size (max(m, n) = %d is below it)",
-                 big);
-    else if (e->n == big)
-        snprintf(where, sizeof where, "measured at this size");
-    else
-        snprintf(where, sizeof where, "the nearest measured size below max(m, n) = %d", big);
-    if (e->ms >= 0 && e->default_ms >= 0)
-        snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
-                 e->default_ms);
-    snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s",
-             s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
-             s->family, e->precision, vname, e->n, where, measured);
+    bchol__tuning_describe(why, size, &pick, vname, "max(m, n)", big);
     return 1;
 }
 

@@ -76,19 +76,7 @@ static int take_tuned(bchol_context *ctx, bchol_precision p, int n, bchol_getri_
     }
     c->path = (bchol_getri_path)e->getri.path;
     if (c->path == BCHOL_GETRI_BLOCKED) c->nb = e->getri.nb;
-    char where[96], measured[128] = "";
-    if (pick.below_smallest)
-        snprintf(where, sizeof where, "the smallest measured size (n = %d is below it)", n);
-    else if (e->n == n)
-        snprintf(where, sizeof where, "measured at this size");
-    else
-        snprintf(where, sizeof where, "the nearest measured size below n = %d", n);
-    if (e->ms >= 0 && e->default_ms >= 0)
-        snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
-                 e->default_ms);
-    snprintf(why, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c getri entry for n = %d, %s%s",
-             s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
-             s->family, e->precision, e->n, where, measured);
+    bchol__tuning_describe(why, size, &pick, "getri", "n", n);
     return 1;
 }
 

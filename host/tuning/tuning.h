@@ -194,6 +194,12 @@ bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_
  */
 bchol_tuning_pick bchol__tuning_lookup_rhs(const bchol_tuning *t, const bchol_device_info *dev, char precision,
                                            bchol_variant variant, int n, int nrhs);
+/* "tuning file F, devices[i] V/A/N family X: P KIND entry for n = E, measured at this size;
+ * tuned T ms vs D ms with the defaults" for a pick with an entry: which file, section and
+ * entry, whether it was measured at the asked size (named size_name = n: "max(m, n) = 70")
+ * or is the nearest below or the smallest, and its times where the file has them. */
+void bchol__tuning_describe(char *out, size_t size, const bchol_tuning_pick *pick,
+                            const char *kind, const char *size_name, int n);
 /* Whether section s has an entry of kind variant for the precision. */
 int bchol__tuning_section_has(const bchol_tuning_section *s, char precision, bchol_variant variant);
 

@@ -6,6 +6,7 @@
 #include "tuning/tuning.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 static int level(const char *have, const char *want, int weight)
@@ -198,4 +199,24 @@ bchol_tuning_pick bchol__tuning_lookup_getrs(const bchol_tuning *t, const bchol_
                                              char precision, int n, int nrhs)
 {
     return lookup(t, dev, precision, BCHOL__VARIANT_GETRS, n, nrhs);
+}
+
+void bchol__tuning_describe(char *out, size_t size, const bchol_tuning_pick *pick,
+                            const char *kind, const char *size_name, int n)
+{
+    const bchol_tuning_entry *e = pick->entry;
+    const bchol_tuning_section *s = pick->section;
+    char where[96], measured[128] = "";
+    if (pick->below_smallest)
+        snprintf(where, sizeof where, "the smallest measured size (%s = %d is below it)", size_name, n);
+    else if (e->n == n)
+        snprintf(where, sizeof where, "measured at this size");
+    else
+        snprintf(where, sizeof where, "the nearest measured size below %s = %d", size_name, n);
+    if (e->ms >= 0 && e->default_ms >= 0)
+        snprintf(measured, sizeof measured, "; tuned %.4g ms vs %.4g ms with the defaults", e->ms,
+                 e->default_ms);
+    snprintf(out, size, "tuning file %s, devices[%d] %s/%s/%s%s%s: %c %s entry for n = %d, %s%s",
+             s->file, s->index, s->vendor, s->architecture, s->name, s->family[0] ? " family " : "",
+             s->family, e->precision, kind, e->n, where, measured);
 }
