@@ -2029,11 +2029,12 @@ static void case_getri(void)
     snprintf(entries, sizeof entries,
              "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 8, \"params\": {\"path\": \"blocked\", "
              "\"nb\": 4}, \"ms\": 1.0, \"default_ms\": 2.0}, "
-             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 24, \"params\": {\"path\": \"solve\"}}, "
-             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 48, \"params\": {\"path\": \"fused\", "
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 16, \"params\": {\"path\": \"fused\", "
              "\"nb\": 0}}, "
+             "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 48, \"params\": {\"path\": \"solve\"}}, "
              "{\"precision\": \"s\", \"variant\": \"getri\", \"n\": 128, \"params\": {\"path\": \"blocked\", "
-             "\"nb\": 16}}");
+             "\"nb\": 16}}, "
+             "{\"precision\": \"d\", \"variant\": \"getri\", \"n\": 40, \"params\": {\"path\": \"fused\"}}");
     section(sec, sizeof sec, d.family, d.vendor, arch_of(&d), d.name, entries);
     file_of(text, sizeof text, sec);
     snprintf(path, sizeof path, "%s/getri.json", dir);
@@ -2052,10 +2053,12 @@ static void case_getri(void)
          "-> blocked nb=4"},
         {'s', 4, BCHOL_GETRI_BLOCKED, 4, "s getri entry for n = 8, the smallest measured size (n = 4 is below it)",
          "-> blocked nb=4"},
-        {'s', 30, BCHOL_GETRI_SOLVE, 0, "s getri entry for n = 24, the nearest measured size below n = 30",
-         "-> solve"},
-        {'s', 64, BCHOL_GETRI_FUSED, 0, "s getri entry for n = 48, the nearest", "-> fused"},
+        {'s', 20, BCHOL_GETRI_FUSED, 0, "s getri entry for n = 16, the nearest measured size below n = 20",
+         "-> fused"},
+        {'s', 60, BCHOL_GETRI_SOLVE, 0, "s getri entry for n = 48, the nearest", "-> solve"},
         {'s', 200, BCHOL_GETRI_BLOCKED, 16, "s getri entry for n = 128, the nearest", "-> blocked nb=16"},
+        {'d', 30, BCHOL_GETRI_FUSED, 0, "d getri entry for n = 40, the smallest measured size (n = 30 is below it)",
+         "-> fused"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         bchol_getri_config c = {0};
@@ -2068,13 +2071,11 @@ static void case_getri(void)
     }
     bchol_getri_config c = {0};
     const char *src = "";
-    /* the fused entry at 48 serves 65..127, which its kernel cannot take */
-    CHECK(!bchol_getri_config_for(ctx, 's', 65, &c, &src) && c.path != BCHOL_GETRI_FUSED && strstr(src, "backend") &&
+    /* the d fused entry at 40 serves every larger n, which its kernel takes to 64 */
+    CHECK(!bchol_getri_config_for(ctx, 'd', 65, &c, &src) && c.path != BCHOL_GETRI_FUSED && strstr(src, "backend") &&
               strstr(src, "names the fused kernel, which takes n <= 64"),
-          "s 65: path %d, source \"%s\"", c.path, src);
-    printf("s  65: %s\n", src);
-    CHECK(!bchol_getri_config_for(ctx, 'd', 30, &c, &src) && strstr(src, "no d getri entry"), "d 30: source \"%s\"",
-          src);
+          "d 65: path %d, source \"%s\"", c.path, src);
+    printf("d  65: %s\n", src);
     setenv("BCHOL_GETRI", "blocked,nb=2", 1);
     CHECK(!bchol_getri_config_for(ctx, 's', 30, &c, &src) && c.path == BCHOL_GETRI_BLOCKED && c.nb == 2 &&
               strstr(src, "BCHOL_GETRI"),
@@ -2093,8 +2094,8 @@ static void case_getri(void)
           "s 8: %ld launches with the entry, %ld with blocked nb = 4, %ld with nb = 2, %ld with the solve", tuned, nb4,
           nb2, solve);
     printf("launches: entry %ld, blocked nb=4 %ld, nb=2 %ld, solve %ld\n", tuned, nb4, nb2, solve);
-    getri_run(ctx, 's', 30, NULL); /* the solve entry */
-    getri_run(ctx, 's', 56, NULL); /* the fused entry */
+    getri_run(ctx, 's', 20, NULL); /* the fused entry (n <= 32: within any device's groups) */
+    getri_run(ctx, 's', 60, NULL); /* the solve entry */
     bchol_context_destroy(ctx);
     unsetenv("BCHOL_TUNING_FILE");
     unlink(path);

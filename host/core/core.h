@@ -59,6 +59,11 @@ struct bchol_context {
     /* BCHOL_KERNEL_WG_LIMIT when the context was made, or 0: an upper bound on every
      * kernel's work-group size (launch.c), as some drivers report (Rusticl: 32). */
     size_t kernel_wg_limit;
+    /* Loop iterations a work-item may run before the device ends its loops unasked, or 0:
+     * llvmpipe's (Mesa's software device, behind Rusticl) gallivm loop limiter stops them
+     * after 65535 (launch.c, bchol__check_loops); BCHOL_LOOP_LIMIT=k when the context was
+     * made, for testing on any device. */
+    long long loop_limit;
     /* Programs go through bchol's binary cache: the backend's binary_cache, or
      * BCHOL_BINARY_CACHE=on/off when the context was made (binary_cache.c). */
     int binary_cache;
@@ -356,6 +361,11 @@ const char *bchol__installed_dir(const char *sub, char *out, size_t size);
 bchol_status bchol__workspace_acquire(bchol_context *ctx, size_t bytes, cl_mem *mem);
 void bchol__workspace_release(bchol_context *ctx, cl_mem mem);
 void bchol__workspace_free(bchol_context *ctx);
+
+/* Fails with BCHOL_ERR_UNSUPPORTED_SIZE, naming what and n, where a work-item of that
+ * kernel would run more loop iterations (an estimate from its loop nest) than 0.6 of the
+ * device's loop limit (ctx->loop_limit; none: always BCHOL_SUCCESS). Nothing is enqueued. */
+bchol_status bchol__check_loops(bchol_context *ctx, const char *what, int n, double iterations);
 
 /* Fills count ints of buffer at element 0 with value; joins the call. */
 bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t count);

@@ -155,6 +155,20 @@ size_t bchol__kernel_wg_limit(const bchol_context *ctx, cl_kernel kernel)
     return wg;
 }
 
+bchol_status bchol__check_loops(bchol_context *ctx, const char *what, int n, double iterations)
+{
+    /* The estimates count a kernel's main loops, not what its compiler leaves of the inner
+     * ones: 0.6 of the limit kept every size it let through right on llvmpipe (potrf and
+     * getrf workitem, the workitem and substitution solves, n up to 2048), where a full
+     * limit let wrong ones through (workitem potrf n = 112, solves n = 500). */
+    if (!ctx->loop_limit || iterations <= 0.6 * (double)ctx->loop_limit) return BCHOL_SUCCESS;
+    return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
+                       "%s: n = %d takes about %.0f loop iterations a work-item; this device "
+                       "ends a work-item's loops after %lld, as llvmpipe's loop limiter does, "
+                       "which would leave the result wrong",
+                       what, n, iterations, ctx->loop_limit);
+}
+
 long long bchol__solve_group(int n, const bchol_solve_params *s)
 {
     const int rpt = s->rpt > 0 ? s->rpt : 1;
@@ -175,7 +189,12 @@ bchol_status bchol__solve_fit(bchol_context *ctx, bchol_solve_params *prm, int n
         if ((st = build(ctx, prm, arg, kernel))) return st;
         const size_t limit = bchol__kernel_wg_limit(ctx, *kernel);
         const size_t want = (size_t)bchol__ceil_div(n, prm->rpt) * (size_t)prm->tbc;
-        if (want <= limit) return BCHOL_SUCCESS;
+        /* 2n steps (forward, backward); past 32 values a work-item (rpt rows of nt
+         * columns) llvmpipe's LLVM 15 keeps a step's row and column loops as loops */
+        const double tile = (double)prm->rpt * (prm->nt > 0 ? prm->nt : 1);
+        if (want <= limit)
+            return bchol__check_loops(ctx, what, n,
+                                      2.0 * n * (tile > 32 ? 1 + 2.0 * prm->rpt + tile : 1));
         if (tries == 8 || (prm->tbc == 1 && prm->rpt >= 64))
             return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
                                "%s: no work-group shape fits n = %d (the kernel takes at most %zu "

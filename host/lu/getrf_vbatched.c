@@ -169,9 +169,12 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
 {
     bchol_context *ctx = call->ctx;
     if (max_m <= 0 || max_n <= 0 || batch == 0) return BCHOL_SUCCESS;
-    if (use_workitem(ctx, forced, prm))
-        return bchol__getrf_workitem_vbatched(call, p, 0, max_m, m, n, lda, offsets_a, A,
-                                              offsets_p, ipiv, batch, info);
+    if (use_workitem(ctx, forced, prm)) {
+        bchol_status st = bchol__getrf_workitem_loops(ctx, p, max_m, max_n, max_k);
+        return st ? st
+                  : bchol__getrf_workitem_vbatched(call, p, 0, max_m, m, n, lda, offsets_a, A,
+                                                   offsets_p, ipiv, batch, info);
+    }
     /* The split: the fused kernel takes every matrix where the largest fits it whole, else
      * those with m, n <= the largest square order that fits (lo); the blocked path the
      * rest (or every matrix, where the backend says getrf_vb_all_blocked). fused_max > 0

@@ -22,12 +22,22 @@ static size_t group_size(bchol_call *call, cl_kernel kernel, int group)
     return local > limit ? limit : local;
 }
 
+/* m*n*k updates vw at a time (on llvmpipe n = 64 came out right and 128 wrong, as this
+ * estimate says) */
+bchol_status bchol__getrf_workitem_loops(bchol_context *ctx, bchol_precision p, int m, int n, int k)
+{
+    return bchol__check_loops(ctx, "workitem getrf", m > n ? m : n,
+                              (double)m * n * k / vector_width(p, m));
+}
+
 bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
                                    int m, int n, cl_mem A, int64_t offset_a, int lda,
                                    int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                    int64_t stride_p, int64_t batch, cl_mem info)
 {
     bchol_context *ctx = call->ctx;
+    bchol_status st = bchol__getrf_workitem_loops(ctx, p, m, n, m < n ? m : n);
+    if (st) return st;
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
@@ -36,7 +46,6 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
     bchol__options_add(&o, "-D PIVOT=%d", pivot);
     bchol__options_add(&o, "-D VW=%d", vector_width(p, m));
     cl_kernel kernel;
-    bchol_status st;
     if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem", &kernel))) return st;
     const size_t local = group_size(call, kernel, group);
     return bchol__getrf_launch(call, kernel, pivot, A, offset_a, lda, stride_a, ipiv, offset_p,

@@ -27,6 +27,10 @@ bchol_status bchol__getrs_workitem_plan(bchol_context *ctx, bchol_precision p,
     if (fitted.nt > 32) fitted.nt = 32;
     while (fitted.nt > 1 && fitted.nt > nrhs) fitted.nt /= 2;
     if (!vw_ok(vw)) vw = 8;
+    /* two sweeps of n columns for each right-hand side, over its rows vw at a time */
+    bchol_status st0 = bchol__check_loops(ctx, "workitem LU solve", n,
+                                          2.0 * n * bchol__ceil_div(n, vw) * (nrhs > 0 ? nrhs : 1));
+    if (st0) return st0;
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);

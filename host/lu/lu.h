@@ -197,6 +197,10 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
 
 /* ---- the workitem variant (getrf_workitem.c, cl_kernels/lu/getrf_workitem.cl) -------- */
 
+/* BCHOL_ERR_UNSUPPORTED_SIZE where the workitem getrf's loops on m-by-n matrices (k =
+ * min(m, n), or the largest of a variable-size batch) would outrun the device's loop limit
+ * (bchol__check_loops). */
+bchol_status bchol__getrf_workitem_loops(bchol_context *ctx, bchol_precision p, int m, int n, int k);
 /* Enqueues the workitem getrf of a variable-size batch after its device checks (matrices
  * with info[b] != 0 or m[b], n[b] = 0 untouched): one work-item a matrix, group per
  * work-group (<= 0: 8), vectors sized for max_m. */

@@ -53,11 +53,10 @@ subset+='|ilvsolve_potrs_sL_nrhs(1|16)|ilvsolve_posv_sL_nrhs1|ilvsolve_convert_s
 subset+='|vbatched_(info_sL|bad_ex_sL|host_sU|n2_mix|pack_wg_limit|args|bad_many|info_dU)'
 subset+='|vbsep_(sU_n150|split_info_sL|wg_limit32|plain_n1024)'
 subset+='|potrs_vbatched_sL|posv_vbatched_info_sL|solve_vbatched_args'
-subset+='|po_types_sL|concurrency_(one_context|errors))$'
-# potrs_shape_rpt64 (n = 200, rows per work-item 64): residual 2e3 on Rusticl 22.3 only;
-# the same source and launch shape (4 work-items a matrix) is right on PoCL and under
-# oclgrind (no race, no out-of-bounds read), and rpt 60 or 48 are right on Rusticl:
-# its compiler, not our kernel.
+subset+='|po_types_sL|concurrency_(one_context|errors)|loop_limit_(guard|device))$'
+# potrs_shape_rpt64 (n = 200, rows per work-item 64): llvmpipe ends a work-item's loops
+# after 65535 iterations, which that shape's loops pass; bchol now refuses it there
+# (loop_limit_device checks the refusal), and the case, which expects a solve, is left out.
 exclude='^potrs_shape_rpt64$'
 cd "$BUILD"
 # CTest's regular expressions take at most 9 groups: pick the names here, pass a flat list.
