@@ -373,6 +373,7 @@ static int factor_case(const options *o, bchol_context *ctx)
         printf("skipped: %s\n", bchol_last_error(ctx));
         return TEST_SKIP;
     }
+    if (test_skip_refusal(ctx, st)) return TEST_SKIP;
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
         return 1;

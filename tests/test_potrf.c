@@ -176,6 +176,10 @@ int main(int argc, char **argv)
         bchol_context_destroy(ctx);
         return TEST_SKIP;
     }
+    if (test_skip_refusal(ctx, st)) {
+        bchol_context_destroy(ctx);
+        return TEST_SKIP;
+    }
     if (st) {
         fprintf(stderr, "FAILED: %s: %s\n", bchol_status_string(st), bchol_last_error(ctx));
         return 1;

@@ -1838,7 +1838,7 @@ static void getrs_run(void)
     CHECK(rc == 0 && file_contains(out, "s solve 24 nrhs=1 ") && file_contains(out, "s fused 24 "),
           "dry run of solve and fused by name: exit %d, or one is missing", rc);
     rc = RUN(NULL, "tune", "--output", file, "--n", "8,24", "--nrhs", "1", "--precision", "s", "--variants", "getrs",
-             "--set", "rpt=1,4", "--set", "tbc=1,2", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
+             "--set", "rpt=2,4", "--set", "tbc=1,2", "--batch", "64", "--reps", "2", "--seed", "16", "--quiet");
     CHECK(rc == 0, "the getrs sweep: exit %d", rc);
     const int ntried = count_tried();
     cJSON *root = load(file);
