@@ -77,11 +77,13 @@ static void count(long *what, const char *fmt, int t, int j, const char *msg) {
 /* Bytes of an LU job's matrices, pivots and right-hand sides. */
 static size_t lu_a_bytes(const job *b) { return (size_t)(b->batch * b->n * b->n) * (b->prec == 'd' ? 8 : 4); }
 static size_t lu_p_bytes(const job *b) { return (size_t)(b->batch * b->n) * sizeof(int); }
+/* Where the right-hand sides start: after the pivots, aligned for doubles. */
+static size_t lu_b_at(const job *b) { return (lu_a_bytes(b) + lu_p_bytes(b) + 7) / 8 * 8; }
 
 static void make_lu_job(job *b, int j) {
     const int dbl = b->prec == 'd', n = b->n;
-    const size_t es = dbl ? 8 : 4, ab = lu_a_bytes(b), pb = lu_p_bytes(b);
-    b->bytes = ab + pb + (size_t)(b->batch * n * b->nrhs) * es;
+    const size_t es = dbl ? 8 : 4;
+    b->bytes = lu_b_at(b) + (size_t)(b->batch * n * b->nrhs) * es;
     b->input = calloc(b->bytes, 1);
     b->expect = malloc(b->bytes);
     b->expect_info = malloc((size_t)b->batch * sizeof(int));
@@ -89,7 +91,7 @@ static void make_lu_job(job *b, int j) {
     util_rng_seed(&rng, (uint64_t)j + 101);
     util_fill_uniform(b->input, dbl, n, (int)(b->batch * n), n, &rng);
     memset(b->input + ((size_t)SINGULAR * n * n + (size_t)ZERO_COL * n) * es, 0, (size_t)n * es);
-    if (b->nrhs) util_fill_uniform(b->input + ab + pb, dbl, n, (int)(b->batch * b->nrhs), n, &rng);
+    if (b->nrhs) util_fill_uniform(b->input + lu_b_at(b), dbl, n, (int)(b->batch * b->nrhs), n, &rng);
 }
 
 static void make_jobs(void) {
@@ -189,10 +191,10 @@ static bchol_status run_lu_job(bchol_context *ctx, const job *b, unsigned char *
     memcpy(out, b->input, b->bytes);
     if (b->kind == 'S')
         return dbl ? bchol_dgesv_batched_host(ctx, n, b->nrhs, (double *)out, n, s, (int *)(out + ab), n,
-                                              (double *)(out + ab + pb), n, (int64_t)n * b->nrhs, b->batch,
+                                              (double *)(out + lu_b_at(b)), n, (int64_t)n * b->nrhs, b->batch,
                                               info)
                    : bchol_sgesv_batched_host(ctx, n, b->nrhs, (float *)out, n, s, (int *)(out + ab), n,
-                                              (float *)(out + ab + pb), n, (int64_t)n * b->nrhs, b->batch,
+                                              (float *)(out + lu_b_at(b)), n, (int64_t)n * b->nrhs, b->batch,
                                               info);
     cl_command_queue q = bchol_context_queue(ctx);
     cl_event ev = NULL;
@@ -264,7 +266,7 @@ static void describe_mismatch(const job *b, const unsigned char *out, const int 
         snprintf(what, size, "results differ from the sequential run: matrices %s, pivots %s, %s%lld infos",
                  memcmp(out, b->expect, ab) ? "differ" : "equal",
                  memcmp(out + ab, b->expect + ab, pb) ? "differ" : "equal",
-                 b->nrhs ? (memcmp(out + ab + pb, b->expect + ab + pb, b->bytes - ab - pb) ? "solutions differ, "
+                 b->nrhs ? (memcmp(out + lu_b_at(b), b->expect + lu_b_at(b), b->bytes - lu_b_at(b)) ? "solutions differ, "
                                                                                             : "solutions equal, ")
                          : "",
                  infos);
@@ -343,7 +345,7 @@ static void *worker(void *arg) {
  * ||B - A*X|| over (n ||A|| eps) and the like, at most 30. */
 static void check_lu_reference(const job *b, int j, bchol_status st, bchol_context *ctx) {
     const int n = b->n, dbl = b->prec == 'd';
-    const size_t es = dbl ? 8 : 4, ab = lu_a_bytes(b), pb = lu_p_bytes(b), per = (size_t)n * n * es;
+    const size_t es = dbl ? 8 : 4, ab = lu_a_bytes(b), per = (size_t)n * n * es;
     double worst = 0;
     int bad = st != 0;
     for (long long m = 0; m < b->batch && !st; m++) {
@@ -357,8 +359,8 @@ static void check_lu_reference(const job *b, int j, bchol_status st, bchol_conte
         const int *ipiv = (const int *)(b->expect + ab) + m * n;
         double e = b->kind == 'I'   ? util_inv_residual(a, f, dbl, n, n, n)
                    : b->kind == 'S' ? util_lu_solve_residual(a, dbl, 'N', n, n, b->nrhs,
-                                                             b->expect + ab + pb + (size_t)m * n * b->nrhs * es, n,
-                                                             b->input + ab + pb + (size_t)m * n * b->nrhs * es, n)
+                                                             b->expect + lu_b_at(b) + (size_t)m * n * b->nrhs * es, n,
+                                                             b->input + lu_b_at(b) + (size_t)m * n * b->nrhs * es, n)
                                     : util_lu_residual(a, f, ipiv, dbl, n, n);
         if (!(e <= worst)) worst = e;
     }
