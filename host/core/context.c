@@ -26,9 +26,10 @@ static bchol_status context_new(cl_platform_id platform, cl_device_id device,
     /* Testing aid: every kernel's work-group limit at most this (launch.c). */
     const char *wg = getenv("BCHOL_KERNEL_WG_LIMIT");
     ctx->kernel_wg_limit = wg && atoll(wg) > 0 ? (size_t)atoll(wg) : 0;
-    /* llvmpipe ends every loop of a work-item after 65535 iterations in all (a counter
-     * loop of 70000 counted 21845 on Rusticl 22.3): results computed past that are wrong
-     * without a word, so the routines refuse sizes whose loops would run longer. */
+    /* llvmpipe ends every loop of a work-item after 65535 iterations in all (on Rusticl
+     * 22.3 a kernel counting to 70000 stops at 65535; test_loop_limit): results computed
+     * past that are wrong without a word, so the routines refuse sizes whose loops would
+     * run longer. */
     const char *loops = getenv("BCHOL_LOOP_LIMIT");
     ctx->loop_limit = !strncmp(ctx->info.name, "llvmpipe", 8) ? 65535 : 0;
     if (loops && atoll(loops) > 0) ctx->loop_limit = atoll(loops);

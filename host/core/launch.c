@@ -159,7 +159,7 @@ bchol_status bchol__check_loops(bchol_context *ctx, const char *what, int n, dou
 {
     /* The estimates count a kernel's main loops, not what its compiler leaves of the inner
      * ones: 0.6 of the limit kept every size it let through right on llvmpipe (potrf and
-     * getrf workitem, the workitem and substitution solves, n up to 2048), where a full
+     * getrf workitem, the workitem and substitution solves, n up to 1100), where a full
      * limit let wrong ones through (workitem potrf n = 112, solves n = 500). */
     if (!ctx->loop_limit || iterations <= 0.6 * (double)ctx->loop_limit) return BCHOL_SUCCESS;
     return bchol__fail(ctx, BCHOL_ERR_UNSUPPORTED_SIZE,
