@@ -351,6 +351,24 @@ int tune_workload_verify(tune_workload *w, int variable_sizes, char *why, size_t
     return 0;
 }
 
+/* Every info of a getrf or getri run on the LU batch: 0, and for the singular matrix
+ * (lu_batch/2, column n/2 zero) n/2 + 1, U(n/2+1, n/2+1) being its first zero diagonal. */
+static int verify_lu_info(tune_workload *w, char *why, size_t size)
+{
+    cl_int err = clEnqueueReadBuffer(bchol_context_queue(w->ctx), w->info, CL_TRUE, 0,
+                                     (size_t)w->lu_batch * sizeof(int), w->info_host, 0, NULL, NULL);
+    if (err) return fail(why, size, "reading info", err);
+    const long long broken = w->lu_batch / 2;
+    for (long long b = 0; b < w->lu_batch; b++) {
+        const int want = b == broken ? w->n / 2 + 1 : 0;
+        if (w->info_host[b] != want) {
+            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b, w->info_host[b], want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int tune_workload_verify_lu(tune_workload *w, char *why, size_t size)
 {
     cl_command_queue q = bchol_context_queue(w->ctx);
@@ -360,17 +378,8 @@ int tune_workload_verify_lu(tune_workload *w, char *why, size_t size)
         snprintf(why, size, "verification: getrf's batch was never made");
         return -1;
     }
-    cl_int err = clEnqueueReadBuffer(q, w->info, CL_TRUE, 0, (size_t)w->lu_batch * sizeof(int), w->info_host, 0,
-                                     NULL, NULL);
-    if (err) return fail(why, size, "reading info", err);
-    const long long broken = w->lu_batch / 2;
-    for (long long b = 0; b < w->lu_batch; b++) {
-        const int want = b == broken ? n / 2 + 1 : 0;
-        if (w->info_host[b] != want) {
-            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b, w->info_host[b], want);
-            return -1;
-        }
-    }
+    if (verify_lu_info(w, why, size)) return -1;
+    cl_int err;
     for (int k = 0; k < w->lu_nsample; k++) {
         const long long b = w->lu_sample[k];
         if (w->info_host[b]) continue; /* the singular matrix: its info is checked above */
@@ -500,19 +509,9 @@ int tune_workload_verify_getri(tune_workload *w, char *why, size_t size)
         snprintf(why, size, "verification: no getri factors");
         return -1;
     }
-    cl_int err = clEnqueueReadBuffer(q, w->info, CL_TRUE, 0, (size_t)w->lu_batch * sizeof(int), w->info_host, 0,
-                                     NULL, NULL);
-    if (err) return fail(why, size, "reading info", err);
-    /* getrf's reference: the singular matrix's column n/2 is zero, so U(n/2+1, n/2+1) is
-     * its first zero diagonal, which getri's info names */
+    if (verify_lu_info(w, why, size)) return -1;
     const long long broken = w->lu_batch / 2;
-    for (long long b = 0; b < w->lu_batch; b++) {
-        const int want = b == broken ? n / 2 + 1 : 0;
-        if (w->info_host[b] != want) {
-            snprintf(why, size, "verification: info[%lld] = %d, the reference says %d", b, w->info_host[b], want);
-            return -1;
-        }
-    }
+    cl_int err;
     for (int k = 0; k < w->lu_nsample; k++) {
         const long long b = w->lu_sample[k];
         if (b == broken) continue; /* singular: C untouched, its info checked above */
