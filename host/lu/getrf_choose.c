@@ -37,10 +37,7 @@ int bchol__getrf_max_n(const bchol_context *ctx, bchol_precision p) {
     return n;
 }
 
-/* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
- * ",ib=IB", ",gemm=own|clblast", ",panel=global", ",swaps=each", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
- * regs' and workitem's matrices per group) in any order; -1 where malformed. */
-static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out) {
+int bchol__env_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out) {
     char *end;
     const long v = strtol(s + skip, &end, 10);
     if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
@@ -48,6 +45,9 @@ static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, i
     return 0;
 }
 
+/* BCHOL_GETRF: "fused", "auto", "workitem", "regs" or "blocked" followed by ",nb=NB",
+ * ",ib=IB", ",gemm=own|clblast", ",panel=global", ",swaps=each", ",lx=LX", ",tbc=TBC" (the fused kernel's shape;
+ * regs' and workitem's matrices per group) in any order; -1 where malformed. */
 static int parse_env(const char *s, bchol_getrf_choice *c) {
     size_t len = strcspn(s, ",");
     if (len == 5 && !strncmp(s, "fused", 5))
@@ -66,13 +66,13 @@ static int parse_env(const char *s, bchol_getrf_choice *c) {
         s++;
         len = strcspn(s, ",");
         if (!strncmp(s, "nb=", 3)) {
-            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
+            if (bchol__env_int(s, len, 3, 1, 64, &c->nb)) return -1;
         } else if (!strncmp(s, "ib=", 3)) {
-            if (parse_int(s, len, 3, 1, 64, &c->ib)) return -1;
+            if (bchol__env_int(s, len, 3, 1, 64, &c->ib)) return -1;
         } else if (!strncmp(s, "lx=", 3)) {
-            if (parse_int(s, len, 3, 1, 1024, &c->lx)) return -1;
+            if (bchol__env_int(s, len, 3, 1, 1024, &c->lx)) return -1;
         } else if (!strncmp(s, "tbc=", 4)) {
-            if (parse_int(s, len, 4, 1, 64, &c->tbc)) return -1;
+            if (bchol__env_int(s, len, 4, 1, 64, &c->tbc)) return -1;
         } else if (len == 12 && !strncmp(s, "panel=global", 12)) {
             c->panel_in_place = 1;
         } else if (len == 10 && !strncmp(s, "swaps=each", 10)) {

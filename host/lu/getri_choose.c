@@ -16,15 +16,6 @@ static const char *const path_words[] = {"auto", "solve", "fused", "blocked"};
 
 /* BCHOL_GETRI: "solve", "fused", "auto" or "blocked" followed by ",nb=NB",
  * and ",chunk=M" (blocked only) in any order; -1 where malformed. */
-static int parse_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out)
-{
-    char *end;
-    const long v = strtol(s + skip, &end, 10);
-    if (end == s + skip || end != s + len || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_env(const char *s, bchol_getri_choice *c)
 {
     size_t len = strcspn(s, ",");
@@ -38,9 +29,9 @@ static int parse_env(const char *s, bchol_getri_choice *c)
         len = strcspn(s, ",");
         if (c->path != BCHOL_GETRI_BLOCKED) return -1;
         if (!strncmp(s, "nb=", 3)) {
-            if (parse_int(s, len, 3, 1, 64, &c->nb)) return -1;
+            if (bchol__env_int(s, len, 3, 1, 64, &c->nb)) return -1;
         } else if (!strncmp(s, "chunk=", 6)) {
-            if (parse_int(s, len, 6, 1, 1 << 30, &c->chunk)) return -1;
+            if (bchol__env_int(s, len, 6, 1, 1 << 30, &c->chunk)) return -1;
         } else {
             return -1;
         }

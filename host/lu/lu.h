@@ -170,6 +170,9 @@ typedef struct {
 /* BCHOL_GETRF parsed into c (all zero, variant auto, where unset or empty), the one reader
  * of the variable for every LU routine; BCHOL_ERR_ARGUMENT naming routine where malformed. */
 bchol_status bchol__getrf_env(bchol_context *ctx, const char *routine, bchol_getrf_choice *c);
+/* One integer field of an environment variable's comma list (BCHOL_GETRF, BCHOL_GETRI): the
+ * digits of s[skip, len) as a value in lo..hi into *out; -1 where they are not one. */
+int bchol__env_int(const char *s, size_t len, size_t skip, long lo, long hi, int *out);
 
 /*
  * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
