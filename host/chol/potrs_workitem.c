@@ -20,17 +20,15 @@ static bchol_status workitem_plan(bchol_context *ctx, bchol_precision p,
     /* Passes of nt columns, the rest one by one: no wider than nrhs. */
     if (prm.nt < 1) prm.nt = 1;
     while (prm.nt > 1 && prm.nt > nrhs) prm.nt /= 2;
+    if (!bchol__workitem_solve_vw_ok(vw)) vw = BCHOL__WORKITEM_SOLVE_VW;
     /* two sweeps of n columns for each right-hand side, over its rows vw at a time */
-    const bchol_status st0 = bchol__check_loops(
-        ctx, "workitem solve", n,
-        2.0 * n * bchol__ceil_div(n, bchol__workitem_solve_vw_ok(vw) ? vw : BCHOL__WORKITEM_SOLVE_VW) *
-            (nrhs > 0 ? nrhs : 1));
+    const bchol_status st0 = bchol__check_loops(ctx, "workitem solve", n,
+                                                2.0 * n * bchol__ceil_div(n, vw) * (nrhs > 0 ? nrhs : 1));
     if (st0) return st0;
     bchol_options o;
     bchol__options_init(&o);
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D NR=%d", prm.nt);
-    if (!bchol__workitem_solve_vw_ok(vw)) vw = BCHOL__WORKITEM_SOLVE_VW;
     bchol__options_add(&o, "-D VW=%d", vw);
     bchol__options_add(&o, "-D UPPER=%d", upper);
     bchol__options_add(&o, "-D VBATCHED=%d", vbatched);

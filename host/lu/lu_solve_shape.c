@@ -63,7 +63,8 @@ void bchol__lu_solve_workitem_tuned(bchol_context *ctx, bchol_precision p, int n
                                                            n, nrhs)
                                       .entry;
     *nt = e ? e->solve.nt : 0;
-    *vw = vw_env() ? vw_env() : e ? e->vw : LU_SOLVE_WORKITEM_VW;
+    const int forced = vw_env();
+    *vw = forced ? forced : e ? e->vw : LU_SOLVE_WORKITEM_VW;
 }
 
 bchol_solve_variant bchol__lu_solve_variant(bchol_context *ctx, bchol_precision p, int n, int nrhs,
