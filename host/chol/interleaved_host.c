@@ -87,12 +87,7 @@ static bchol_status run_piece(const job *j, char *hA, char *hB, int *info, int64
     if (!st) {
         /* The work must have run (drivers report a failed execution, e.g. memory they could
          * not back, only in its event) before anything comes back. */
-        cl_int status = CL_COMPLETE;
-        if (ev && !(err = clWaitForEvents(1, &ev)))
-            err =
-                clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-        if (!err && status < 0) err = status;
-        if (ev) clReleaseEvent(ev);
+        if (ev) err = bchol__wait_ran(ev);
         const uint64_t ca = copied(j, n, n, count);
         const uint64_t cb = solve ? copied(j, n, j->nrhs, count) : 0;
         if (err) {

@@ -378,6 +378,10 @@ bchol_status bchol__fill_int(bchol_call *call, cl_mem buffer, int value, int64_t
  * read's event (the caller releases it). */
 cl_int bchol__read_wait(cl_command_queue q, cl_mem buffer, size_t offset, size_t bytes, void *host,
                         cl_event *event);
+/* Waits for a routine's event and releases it: 0, or the wait's error or the command's
+ * negative status (drivers report a failed execution, e.g. memory they could not back,
+ * only in its event), so that nothing comes back from a routine that did not run. */
+cl_int bchol__wait_ran(cl_event ev);
 /* Returns once every command enqueued on q so far has finished (clFinish's promise). */
 cl_int bchol__queue_drain(cl_command_queue q);
 

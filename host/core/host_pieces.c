@@ -49,17 +49,6 @@ static bchol_status create(bchol_context *ctx, const bchol__host_array *arrays, 
     return BCHOL_SUCCESS;
 }
 
-/* The routine must have run (drivers report a failed execution, e.g. memory they could not
- * back, only in its event) before anything comes back. */
-static cl_int wait_ran(cl_event ev) {
-    cl_int status = CL_COMPLETE, err;
-    if (!(err = clWaitForEvents(1, &ev)))
-        err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    if (!err && status < 0) err = status;
-    clReleaseEvent(ev);
-    return err;
-}
-
 /* Runs one piece of count matrices from matrix first: the arrays in, the routine, then
  * info into tmp, the arrays the routine writes back (the last read blocking), and info
  * from tmp, so that the caller's info and arrays change together (the last read waited
@@ -83,7 +72,7 @@ static bchol_status run_piece(bchol_context *ctx, const bchol__host_array *array
     if (err) {
         st = bchol__fail_cl(ctx, err, "clEnqueueWriteBuffer");
     } else if (!(st = job->run(ctx, job->arg, bufs, dinfo, count, &ev))) {
-        if (ev && (err = wait_ran(ev))) {
+        if (ev && (err = bchol__wait_ran(ev))) {
             st = bchol__fail_cl(ctx, err, job->work);
         } else if (info &&
                    (err = clEnqueueReadBuffer(q, dinfo, CL_FALSE, 0, ibytes, tmp, 0, NULL, NULL))) {

@@ -1,5 +1,6 @@
-/* Waits for the host: a read whose data is in host memory on return, and a drain after
- * which no queued command still uses the caller's memory. Both wait on an event of their
+/* Waits for the host: a read whose data is in host memory on return, a routine's event
+ * that must show it ran, and a drain after which no queued command still uses the caller's
+ * memory. The read and the drain wait on an event of their
  * own rather than trust a blocking read or clFinish: Mesa Rusticl 22.3 (Debian 12) returns
  * from those early while other host threads enqueue on the same queue (test_concurrency's
  * one_context found it; a plain OpenCL program with four threads sharing an in-order queue
@@ -20,6 +21,16 @@ cl_int bchol__read_wait(cl_command_queue q, cl_mem buffer, size_t offset, size_t
         *event = ev;
     else
         clReleaseEvent(ev);
+    return err;
+}
+
+cl_int bchol__wait_ran(cl_event ev)
+{
+    cl_int status = CL_COMPLETE, err;
+    if (!(err = clWaitForEvents(1, &ev)))
+        err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (!err && status < 0) err = status;
+    clReleaseEvent(ev);
     return err;
 }
 
