@@ -55,13 +55,18 @@ int bchol__lu_solve_workitem_vw(void)
     return v ? v : LU_SOLVE_WORKITEM_VW;
 }
 
+/* The getrs-workitem entry for (n, nrhs), the one lookup of the fixed-size and the vbatched
+ * plans. */
+static bchol_tuning_pick workitem_pick(bchol_context *ctx, bchol_precision p, int n, int nrhs)
+{
+    return bchol__tuning_lookup_rhs(bchol__tuning_for(ctx), &ctx->info, (char)p,
+                                    BCHOL__VARIANT_GETRS_WORKITEM, n, nrhs);
+}
+
 void bchol__lu_solve_workitem_tuned(bchol_context *ctx, bchol_precision p, int n, int nrhs,
                                     int *nt, int *vw)
 {
-    const bchol_tuning_entry *e = bchol__tuning_lookup_rhs(bchol__tuning_for(ctx), &ctx->info,
-                                                           (char)p, BCHOL__VARIANT_GETRS_WORKITEM,
-                                                           n, nrhs)
-                                      .entry;
+    const bchol_tuning_entry *e = workitem_pick(ctx, p, n, nrhs).entry;
     *nt = e ? e->solve.nt : 0;
     const int forced = vw_env();
     *vw = forced ? forced : e ? e->vw : LU_SOLVE_WORKITEM_VW;
@@ -117,8 +122,7 @@ void bchol__lu_solve_shape(bchol_context *ctx, bchol_precision p, int n, int nrh
     if (bchol__lu_solve_variant(ctx, p, n, nrhs, BCHOL_SOLVE_AUTO) == BCHOL_SOLVE_WORKITEM) {
         /* its getrs-workitem entry's nt and vw (BCHOL_LU_SOLVE_WORKITEM_VW still names vw),
          * else the defaults' nt and vw 8 */
-        const bchol_tuning_pick pick = bchol__tuning_lookup_rhs(
-            bchol__tuning_for(ctx), &ctx->info, (char)p, BCHOL__VARIANT_GETRS_WORKITEM, n, nrhs);
+        const bchol_tuning_pick pick = workitem_pick(ctx, p, n, nrhs);
         const bchol_tuning_entry *e = pick.entry;
         prm->variant = BCHOL_SOLVE_WORKITEM;
         if (e) {
