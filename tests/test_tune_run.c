@@ -1642,7 +1642,7 @@ static void input_checks(void)
         {"precisions", "7"},      {"uplo", "\"Lower\""},  {"batch", "-5"},         {"batch", "1e30"},
         {"fraction", "2"},        {"fraction", "0"},      {"seed", "-1"},          {"seed", "1e300"},
         {"sizes", "[0]"},         {"sizes", "[4, 1e300]"}, {"sizes", "[\"4\"]"},   {"sizes", "{}"},
-        {"nrhs", "[0]"},          {"variants", "\"fused,bogus\""}, {"set", "{\"ib\": [0]}"},
+        {"nrhs", "[0]"},          {"variants", "\"fused,bogus\""}, {"set", "{\"tbc\": [0]}"},
         {"set", "{\"bogus\": [1]}"}, {"set", "{\"ib\": 3}"}, {"set", "[1]"},      {"full_to", "{\"fused\": 0}"},
         {"full_to", "{\"bogus\": 4}"}, {"probe_between", "65"}, {"probe_every_to", "-1"},
         {"also_default", "\"device\""}, {"statistic", "\"mean\""}, {"probe_full_to", "2e6"},

@@ -106,7 +106,10 @@ static void usage(FILE *f)
             "                      (default 1: exhaustive); the defaults are always measured\n"
             "  --seed S            seed of --fraction (default: from the clock; recorded in the file)\n"
             "  --set NAME=LIST     candidate values of a parameter instead of the built-in ones,\n"
-            "                      e.g. --set ib=8,16 --set shape=fixed (repeatable)\n"
+            "                      e.g. --set ib=8,16 --set shape=fixed (repeatable); integers from\n"
+            "                      1, and 0 where it is a value of its own (getri's nb: no panels,\n"
+            "                      getrf-blocked's ib: no inner panels), which other variants'\n"
+            "                      parameters of that name leave out\n"
             "  --probe-between K   once the grid is measured, also measure each size halfway between\n"
             "                      two neighbouring ones (fused, separate, interleaved), with the K\n"
             "                      fastest configurations at each end, K more measured at both (the\n"
@@ -151,9 +154,16 @@ static int parse_set(const char *text, tune_value_set *s)
     memcpy(s->name, text, (size_t)(eq - text));
     s->name[eq - text] = 0;
     s->count = 0;
-    int known = 0;
+    /* zero: 0 is some variant's value of it (zero_params); plain: some variant's is an
+     * integer (else only labels name its values) */
+    int known = 0, zero = 0, plain = 0;
     for (int i = 0; tune_variants[i]; i++)
-        for (int k = 0; k < tune_variants[i]->nparams; k++) known |= !strcmp(tune_variants[i]->param_names[k], s->name);
+        for (int k = 0; k < tune_variants[i]->nparams; k++)
+            if (!strcmp(tune_variants[i]->param_names[k], s->name)) {
+                known = 1;
+                zero |= (int)(tune_variants[i]->zero_params >> k & 1u);
+                plain |= !tune_variants[i]->labels[k];
+            }
     if (!known) return -1;
     const char *p = eq + 1;
     while (*p) {
@@ -172,7 +182,7 @@ static int parse_set(const char *text, tune_value_set *s)
                         if (!strcmp(tune_variants[i]->labels[k][l], word)) value = l;
         if (value < 0) {
             long long v;
-            if (tune_text_int(word, 1, TUNE_MAX_N, &v)) return -1;
+            if (!plain || tune_text_int(word, zero ? 0 : 1, TUNE_MAX_N, &v)) return -1;
             value = (int)v;
         }
         s->values[s->count++] = value;
@@ -276,8 +286,9 @@ static int set_option(tune_options *o, const char *k, const char *v, char *why, 
         o->has_seed = 1;
     } else if (!strcmp(k, "--set")) {
         if (o->space.nsets == TUNE_MAX_SETS || parse_set(v, &o->space.sets[o->space.nsets]))
-            BAD("bad --set \"%s\" (NAME=V1,V2,...: a parameter's name, at most %d values, each a label or an "
-                "integer in 1..%d; at most %d of them)", v, TUNE_MAX_VALUES, TUNE_MAX_N, TUNE_MAX_SETS);
+            BAD("bad --set \"%s\" (NAME=V1,V2,...: a parameter's name, at most %d values, each one of "
+                "its labels or an integer in 1..%d, or 0 for getri's nb and getrf-blocked's ib; at most "
+                "%d of them)", v, TUNE_MAX_VALUES, TUNE_MAX_N, TUNE_MAX_SETS);
         o->space.nsets++;
         o->given.sets = 1;
     } else if (!strcmp(k, "--max-minutes")) {

@@ -116,6 +116,10 @@ typedef struct tune_variant {
      * builds, so configurations that differ only there share their builds (the build
      * processes build one of them: tune_prebuild.c). */
     unsigned launch_params;
+    /* Bit i set: 0 is one of parameter i's values of its own (getri's nb: a path without
+     * panels; getrf-blocked's ib: no inner panels), which --set may name; other parameters'
+     * values start at 1, and a --set 0 leaves them out of this variant's plan. */
+    unsigned zero_params;
     /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
      * is written labels[i][v] */
     const char *const *const *labels;

@@ -351,6 +351,7 @@ const tune_variant tune_getrf_blocked = {
     .variant = BCHOL_VARIANT_AUTO,
     .lu = 1,
     .nparams = 3,
+    .zero_params = 1u << IB, /* ib 0: no inner panels */
     .param_names = blocked_names,
     .labels = blocked_labels,
     .values = blocked_values,

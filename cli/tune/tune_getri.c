@@ -214,6 +214,7 @@ const tune_variant tune_getri = {
     .lu = 1,                       /* getrf's batch (fewer matrices on CPUs); only where named */
     .own_round = 1,                /* competes with nothing: not in getrf's round */
     .nparams = 2,                  /* path, nb */
+    .zero_params = 1u << NB,       /* nb 0: the solve and fused paths */
     .param_names = names,
     .labels = labels,
     .values = values,

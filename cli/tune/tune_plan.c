@@ -87,12 +87,25 @@ static int plan_variant(tune_plan *p, const tune_space *o, const tune_variant *v
     int vals[TUNE_MAX_PARAMS][TUNE_MAX_VALUES], nv[TUNE_MAX_PARAMS], idx[TUNE_MAX_PARAMS] = {0};
     for (int i = 0; i < v->nparams; i++) {
         nv[i] = 0;
+        int set = 0;
         for (int s = 0; s < o->nsets; s++)
             if (!strcmp(o->sets[s].name, v->param_names[i])) {
-                memcpy(vals[i], o->sets[s].values, sizeof vals[i]);
-                nv[i] = o->sets[s].count;
+                /* only the values this variant's parameter has: a label of its own, an
+                 * integer from 1, or 0 where zero_params says so */
+                set = 1;
+                nv[i] = 0;
+                for (int k = 0; k < o->sets[s].count; k++) {
+                    const int x = o->sets[s].values[k];
+                    int ok = x > 0 || (v->zero_params >> i & 1u);
+                    if (v->labels[i]) {
+                        int nl = 0;
+                        while (v->labels[i][nl]) nl++;
+                        ok = x >= 0 && x < nl;
+                    }
+                    if (ok) vals[i][nv[i]++] = x;
+                }
             }
-        if (!nv[i]) nv[i] = v->values(i, t, vals[i], TUNE_MAX_VALUES);
+        if (!set) nv[i] = v->values(i, t, vals[i], TUNE_MAX_VALUES);
         if (!nv[i]) return 0;
     }
     int deflt[TUNE_MAX_PARAMS];
