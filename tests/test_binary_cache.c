@@ -32,18 +32,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "test_check.h"
 #include "test_skip.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED: " __VA_ARGS__);                                                        \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static char root[256], cache[512];
 static int warnings;

@@ -20,6 +20,7 @@
  * faults, bit for bit.
  */
 #include "bchol.h"
+#include "test_check.h"
 #include "test_skip.h"
 #include "bchol_util.h"
 #include "cl_shim.h"
@@ -30,16 +31,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED: " __VA_ARGS__);                                                        \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 #define SENTINEL_INFO (-7)
 

@@ -13,23 +13,13 @@
  */
 #include "bchol.h"
 #include "bchol_util.h"
+#include "test_check.h"
 #include "test_skip.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED (line %d): ", __LINE__);                                                \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* potrs (host form) with L: L(i,i) = 2, below it small values; B random. Returns the
  * status; *err: max |L*L^T*X - B| / max |B| (0 where refused), *same: B untouched. */

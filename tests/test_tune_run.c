@@ -34,19 +34,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
+#include "test_check.h"
+
 static const char *bchol;
 static char dir[64], file[128];
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED (line %d): ", __LINE__);                                                \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* The sweep: n = 4 and 6, ib 4 or 8, rpt 1 or 2 (plus the defaults where they differ). */
 #define SWEEP "--n", "4,6", "--precision", "s", "--variants", "fused", "--set", "ib=4,8", "--set", \

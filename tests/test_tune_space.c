@@ -10,15 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED: " __VA_ARGS__);                                                        \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 /* tune_getrf.c's run needs the workload; nothing here runs a configuration. */
 int tune_workload_lu(tune_workload *w, char *why, size_t size)

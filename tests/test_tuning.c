@@ -18,18 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-static char dir[64];
+#include "test_check.h"
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED (line %d): ", __LINE__);                                                \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+static char dir[64];
 
 static int warnings;
 static char last_warning[2048];

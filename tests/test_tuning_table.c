@@ -17,17 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
+#include "test_check.h"
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAILED (line %d): ", __LINE__);                                                \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 /* A valid file: one device section (family pocl) and one of an unknown variant's entries. */
 static const char *const good =
