@@ -70,9 +70,10 @@ refuse '--fraction takes a number in (0, 1], not "2"' tune --fraction 2
 refuse '--max-minutes takes minutes >= 0, not "soon"' tune --max-minutes soon
 refuse '--probe-between takes 0 to 64 configurations per end, not ""' tune --probe-between ""
 # --set: a labelled parameter takes its labels only; 0 only where it is a value of its own
-refuse 'bad --set "path=7"' tune --set path=7
-refuse 'bad --set "shape=3"' tune --set shape=3
-refuse 'bad --set "tbc=0"' tune --set tbc=0
+# (--dry-run: were one accepted, the case would plan, not tune)
+refuse 'bad --set "path=7"' tune --dry-run --set path=7
+refuse 'bad --set "shape=3"' tune --dry-run --set shape=3
+refuse 'bad --set "tbc=0"' tune --dry-run --set tbc=0
 refuse '--users "1e3"' als --users 1e3
 refuse '--density "0"' als --density 0
 refuse 'is not an option' als users
