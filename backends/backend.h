@@ -45,6 +45,10 @@ typedef struct bchol_backend {
     /* getrf: the largest max(m, n) the dispatcher gives the workitem variant (one work-item
      * per matrix, cl_kernels/lu/getrf_workitem.cl), per precision; 0: never. */
     int getrf_workitem_to_s, getrf_workitem_to_d;
+    /* getrf: the workitem variant's panel width (its getf2 blocked within the work-item):
+     * getrf_workitem_nb below max(m, n) = getrf_workitem_nb2_from, getrf_workitem_nb2 from
+     * there (0: 1, unblocked), both precisions. */
+    int getrf_workitem_nb, getrf_workitem_nb2, getrf_workitem_nb2_from;
     /* getrf: the largest max(m, n) the dispatcher gives the regs variant (a work-item per
      * row, cl_kernels/lu/getrf_regs.cl) where the workitem variant does not take it, per
      * precision; 0: never. */

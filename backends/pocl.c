@@ -242,6 +242,19 @@ const bchol_backend bchol__backend_pocl = {
      * double 256 0.70 against blocked 0.89, within that machine's noise. Workitem up to 512. */
     .getrf_workitem_to_s = 512,
     .getrf_workitem_to_d = 512,
+    /* Its panel width (BCHOL_GETRF=workitem,nb=1|4|8|16|32, bench --routine getrf, 2-core
+     * EPYC idle, 2026-11-28, two rounds, Gflop/s; batch 4000 to n = 32, 1000 at 48-64, 400
+     * to 128, 96 to 256, 32 above). Float nb 1/4/8/16: n = 32 17.6/21.9/21.0/17.9, 64
+     * 23.6/18.2/18.0/24.9 (round 1: 18.1/26.5/27.5/20.9), 128 16.5/43.7/50.8/43.2, 256
+     * 8.6/34.2/61.5/54.2, 384 18.2/62.8/82.7/71.3, 512 4.4/16.3/35.2/50.1; double 32
+     * 13.9/18.1/15.8/14.8, 64 16.5/26.1/25.2/21.7, 128 3.9/21.5/23.7/26.6, 192
+     * 6.6/36.3/45.4/40.2, 256 2.1/9.0/17.8/25.9, 384 3.4/26.6/40.5/42.7, 512 1.3/4.6/9.0/13.2;
+     * nb 32 behind 8 or 16 from n = 32 on. Unblocked, the rank-1 updates stream the
+     * trailing block through the caches at every column (0.13x the LAPACK loop at float
+     * 256, 0.05x double); panels of 8 to n = 192, of 16 from 256. */
+    .getrf_workitem_nb = 8,
+    .getrf_workitem_nb2 = 16,
+    .getrf_workitem_nb2_from = 256,
     .vbatched_defaults = vbatched_defaults,
     .vbatched_crossover_s = 512,
     .vbatched_crossover_d = 512,

@@ -1080,7 +1080,7 @@ BCHOL_API bchol_status bchol_ddeinterleave_rhs(bchol_context *ctx, int n, int nr
  * picks the variant and its parameters instead (bchol_getrf_config_for); an entry whose
  * variant cannot run the size (fused past local memory, regs past its work-group or local
  * memory) leaves the choice to the defaults.
- * The environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T]",
+ * The environment variable BCHOL_GETRF ("fused", "auto", "workitem[,tbc=T][,nb=1..64]",
  * "regs[,tbc=T]" or
  * "blocked[,nb=1..64][,gemm=own|clblast][,panel=global]", any with ",lx=LX,tbc=TBC" for the
  * fused kernel's shape) overrides both (tests, benchmarks, the tuner); "fused" on a matrix
@@ -1111,7 +1111,7 @@ typedef enum {
  *   fused     lx work-items per matrix, tbc matrices per work-group
  *   blocked   nb panel width, gemm BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST, ib the inner
  *             panels' width (0: none; used where it divides nb)
- *   workitem  tbc matrices (work-items) per work-group
+ *   workitem  tbc matrices (work-items) per work-group, nb its panel width (1: unblocked)
  *   regs      tbc matrices per work-group (0: the driver's) */
 typedef struct bchol_getrf_config {
     bchol_getrf_variant variant;

@@ -4,7 +4,7 @@
  *
  *   test_getrf --precision s|d --m M --n N [--batch B] [--lda-pad P] [--stride-pad S]
  *              [--piv-pad Q] [--offset O] [--offset-p OP] [--mode types|nopiv|host|args]
- *              [--seed X] [--refuse-buffers K]
+ *              [--seed X] [--refuse-buffers K] [--same-as GETRF]
  *
  * types: the batch cycles through LAPACK dchkge's matrix types 1-11 (below) and three of
  *   bchol's: a NaN (12) and an infinity (13) in column c < min(m, n), whose info is c+1
@@ -21,6 +21,9 @@
  *   of the call are refused (cl_shim), which the host form must absorb by halving its
  *   piece K times; the call must succeed, the same checks apply, and the K refusals must
  *   have happened.
+ * --same-as GETRF: the batch factored again with BCHOL_GETRF=GETRF must give the same A
+ *   (bit for bit, a NaN matching any NaN), ipiv and info (the workitem variant's panels
+ *   against its unblocked getf2: the same multiply-adds in the same order).
  * nopiv: diagonally dominant matrices (columns), plus a zero at (0,0) (info 1) and a NaN
  *   on the diagonal at c (info c+1) every fifth matrix; A = L*U, same checks.
  * args: every bad argument named with its status, batch = 0, m or n = 0, a size beyond
@@ -51,7 +54,7 @@
 #define POISON_INT (-777)
 
 typedef struct {
-    char precision, mode[16];
+    char precision, mode[16], same_as[64];
     int m, n, lda_pad, stride_pad, piv_pad, refuse_buffers;
     long long batch, offset, offset_p;
     unsigned long long seed;
@@ -61,7 +64,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: test_getrf --precision s|d --m M --n N [--batch B] [--lda-pad P] "
                     "[--stride-pad S] [--piv-pad Q] [--offset O] [--offset-p OP] "
-                    "[--mode types|nopiv|host|args] [--seed X] [--refuse-buffers K]\n");
+                    "[--mode types|nopiv|host|args] [--seed X] [--refuse-buffers K] "
+                    "[--same-as GETRF]\n");
     exit(2);
 }
 
@@ -85,6 +89,7 @@ static options parse(int argc, char **argv)
         else if (!strcmp(k, "--mode")) snprintf(o.mode, sizeof o.mode, "%s", v);
         else if (!strcmp(k, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(k, "--refuse-buffers")) o.refuse_buffers = atoi(v);
+        else if (!strcmp(k, "--same-as")) snprintf(o.same_as, sizeof o.same_as, "%s", v);
         else usage();
     }
     if (!m_given) o.m = o.n;
@@ -423,7 +428,34 @@ static int factor_case(const options *o, bchol_context *ctx)
     }
     for (int b = 0; b < 4; b++)
         if (info[o->batch + b] != -12345) bad_info++;
-    const int failed = touched || ptouched || bad_info || bad_piv || !(worst <= THRESHOLD);
+    long long unlike = 0; /* --same-as: elements, pivots and infos that differ from it */
+    if (o->same_as[0]) {
+        void *a2 = malloc(total * es);
+        int *p2 = malloc(ptotal * sizeof *p2), *info2 = malloc((size_t)(o->batch + 4) * sizeof *info2);
+        memcpy(a2, a0, total * es);
+        memcpy(p2, p0, ptotal * sizeof *p2);
+        char *was = forced ? strdup(forced) : NULL;
+        setenv("BCHOL_GETRF", o->same_as, 1);
+        st = run(&r, a2, total, p2, ptotal, info2);
+        if (was) setenv("BCHOL_GETRF", was, 1);
+        else unsetenv("BCHOL_GETRF");
+        free(was);
+        if (st) {
+            fprintf(stderr, "--same-as %s: %s: %s\n", o->same_as, bchol_status_string(st),
+                    bchol_last_error(ctx));
+            unlike = 1;
+        }
+        for (size_t e = 0; !st && e < total; e++) /* a NaN's sign and payload may differ */
+            unlike += memcmp((char *)a + e * es, (char *)a2 + e * es, es) &&
+                      !(isnan(util_get(a, e, dbl)) && isnan(util_get(a2, e, dbl)));
+        for (size_t e = 0; !st && e < ptotal; e++) unlike += p[e] != p2[e];
+        for (long long b = 0; !st && b < o->batch; b++) unlike += info[b] != info2[b];
+        if (unlike) fprintf(stderr, "--same-as %s: %lld elements, pivots or infos differ\n", o->same_as, unlike);
+        free(a2);
+        free(p2);
+        free(info2);
+    }
+    const int failed = touched || ptouched || bad_info || bad_piv || !(worst <= THRESHOLD) || unlike;
     printf("getrf%s %c m=%d n=%d batch=%lld lda=%d stride=%lld offset=%lld stride_p=%lld "
            "offset_p=%lld: residual %.3g, %lld wrong info, %lld ipiv unlike LAPACK's "
            "(+%lld on types 8-9, not counted), %lld+%lld elements touched outside: %s\n",

@@ -1749,13 +1749,17 @@ static void getrf_run(void)
     CHECK(root && ntried >= 6, "the file: %d records", ntried);
     if (!root) return;
     const cJSON *r;
+    int panels = 0; /* workitem records with panels (nb > 1) */
     cJSON_ArrayForEach(r, tried(root))
     {
         const char *v = cJSON_GetObjectItemCaseSensitive(r, "variant")->valuestring;
         CHECK(!strncmp(v, "getrf-", 6), "a record of %s", v);
         const cJSON *failed = cJSON_GetObjectItemCaseSensitive(r, "failed");
         CHECK(!failed && ms_of(r) > 0, "%s %s: %s", v, key_of(r), failed ? failed->valuestring : "no time");
+        const cJSON *nb = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), "nb");
+        panels += !strcmp(v, "getrf-workitem") && cJSON_IsNumber(nb) && nb->valueint > 1;
     }
+    CHECK(gpu || panels > 0, "no getrf-workitem record with panels (nb > 1)");
     /* an entry per variant at 24 (regs: on GPUs; --set tbc=1 gives it values on CPUs too);
      * the fastest of them is what getrf runs there */
     const char *variants[] = {"getrf-fused", "getrf-blocked", "getrf-workitem", "getrf-regs"};

@@ -778,7 +778,7 @@ static const char *const getrf_file =
     "      {\"precision\": \"s\", \"variant\": \"getrf-fused\", \"n\": 16, \"params\": {\"lx\": 4, \"tbc\": 2}, "
     "\"ms\": 0.5},\n"
     "      {\"precision\": \"s\", \"variant\": \"getrf-workitem\", \"n\": 16, \"params\": {\"tbc\": 16}, \"ms\": 0.7},\n"
-    "      {\"precision\": \"d\", \"variant\": \"getrf-workitem\", \"n\": 32, \"params\": {\"tbc\": 4}},\n"
+    "      {\"precision\": \"d\", \"variant\": \"getrf-workitem\", \"n\": 32, \"params\": {\"tbc\": 4, \"nb\": 16}},\n"
     "      {\"precision\": \"s\", \"variant\": \"fused\", \"n\": 16, \"params\": {\"ib\": 8, \"tbc\": 1, "
     "\"rpt\": 4, \"shape\": \"fixed\"}, \"ms\": 0.01}\n"
     "    ] } ] }\n";
@@ -808,7 +808,7 @@ static void case_getrf(void)
         {'s', 63, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 0},
         {'s', 16, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 0},
         {'s', 3, BCHOL_GETRF_FUSED, 4, 2, 0, 0, 1},
-        {'d', 100, BCHOL_GETRF_WORKITEM, 0, 4, 0, 0, 0},
+        {'d', 100, BCHOL_GETRF_WORKITEM, 0, 4, 16, 0, 0}, /* its panel width; s 16's none: 0 */
         {'d', 8, BCHOL_GETRF_REGS, 0, 16, 0, 0, 0},
         {'d', 31, BCHOL_GETRF_REGS, 0, 16, 0, 0, 0},
         {'d', 5, BCHOL_GETRF_REGS, 0, 16, 0, 0, 1},
@@ -847,6 +847,8 @@ static void case_getrf(void)
     rejects_getrf("getrf: nb a string", "\"nb\": 8", "\"nb\": \"8\"", "chosen[0].params.nb: expected an integer");
     rejects_getrf("getrf: gemm unknown", "\"gemm\": \"own\"", "\"gemm\": \"cublas\"",
                   "chosen[0].params.gemm: expected \"own\" or \"clblast\", found another string");
+    rejects_getrf("getrf: workitem nb 0", "\"tbc\": 4, \"nb\": 16", "\"tbc\": 4, \"nb\": 0",
+                  "chosen[8].params.nb: expected an integer in 1..64");
     rejects_getrf("getrf: workitem tbc 0", "\"tbc\": 8", "\"tbc\": 0",
                   "chosen[2].params.tbc: expected an integer in 1..64");
     rejects_getrf("getrf: regs tbc -1", "\"tbc\": 16}, \"ms\": 0.2", "\"tbc\": -1}, \"ms\": 0.2",

@@ -19,8 +19,17 @@
  *      trailing columns.
  * info = the first k+1 where a(k,k) is zero or not finite; the factorization goes on.
  *
+ * WB > 1 blocks it (LAPACK's right-looking getrf within the work-item): steps 1-3 on a
+ * panel of WB columns, their rank-1 updates within the panel only (the interchanges still
+ * over all N columns), then U12 = L11**-1 A12 and A22 -= L21 U12 over the columns right
+ * of it, WB columns of L21 held in registers while the trailing columns stream past, so
+ * that A22 goes through the caches once a panel instead of once a column. Every element
+ * takes the same fused multiply-adds in the same order as unblocked: the results and
+ * pivots are bitwise those of WB = 1. The steps past the last whole panel run unblocked.
+ *
  * Build macros: M, N (rows, columns), PIVOT (1: partial pivoting; 0: getrf_nopiv), VW
- * (vector width: 1, 2, 4, 8 or 16; common/vector.cl), REAL/PRECISION_DOUBLE (common.cl),
+ * (vector width: 1, 2, 4, 8 or 16; common/vector.cl), WB (panel width, 1: unblocked;
+ * default 1), REAL/PRECISION_DOUBLE (common.cl),
  * VBATCHED (1: the kernel getrf_workitem_vbatched of variable-size batches, orders read
  * per matrix; M and N unused; default 0). Any work-group size: work-items are
  * independent; those past the batch return without touching memory.
@@ -37,14 +46,18 @@
 #ifndef VBATCHED
 #define VBATCHED 0
 #endif
+#ifndef WB
+#define WB 1
+#endif
 
-/* getf2 on the m-by-n matrix at Ab (leading dimension lda), its pivots at Pb (unused
- * where PIVOT = 0); returns info. */
-inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m, const int n)
+/* Steps k = k0 .. k1-1 of getf2 on the m-by-n matrix at Ab (leading dimension lda), its
+ * pivots at Pb (unused where PIVOT = 0): the interchanges over all n columns, the rank-1
+ * updates over columns k+1 .. jend-1. Returns status, or k+1 for the first zero or
+ * non-finite pivot where status is 0. */
+inline int steps(__global REAL *Ab, const int lda, __global int *Pb, const int m, const int n,
+                 const int k0, const int k1, const int jend, int status)
 {
-    const int kmax = m < n ? m : n;
-    int status = 0;
-    for (int k = 0; k < kmax; k++) {
+    for (int k = k0; k < k1; k++) {
         __global REAL *ck = Ab + (size_t)k * lda;
 #if PIVOT
         /* 1. pivot search */
@@ -80,7 +93,7 @@ inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m
             if (scale) l = recip ? l * (REALV)inv : l / (REALV)d;
             VSTORE(l, ck + i);
             __global REAL *cj = ck + lda;
-            for (int j = k + 1; j < n; j++, cj += lda)
+            for (int j = k + 1; j < jend; j++, cj += lda)
                 VSTORE(fma(-l, (REALV)cj[k], VLOAD(cj + i)), cj + i);
         }
         for (; i < m; i++) {
@@ -88,10 +101,72 @@ inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m
             if (scale) l = recip ? l * inv : l / d;
             ck[i] = l;
             __global REAL *cj = ck + lda;
-            for (int j = k + 1; j < n; j++, cj += lda) cj[i] = fma(-l, cj[k], cj[i]);
+            for (int j = k + 1; j < jend; j++, cj += lda) cj[i] = fma(-l, cj[k], cj[i]);
         }
     }
     return status;
+}
+
+#if WB > 1
+/* After the panel k0 .. k0+WB-1: U12 = L11**-1 A12 (L11 unit lower) in rows k0 .. k0+WB-1,
+ * then A22 -= L21 U12, of the columns j0 = k0+WB .. n-1; each element's multiply-adds in
+ * the order of the unblocked steps (q, p = 0 .. WB-1). */
+inline void update(__global REAL *Ab, const int lda, const int m, const int n, const int k0)
+{
+    const int j0 = k0 + WB;
+    __global const REAL *L = Ab + (size_t)k0 * lda; /* column k0 */
+    for (int j = j0; j < n; j++) {
+        __global REAL *cj = Ab + (size_t)j * lda + k0;
+        REAL u[WB];
+#pragma unroll
+        for (int p = 0; p < WB; p++) {
+            REAL v = cj[p];
+#pragma unroll
+            for (int q = 0; q < p; q++) v = fma(-L[(size_t)q * lda + k0 + p], u[q], v);
+            u[p] = v;
+            cj[p] = v;
+        }
+    }
+    int i = j0;
+    for (; i + VW <= m; i += VW) {
+        REALV l[WB];
+#pragma unroll
+        for (int p = 0; p < WB; p++) l[p] = VLOAD(L + (size_t)p * lda + i);
+        __global REAL *cj = Ab + (size_t)j0 * lda;
+        for (int j = j0; j < n; j++, cj += lda) {
+            REALV a = VLOAD(cj + i);
+#pragma unroll
+            for (int p = 0; p < WB; p++) a = fma(-l[p], (REALV)cj[k0 + p], a);
+            VSTORE(a, cj + i);
+        }
+    }
+    for (; i < m; i++) {
+        REAL l[WB];
+#pragma unroll
+        for (int p = 0; p < WB; p++) l[p] = L[(size_t)p * lda + i];
+        __global REAL *cj = Ab + (size_t)j0 * lda;
+        for (int j = j0; j < n; j++, cj += lda) {
+            REAL a = cj[i];
+#pragma unroll
+            for (int p = 0; p < WB; p++) a = fma(-l[p], cj[k0 + p], a);
+            cj[i] = a;
+        }
+    }
+}
+#endif
+
+/* getf2 (WB = 1) or the blocked getrf (WB > 1) on the m-by-n matrix at Ab; returns info. */
+inline int getf2(__global REAL *Ab, const int lda, __global int *Pb, const int m, const int n)
+{
+    const int kmax = m < n ? m : n;
+    int status = 0, k0 = 0;
+#if WB > 1
+    for (; k0 + WB <= kmax; k0 += WB) {
+        status = steps(Ab, lda, Pb, m, n, k0, k0 + WB, k0 + WB, status);
+        update(Ab, lda, m, n, k0);
+    }
+#endif
+    return steps(Ab, lda, Pb, m, n, k0, kmax, n, status);
 }
 
 #if VBATCHED

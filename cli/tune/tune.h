@@ -120,6 +120,8 @@ typedef struct tune_variant {
      * panels; getrf-blocked's ib: no inner panels), which --set may name; other parameters'
      * values start at 1, and a --set 0 leaves them out of this variant's plan. */
     unsigned zero_params;
+    /* Bit i set: records written before parameter i existed lack it; read as 0. */
+    unsigned optional_params;
     /* labels[i]: NULL if parameter i is a plain integer, else a NULL-terminated list: value v
      * is written labels[i][v] */
     const char *const *const *labels;

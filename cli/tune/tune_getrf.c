@@ -1,7 +1,8 @@
 /* getrf's search spaces, one variant each ("getrf-fused", "getrf-blocked", "getrf-workitem",
  * "getrf-regs"; `--variants getrf` names them all): the fused kernel's work-items per matrix
  * lx and matrices per group tbc; the blocked variant's panel width nb and trailing GEMM; the
- * workitem and regs variants' matrices per group tbc. A configuration runs through
+ * workitem and regs variants' matrices per group tbc, and the workitem variant's panel width
+ * nb. A configuration runs through
  * bchol_{s,d}getrf_batched with BCHOL_GETRF naming it (the override the library reads at
  * every call), so that what is timed is what the dispatcher runs for a tuning entry; the
  * result is checked by LAPACK's xGET01 ratio and every info (tune_workload_verify_lu).
@@ -19,7 +20,7 @@ enum { NB, GEMM, IB }; /* blocked */
 
 static const char *const fused_names[] = {"lx", "tbc"};
 static const char *const blocked_names[] = {"nb", "gemm", "ib"};
-static const char *const workitem_names[] = {"tbc"};
+static const char *const workitem_names[] = {"tbc", "nb"};
 static const char *const regs_names[] = {"tbc"};
 static const char *const gemm_labels[] = {"default", "own", "clblast", NULL};
 static const char *const *const plain2[] = {NULL, NULL};
@@ -42,8 +43,9 @@ static void env_text(const bchol_getrf_config *g, char *out, size_t size) {
         else
             snprintf(out, size, "regs");
         break;
-    default:
+    default: /* nb 0 (a record from before nb): the library's panel width */
         snprintf(out, size, "workitem,tbc=%d", g->tbc);
+        if (g->nb > 0) snprintf(out + strlen(out), size - strlen(out), ",nb=%d", g->nb);
         break;
     }
 }
@@ -245,12 +247,17 @@ static void blocked_defaults(bchol_context *ctx, const tune_target *t, int *c) {
 
 /* ---- workitem -------------------------------------------------------------------------- */
 
-/* tbc: matrices (work-items) per group; swept on CPUs only, as the Cholesky workitem
- * variant (one work-item per matrix leaves a GPU's lanes idle). */
+/* tbc: matrices (work-items) per group; nb: the panel width of its blocked getf2 (1:
+ * unblocked), up to n. Swept on CPUs only, as the Cholesky workitem variant (one
+ * work-item per matrix leaves a GPU's lanes idle). */
 static int workitem_values(int param, const tune_target *t, int *out, int max) {
-    static const int tbcs[] = {1, 4, 8, 16};
-    (void)param;
-    return tune_is_gpu(t) ? 0 : tune_copy_list(tbcs, 4, out, max);
+    static const int tbcs[] = {1, 4, 8, 16}, nbs[] = {1, 4, 8, 16, 32};
+    if (tune_is_gpu(t)) return 0;
+    if (param == 0) return tune_copy_list(tbcs, 4, out, max);
+    int k = 0;
+    for (int i = 0; i < 5 && k < max; i++)
+        if (nbs[i] == 1 || nbs[i] <= t->n) out[k++] = nbs[i];
+    return k;
 }
 
 static const char *workitem_prune(const int *c, const tune_target *t, char *why, size_t size) {
@@ -264,10 +271,13 @@ static const char *workitem_prune(const int *c, const tune_target *t, char *why,
 
 static void workitem_to(const int *c, tune_params *p) {
     *p = (tune_params){0};
-    p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_WORKITEM, .tbc = c[0]};
+    p->getrf = (bchol_getrf_config){.variant = BCHOL_GETRF_WORKITEM, .tbc = c[0], .nb = c[1]};
 }
 
-static void workitem_from(const tune_params *p, int *c) { c[0] = p->getrf.tbc; }
+static void workitem_from(const tune_params *p, int *c) {
+    c[0] = p->getrf.tbc;
+    c[1] = p->getrf.nb;
+}
 
 static void workitem_defaults(bchol_context *ctx, const tune_target *t, int *c) {
     tune_params p = {0};
@@ -367,7 +377,8 @@ const tune_variant tune_getrf_workitem = {
     .name = "getrf-workitem",
     .variant = BCHOL_VARIANT_AUTO,
     .lu = 1,
-    .nparams = 1,
+    .nparams = 2,
+    .optional_params = 1u << 1, /* nb: records from before it have none (0: the library's) */
     .param_names = workitem_names,
     .launch_params = 1u << 0, /* matrices per group: a launch argument */
     .labels = plain2,

@@ -83,6 +83,8 @@ int tune_config_from_json(const tune_variant *v, const cJSON *params, int *cfg)
                 if (!strcmp(x->valuestring, v->labels[i][k])) found = k;
             if (found < 0) return -1;
             cfg[i] = found;
+        } else if (!x && (v->optional_params >> i & 1u)) {
+            cfg[i] = 0;
         } else {
             if (!cJSON_IsNumber(x)) return -1;
             cfg[i] = x->valueint;

@@ -130,7 +130,7 @@ bchol_status bchol__getrf_enqueue(bchol_call *call, bchol_precision p, int pivot
     bchol_status st = bchol__getrf_choose(call->ctx, pivot ? "getrf" : "getrf_nopiv", p, m, n, &c);
     if (st) return st;
     if (c.variant == BCHOL_GETRF_WORKITEM)
-        return bchol__getrf_workitem(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,
+        return bchol__getrf_workitem(call, p, c.tbc, c.wb, pivot, m, n, A, offset_a, lda, stride_a,
                                      ipiv, offset_p, stride_p, batch, info);
     if (c.variant == BCHOL_GETRF_REGS)
         return bchol__getrf_regs(call, p, c.tbc, pivot, m, n, A, offset_a, lda, stride_a,

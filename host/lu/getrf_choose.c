@@ -234,6 +234,11 @@ static bchol_status choose(bchol_context *ctx, const char *routine, bchol_precis
                            "this device (%llu bytes usable; square matrices up to n = %d)",
                            routine, m, n, (unsigned long long)bchol__usable_local_mem(ctx),
                            bchol__getrf_max_n(ctx, p));
+    if (c->variant == BCHOL_GETRF_WORKITEM) {
+        /* its own panel width: BCHOL_GETRF's or the entry's nb, else the backend's */
+        c->wb = c->nb > 0 ? c->nb : bchol__getrf_workitem_nb(ctx, big);
+        c->nb = c->wb;
+    }
     if (c->nb <= 0) c->nb = ctx->backend->getrf_nb > 0 ? ctx->backend->getrf_nb : 16;
     if (c->gemm <= 0) {
         const int from = ctx->backend->getrf_clblast_d_from;
@@ -286,6 +291,7 @@ bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, i
         config->tbc = c.tbc; /* 0: the driver's (about 128 work-items a group) */
     } else {
         config->tbc = c.tbc > 0 ? c.tbc : 8; /* bchol__getrf_workitem's default group */
+        config->nb = c.wb; /* workitem: its panel width (auto, nothing to factor: 0) */
     }
     size_t len = strlen(source_text);
     char ib[24] = ""; /* the blocked variant's inner panels, where any */
@@ -296,6 +302,9 @@ bchol_status bchol_getrf_config_for(bchol_context *ctx, char precision, int m, i
     else if (c.variant == BCHOL_GETRF_BLOCKED)
         snprintf(source_text + len, sizeof source_text - len, " -> blocked nb=%d gemm=%s%s",
                  config->nb, config->gemm == BCHOL_GEMM_CLBLAST ? "clblast" : "own", ib);
+    else if (c.variant == BCHOL_GETRF_WORKITEM)
+        snprintf(source_text + len, sizeof source_text - len, " -> workitem tbc=%d nb=%d",
+                 config->tbc, config->nb);
     else
         snprintf(source_text + len, sizeof source_text - len, " -> %s tbc=%d",
                  variant_word(c.variant), config->tbc);

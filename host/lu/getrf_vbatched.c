@@ -161,7 +161,7 @@ static int use_workitem(const bchol_context *ctx, bchol_getrf_variant forced,
 }
 
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
-                                           bchol_getrf_variant forced,
+                                           const bchol_getrf_choice *env,
                                            const bchol_lu_params *prm, int max_m, int max_n,
                                            int max_k, cl_mem m, cl_mem n, cl_mem lda,
                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
@@ -169,10 +169,13 @@ bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
 {
     bchol_context *ctx = call->ctx;
     if (max_m <= 0 || max_n <= 0 || batch == 0) return BCHOL_SUCCESS;
-    if (use_workitem(ctx, forced, prm)) {
+    if (use_workitem(ctx, env->variant, prm)) {
+        const int wb = env->variant == BCHOL_GETRF_WORKITEM && env->nb > 0
+                           ? env->nb
+                           : bchol__getrf_workitem_nb(ctx, max_m > max_n ? max_m : max_n);
         bchol_status st = bchol__getrf_workitem_loops(ctx, p, max_m, max_n, max_k);
         return st ? st
-                  : bchol__getrf_workitem_vbatched(call, p, 0, max_m, m, n, lda, offsets_a, A,
+                  : bchol__getrf_workitem_vbatched(call, p, 0, wb, max_m, m, n, lda, offsets_a, A,
                                                    offsets_p, ipiv, batch, info);
     }
     /* The split: the fused kernel takes every matrix where the largest fits it whole, else
@@ -310,7 +313,7 @@ bchol_status bchol__getrf_vbatched_body(bchol_context *ctx, const char *routine,
     if ((uint64_t)max_m > a_elems) max_m = (int)a_elems;
     if ((uint64_t)max_n > a_elems) max_n = (int)a_elems;
     if (!st)
-        st = bchol__getrf_vbatched_enqueue(&call, p, env.variant, ex ? params : &defaults, max_m,
+        st = bchol__getrf_vbatched_enqueue(&call, p, &env, ex ? params : &defaults, max_m,
                                            max_n, bchol__vbatched_reach(a_elems, INT_MAX), m, n,
                                            lda, offsets_a, A, offsets_p, ipiv, batch, info);
     bchol__vcheck_release(&vc);

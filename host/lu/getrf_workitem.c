@@ -22,6 +22,15 @@ static size_t group_size(bchol_call *call, cl_kernel kernel, int group)
     return local > limit ? limit : local;
 }
 
+int bchol__getrf_workitem_nb(const bchol_context *ctx, int big)
+{
+    const bchol_backend *be = ctx->backend;
+    const int nb = be->getrf_workitem_nb2_from > 0 && big >= be->getrf_workitem_nb2_from
+                       ? be->getrf_workitem_nb2
+                       : be->getrf_workitem_nb;
+    return nb > 0 ? nb : 1;
+}
+
 /* m*n*k updates vw at a time (on llvmpipe n = 64 came out right and 128 wrong, as this
  * estimate says) */
 bchol_status bchol__getrf_workitem_loops(bchol_context *ctx, bchol_precision p, int m, int n, int k)
@@ -30,7 +39,7 @@ bchol_status bchol__getrf_workitem_loops(bchol_context *ctx, bchol_precision p, 
                               (double)m * n * k / vector_width(p, m));
 }
 
-bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
+bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int wb, int pivot,
                                    int m, int n, cl_mem A, int64_t offset_a, int lda,
                                    int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                    int64_t stride_p, int64_t batch, cl_mem info)
@@ -45,6 +54,7 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
     bchol__options_add(&o, "-D N=%d", n);
     bchol__options_add(&o, "-D PIVOT=%d", pivot);
     bchol__options_add(&o, "-D VW=%d", vector_width(p, m));
+    bchol__options_add(&o, "-D WB=%d", wb > 0 ? wb : 1);
     cl_kernel kernel;
     if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem", &kernel))) return st;
     const size_t local = group_size(call, kernel, group);
@@ -52,7 +62,7 @@ bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int grou
                                stride_p, batch, info, local, local);
 }
 
-bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group,
+bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group, int wb,
                                             int max_m, cl_mem m, cl_mem n, cl_mem lda,
                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
                                             cl_mem ipiv, int64_t batch, cl_mem info)
@@ -63,6 +73,7 @@ bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p,
     bchol__options_precision(&o, p);
     bchol__options_add(&o, "-D VBATCHED=1");
     bchol__options_add(&o, "-D VW=%d", vector_width(p, max_m));
+    bchol__options_add(&o, "-D WB=%d", wb > 0 ? wb : 1);
     cl_kernel kernel;
     bchol_status st;
     if ((st = bchol__get_kernel(ctx, workitem_files, &o, "getrf_workitem_vbatched", &kernel)))

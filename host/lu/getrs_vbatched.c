@@ -111,7 +111,7 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
     }
     const bchol_lu_params fprm = {0, 0, 0, 0};
     if (!st && factor)
-        st = bchol__getrf_vbatched_enqueue(&call, p, env.variant, &fprm, run_n, run_n, run_n, n, n,
+        st = bchol__getrf_vbatched_enqueue(&call, p, &env, &fprm, run_n, run_n, run_n, n, n,
                                            lda, offsets_a, A, offsets_p, ipiv, batch, info);
     if (!st && plan.kernel)
         st = bchol__getrs_vbatched_enqueue(&call, &plan, n, nrhs, lda, ldb, offsets_a, A,

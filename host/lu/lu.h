@@ -109,15 +109,32 @@ bchol_status bchol__vcheck_piv(bchol_call *call, cl_mem m, cl_mem n, cl_mem offs
  * ((n-1)*lda + n >= n*n, and < 2^31); with max_n = INT_MAX the bound of min(m, n). */
 int bchol__vbatched_reach(uint64_t a_elems, int max_n);
 
+/* getrf's variant and parameters (BCHOL_GETRF's, a tuning entry's or the backend's): the
+ * blocked variant's panel width nb (1..64) and trailing update's GEMM (BCHOL_GEMM_OWN or
+ * BCHOL_GEMM_CLBLAST), 0 taking the backend's default; the others' below. */
+typedef struct {
+    bchol_getrf_variant variant;
+    int nb, gemm;
+    int ib; /* panels of nb factored as panels of ib within them (0: none; ib must divide nb) */
+    int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
+    int swaps_each;     /* 1: the left columns' interchanges at every panel, even where
+                         * getrf_swap_left could take them after the last (tests, A/B) */
+    int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
+                         * workitem: tbc = matrices (work-items) per work-group (0: 8);
+                         * regs: tbc = matrices per work-group (0: the driver's) */
+    int wb;             /* workitem: its panel width, BCHOL_GETRF's or the entry's nb else
+                         * the backend's (bchol__getrf_choose sets it; 1: unblocked) */
+} bchol_getrf_choice;
+
 /* Enqueues the LU of a checked variable-size batch (bounds max_m, max_n, and max_k of
  * min(m, n)): the fused kernel (getrf_vbatched, built for the largest sizes it takes) on
  * the matrices that fit its local memory, the blocked path on the rest; matrices with
- * info[b] != 0 or m[b], n[b] = 0 are skipped. forced: the variant BCHOL_GETRF names
- * (bchol__getrf_env; workitem sends the whole batch to the workitem kernel, auto leaves
- * it to the backend). prm: lx, tbc, nb <= 0 take the defaults; fused_max as
- * bchol_lu_params. Square callers pass n as m. */
+ * info[b] != 0 or m[b], n[b] = 0 are skipped. env: BCHOL_GETRF (bchol__getrf_env; its
+ * variant workitem sends the whole batch to the workitem kernel, with env's nb as its panel
+ * width where given; auto leaves it to the backend). prm: lx, tbc, nb <= 0 take the
+ * defaults; fused_max as bchol_lu_params. Square callers pass n as m. */
 bchol_status bchol__getrf_vbatched_enqueue(bchol_call *call, bchol_precision p,
-                                           bchol_getrf_variant forced,
+                                           const bchol_getrf_choice *env,
                                            const bchol_lu_params *prm, int max_m, int max_n,
                                            int max_k, cl_mem m, cl_mem n, cl_mem lda,
                                            cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
@@ -153,19 +170,6 @@ bchol_status bchol__lu_solve_vbatched(bchol_context *ctx, const char *routine, b
 
 /* Which getrf variant runs: bchol_getrf_variant (bchol.h). */
 
-/* The blocked variant's parameters: panel width nb (1..64), the trailing update's GEMM
- * (BCHOL_GEMM_OWN or BCHOL_GEMM_CLBLAST). 0 takes the backend's default. */
-typedef struct {
-    bchol_getrf_variant variant;
-    int nb, gemm;
-    int ib; /* panels of nb factored as panels of ib within them (0: none; ib must divide nb) */
-    int panel_in_place; /* 1: every panel in global memory, even where it fits local (tests) */
-    int swaps_each;     /* 1: the left columns' interchanges at every panel, even where
-                         * getrf_swap_left could take them after the last (tests, A/B) */
-    int lx, tbc;        /* the fused kernel's shape (0: bchol__getrf_fused_params's);
-                         * workitem: tbc = matrices (work-items) per work-group (0: 8);
-                         * regs: tbc = matrices per work-group (0: the driver's) */
-} bchol_getrf_choice;
 
 /* BCHOL_GETRF parsed into c (all zero, variant auto, where unset or empty), the one reader
  * of the variable for every LU routine; BCHOL_ERR_ARGUMENT naming routine where malformed. */
@@ -176,7 +180,7 @@ int bchol__env_int(const char *s, size_t len, size_t skip, long lo, long hi, int
 
 /*
  * The variant and parameters for m-by-n matrices (getrf_choose.c): BCHOL_GETRF ("fused",
- * "workitem[,tbc=T]", "regs[,tbc=T]" or
+ * "workitem[,tbc=T][,nb=NB]", "regs[,tbc=T]" or
  * "blocked[,nb=NB][,gemm=own|clblast][,panel=global]") where set, else auto; auto takes the
  * tuning table's getrf entry for max(m, n) where its variant can run the size (tuning.h),
  * else the backend's rule: the workitem variant where max(m, n) <= the backend's
@@ -204,17 +208,21 @@ bchol_status bchol__getrf_blocked(bchol_call *call, bchol_precision p, const bch
  * min(m, n), or the largest of a variable-size batch) would outrun the device's loop limit
  * (bchol__check_loops). */
 bchol_status bchol__getrf_workitem_loops(bchol_context *ctx, bchol_precision p, int m, int n, int k);
+/* The backend's panel width for the workitem getrf of matrices up to max(m, n) = big
+ * (getrf_workitem_nb, _nb2 from _nb2_from; 1: unblocked). */
+int bchol__getrf_workitem_nb(const bchol_context *ctx, int big);
 /* Enqueues the workitem getrf of a variable-size batch after its device checks (matrices
  * with info[b] != 0 or m[b], n[b] = 0 untouched): one work-item a matrix, group per
- * work-group (<= 0: 8), vectors sized for max_m. */
-bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group,
+ * work-group (<= 0: 8), vectors sized for max_m, panels of wb columns (<= 1: unblocked). */
+bchol_status bchol__getrf_workitem_vbatched(bchol_call *call, bchol_precision p, int group, int wb,
                                             int max_m, cl_mem m, cl_mem n, cl_mem lda,
                                             cl_mem offsets_a, cl_mem A, cl_mem offsets_p,
                                             cl_mem ipiv, int64_t batch, cl_mem info);
 
 /* Enqueues the workitem getrf of a checked batch with m, n > 0 and batch > 0: group
- * matrices (one a work-item) per work-group (<= 0: 8). */
-bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int pivot,
+ * matrices (one a work-item) per work-group (<= 0: 8), panels of wb columns (<= 0: the
+ * driver's; 1: unblocked). */
+bchol_status bchol__getrf_workitem(bchol_call *call, bchol_precision p, int group, int wb, int pivot,
                                    int m, int n, cl_mem A, int64_t offset_a, int lda,
                                    int64_t stride_a, cl_mem ipiv, int64_t offset_p,
                                    int64_t stride_p, int64_t batch, cl_mem info);

@@ -19,7 +19,8 @@
  * the nrhs they were measured at (required; one entry per precision, n and nrhs); so do
  * the workitem solve's "solve-workitem" entries (nt 1..32, vw 1, 2, 4, 8 or 16).
  * getrf's entries are one variant each ("getrf-fused": lx, tbc;
- * "getrf-blocked": nb, gemm; "getrf-workitem": tbc; "getrf-regs": tbc, 0 naming the
+ * "getrf-blocked": nb, gemm; "getrf-workitem": tbc and optionally nb, the panel width of
+ * its blocked getf2; "getrf-regs": tbc, 0 naming the
  * driver's default group, which the tuner measures as the untuned configuration), n being
  * max(m, n). getri's entries ("getri": path "solve", "fused" or "blocked", and nb, 1..64
  * for the blocked path, else 0 or missing) one per precision and n.
@@ -129,6 +130,7 @@ static const param_def getrf_blocked_params[] = {
 
 static const param_def getrf_workitem_params[] = {
     {"tbc", G(tbc), 1, 64, NULL, 0},
+    {"nb", G(nb), 1, 64, NULL, 1}, /* its panel width; files before it have none */
 };
 
 static const param_def getrf_regs_params[] = {
