@@ -26,7 +26,7 @@ T=$BUILD/tests
 # both triangles, failed matrices; separate; workitem; interleaved aligned and clamped, staged; the
 # solves; variable sizes with the device checks, fused, separate and workitem (factor, solve); LU: several matrices
 # a group with idle lanes, several rows a work-item, nopiv; the workitem LU (vectors and
-# scalar rows, a part-idle group); the regs LU (m > n, a part-idle group; m < n without pivoting); the
+# scalar rows, a part-idle group; in panels with a tail of steps, against unblocked); the regs LU (m > n, a part-idle group; m < n without pivoting); the
 # blocked LU (panels in local memory and in place, the left interchanges at the end and at
 # every panel, inner panels, m < n without pivoting); the LU solves,
 # both trans, with several work-items and units a group, singular matrices in getri
@@ -65,6 +65,7 @@ CASES=(
   "getrf_rows_d|$T/test_getrf --precision d --m 70 --n 4 --batch 14"
   "getrf_nopiv_s|$T/test_getrf --precision s --m 4 --n 6 --mode nopiv --batch 5"
   "getrf_workitem_d|env BCHOL_GETRF=workitem,tbc=3 $T/test_getrf --precision d --m 11 --n 6 --batch 7 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
+  "getrf_workitem_panels_s|env BCHOL_GETRF=workitem,nb=4,tbc=3 $T/test_getrf --precision s --m 13 --n 10 --batch 7 --lda-pad 1 --stride-pad 2 --piv-pad 1 --same-as workitem,nb=1"
   "getrf_regs_d|env BCHOL_GETRF=regs,tbc=3 $T/test_getrf --precision d --m 11 --n 6 --batch 7 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
   "getrf_regs_nopiv_s|env BCHOL_GETRF=regs,tbc=2 $T/test_getrf --precision s --m 6 --n 9 --batch 5 --mode nopiv"
   "getrf_blocked_s|env BCHOL_GETRF=blocked,nb=8 $T/test_getrf --precision s --n 20 --batch 5 --lda-pad 1 --stride-pad 2 --piv-pad 1 --offset 2 --offset-p 1"
