@@ -239,9 +239,12 @@ const bchol_backend bchol__backend_pocl = {
      * double 64 62.9/4.1/10.1, 128 23.3/6.4/8.2, 192 30.2/8.0/9.5, 256 15.9/9.6,
      * 384 18.1/11.0, 512 13.5/12.1 (docs/results/2026-11-27-xeon-pocl5-cpu/lu-solve-8941759.txt). The 2-core EPYC
      * (loaded, batch 1000): float 64 8.6 against fused 0.59, 256 4.3 against blocked 1.5;
-     * double 256 0.70 against blocked 0.89, within that machine's noise. Workitem up to 512. */
-    .getrf_workitem_to_s = 512,
-    .getrf_workitem_to_d = 512,
+     * double 256 0.70 against blocked 0.89, within that machine's noise. Workitem up to 512.
+     * With its panels (below; 2-core EPYC idle, 2026-11-28, bench --routine getrf --variant,
+     * batch 8 float and 16 double, Gflop/s workitem/blocked): float n = 768 41.5/4.65, 1024
+     * 23.6/5.08; double 768 35.3/4.43, 1024 15.9/4.45; hence up to 1024. */
+    .getrf_workitem_to_s = 1024,
+    .getrf_workitem_to_d = 1024,
     /* Its panel width (BCHOL_GETRF=workitem,nb=1|4|8|16|32, bench --routine getrf, 2-core
      * EPYC idle, 2026-11-28, two rounds, Gflop/s; batch 4000 to n = 32, 1000 at 48-64, 400
      * to 128, 96 to 256, 32 above). Float nb 1/4/8/16: n = 32 17.6/21.9/21.0/17.9, 64
